@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An open file: its descriptor and the path it was opened at, so that every error can name the file.
+public struct OpenFile: Sendable, Hashable {
+    /// The kernel's file descriptor number.
+    public let descriptor: Int32
+    /// The path the file was opened at.
+    public let path: String
+
+    /// Wraps a descriptor and the path it belongs to.
+    public init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+}
+
+/// How a file is to be opened.
+public enum OpenMode: Sendable, Hashable {
+    /// Read only; the file must exist.
+    case readOnly
+    /// Read and write; the file must exist.
+    case readWrite
+    /// Read and write; the file must not exist yet, and is created with the given permission bits.
+    case createNew(permissions: UInt32)
+    /// Read and write; created with the given permission bits if missing.
+    case createOrOpen(permissions: UInt32)
+}
+
+/// The result of trying to take a lock without waiting.
+public enum LockAttempt: Sendable, Hashable {
+    /// The lock is now held through this file.
+    case acquired
+    /// Another open file description holds it.
+    case heldElsewhere
+}
+
+/// The one layer through which the storage code reaches the operating system.
+///
+/// Every system call the journal makes goes through a `FileSystem`, so that `EINTR` is
+/// retried in one place, every failure becomes a ``StorageError`` naming the path and
+/// errno, and tests can substitute ``FaultInjectingFileSystem`` to fail chosen calls,
+/// tear writes and lose unsynced data.
+public protocol FileSystem: Sendable {
+    /// Opens or creates a file.
+    func open(_ path: String, _ mode: OpenMode) throws(StorageError) -> OpenFile
+    /// Closes a file; errors from close are reported, but data durability never depends on them.
+    func close(_ file: OpenFile) throws(StorageError)
+    /// Writes all of `bytes` at `offset`, looping over short writes.
+    func write(_ file: OpenFile, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(StorageError)
+    /// Reads up to `buffer.count` bytes at `offset`, looping until the buffer is full or the file ends.
+    func read(_ file: OpenFile, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(StorageError)
+        -> Int
+    /// Makes the file's data (and the metadata needed to read it) durable.
+    func synchronizeData(_ file: OpenFile) throws(StorageError)
+    /// Makes the file's data and all of its metadata durable.
+    func synchronize(_ file: OpenFile) throws(StorageError)
+    /// Cuts or extends the file to `size` bytes.
+    func truncate(_ file: OpenFile, to size: Int64) throws(StorageError)
+    /// The file's current size in bytes.
+    func size(of file: OpenFile) throws(StorageError) -> Int64
+    /// Tries to take an exclusive advisory lock (flock) without waiting.
+    func tryLockExclusive(_ file: OpenFile) throws(StorageError) -> LockAttempt
+    /// Renames a file, replacing any file at the destination.
+    func rename(_ source: String, to destination: String) throws(StorageError)
+    /// Removes a file.
+    func remove(_ path: String) throws(StorageError)
+    /// Creates a directory with the given permission bits; an existing directory is not an error.
+    func makeDirectory(_ path: String, permissions: UInt32) throws(StorageError)
+    /// Makes a directory's entries (creations, renames, removals) durable.
+    func synchronizeDirectory(_ path: String) throws(StorageError)
+    /// The names in a directory, without `.` and `..`.
+    func contentsOfDirectory(_ path: String) throws(StorageError) -> [String]
+    /// Whether anything exists at the path.
+    func exists(_ path: String) -> Bool
+}
+
+extension FileSystem {
+    /// Reads a whole file into memory.
+    public func readAll(_ path: String) throws(StorageError) -> [UInt8] {
+        let file = try open(path, .readOnly)
+        defer { try? close(file) }
+        let count = Int(try size(of: file))
+        var bytes = [UInt8](repeating: 0, count: count)
+        let filled = try withUnsafeBytesTyped(&bytes) { (buffer) throws(StorageError) in
+            try read(file, into: buffer, at: 0)
+        }
+        if filled < count { bytes.removeLast(count - filled) }
+        return bytes
+    }
+
+    /// Replaces (or creates) a file atomically: write a temporary file, fsync it, rename it over
+    /// the destination, fsync the directory.
+    public func replaceAtomically(_ path: String, with bytes: [UInt8], permissions: UInt32 = 0o600)
+        throws(StorageError)
+    {
+        let temporary = path + ".tmp"
+        if exists(temporary) { try remove(temporary) }
+        let file = try open(temporary, .createNew(permissions: permissions))
+        do {
+            try write(file, bytes, at: 0)
+            try synchronize(file)
+        } catch {
+            try? close(file)
+            throw error
+        }
+        try close(file)
+        try rename(temporary, to: path)
+        try synchronizeDirectory(parentDirectory(of: path))
+    }
+}
+
+extension FileSystem {
+    /// Writes all of a byte array at `offset`.
+    public func write(_ file: OpenFile, _ bytes: [UInt8], at offset: Int64) throws(StorageError) {
+        let result: Result<Void, StorageError> = bytes.withUnsafeBytes { buffer in
+            do throws(StorageError) { return .success(try write(file, buffer, at: offset)) } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+}
+
+/// Calls `body` with a byte array's storage, keeping the body's typed error.
+func withUnsafeBytesTyped<R>(
+    _ bytes: inout [UInt8], _ body: (UnsafeMutableRawBufferPointer) throws(StorageError) -> R
+) throws(StorageError) -> R {
+    let result: Result<R, StorageError> = bytes.withUnsafeMutableBytes { buffer in
+        do throws(StorageError) { return .success(try body(buffer)) } catch { return .failure(error) }
+    }
+    return try result.get()
+}
+
+/// The directory part of a path (`.` for a bare name).
+public func parentDirectory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    if slash == path.startIndex { return "/" }
+    return String(path[..<slash])
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `F_OFD_SETLK` from <fcntl.h>, which Glibc's module does not export without `_GNU_SOURCE`.
+private let openFileDescriptionSetLock: Int32 = 37
+
+/// The real file system: each method is one system call, with `EINTR` retried here and nowhere else.
+public struct SystemFileSystem: FileSystem {
+    /// Creates the real file system layer.
+    public init() {}
+
+    /// Runs a system call until it stops failing with `EINTR`, and turns any other failure into a typed error.
+    @inline(__always)
+    private func retryingInterrupts<R: BinaryInteger>(
+        _ operation: String, _ path: String, _ call: () -> R
+    ) throws(StorageError) -> R {
+        while true {
+            let result = call()
+            if result >= 0 { return result }
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            throw StorageError.system(operation: operation, path: path, errno: code)
+        }
+    }
+
+    public func open(_ path: String, _ mode: OpenMode) throws(StorageError) -> OpenFile {
+        let flags: Int32
+        var permissions: mode_t = 0
+        switch mode {
+        case .readOnly: flags = O_RDONLY
+        case .readWrite: flags = O_RDWR
+        case .createNew(let bits):
+            flags = O_RDWR | O_CREAT | O_EXCL
+            permissions = mode_t(bits)
+        case .createOrOpen(let bits):
+            flags = O_RDWR | O_CREAT
+            permissions = mode_t(bits)
+        }
+        let descriptor = try retryingInterrupts("open", path) { Glibc.open(path, flags | O_CLOEXEC, permissions) }
+        return OpenFile(descriptor: descriptor, path: path)
+    }
+
+    public func close(_ file: OpenFile) throws(StorageError) {
+        // close is not retried on EINTR: on Linux the descriptor is released even then.
+        if Glibc.close(file.descriptor) != 0 && Glibc.errno != EINTR {
+            throw StorageError.system(operation: "close", path: file.path, errno: Glibc.errno)
+        }
+    }
+
+    public func write(_ file: OpenFile, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(StorageError) {
+        var done = 0
+        while done < bytes.count {
+            let written = try retryingInterrupts("write", file.path) {
+                Glibc.pwrite(file.descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            }
+            if written == 0 {
+                throw StorageError.system(operation: "write", path: file.path, errno: EIO)
+            }
+            done += written
+        }
+    }
+
+    public func read(_ file: OpenFile, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
+        throws(StorageError) -> Int
+    {
+        var done = 0
+        while done < buffer.count {
+            let count = try retryingInterrupts("read", file.path) {
+                Glibc.pread(file.descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            }
+            if count == 0 { break }
+            done += count
+        }
+        return done
+    }
+
+    public func synchronizeData(_ file: OpenFile) throws(StorageError) {
+        _ = try retryingInterrupts("fdatasync", file.path) { Glibc.fdatasync(file.descriptor) }
+    }
+
+    public func synchronize(_ file: OpenFile) throws(StorageError) {
+        _ = try retryingInterrupts("fsync", file.path) { Glibc.fsync(file.descriptor) }
+    }
+
+    public func truncate(_ file: OpenFile, to size: Int64) throws(StorageError) {
+        _ = try retryingInterrupts("ftruncate", file.path) { Glibc.ftruncate(file.descriptor, off_t(size)) }
+    }
+
+    public func size(of file: OpenFile) throws(StorageError) -> Int64 {
+        var status = stat()
+        _ = try retryingInterrupts("fstat", file.path) { Glibc.fstat(file.descriptor, &status) }
+        return Int64(status.st_size)
+    }
+
+    public func tryLockExclusive(_ file: OpenFile) throws(StorageError) -> LockAttempt {
+        // An open-file-description lock over the whole file: like flock(2) it belongs to the
+        // open file, so two opens conflict even inside one process, and it is released when the
+        // descriptor is closed or the process dies.
+        var request = Glibc.flock()
+        request.l_type = Int16(F_WRLCK)
+        request.l_whence = Int16(SEEK_SET)
+        request.l_start = 0
+        request.l_len = 0
+        while true {
+            if Glibc.fcntl(file.descriptor, openFileDescriptionSetLock, &request) == 0 { return .acquired }
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EACCES { return .heldElsewhere }
+            throw StorageError.system(operation: "fcntl(F_OFD_SETLK)", path: file.path, errno: code)
+        }
+    }
+
+    public func rename(_ source: String, to destination: String) throws(StorageError) {
+        _ = try retryingInterrupts("rename", source) { Glibc.rename(source, destination) }
+    }
+
+    public func remove(_ path: String) throws(StorageError) {
+        _ = try retryingInterrupts("unlink", path) { Glibc.unlink(path) }
+    }
+
+    public func makeDirectory(_ path: String, permissions: UInt32) throws(StorageError) {
+        while Glibc.mkdir(path, mode_t(permissions)) != 0 {
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            if code == EEXIST {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue {
+                    return
+                }
+            }
+            throw StorageError.system(operation: "mkdir", path: path, errno: code)
+        }
+    }
+
+    public func synchronizeDirectory(_ path: String) throws(StorageError) {
+        let descriptor = try retryingInterrupts("open directory", path) {
+            Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        defer { _ = Glibc.close(descriptor) }
+        _ = try retryingInterrupts("fsync directory", path) { Glibc.fsync(descriptor) }
+    }
+
+    public func contentsOfDirectory(_ path: String) throws(StorageError) -> [String] {
+        guard let directory = Glibc.opendir(path) else {
+            throw StorageError.system(operation: "opendir", path: path, errno: Glibc.errno)
+        }
+        defer { Glibc.closedir(directory) }
+        var names: [String] = []
+        while let entry = Glibc.readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    public func exists(_ path: String) -> Bool {
+        var status = stat()
+        return Glibc.lstat(path, &status) == 0
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+
+/// What a caller hands the journal to append: one save request's batch, already encoded.
+public struct JournalEntry: Sendable, Hashable {
+    /// The request's idempotency id.
+    public var requestID: UUID
+    /// Who made the change (the save request's transaction author); at most ``RecordFrame/authorBytesMax`` bytes.
+    public var author: String
+    /// The version of the payload's own schema, so that upcasters know how to read it.
+    public var schemaVersion: UInt16
+    /// The encoded batch of operations and their effects.
+    public var payload: [UInt8]
+
+    /// Creates an entry.
+    public init(requestID: UUID = UUID(), author: String, schemaVersion: UInt16, payload: [UInt8]) {
+        self.requestID = requestID
+        self.author = author
+        self.schemaVersion = schemaVersion
+        self.payload = payload
+    }
+}
+
+/// One record as read back from the journal, checked against its CRC, payload digest and chain.
+public struct JournalRecord: Sendable, Hashable {
+    /// The record's sequence number: gapless, from 1.
+    public var sequence: UInt64
+    /// The commit time in microseconds since the Unix epoch; never less than the previous record's.
+    public var commitMicroseconds: Int64
+    /// The request's idempotency id.
+    public var requestID: UUID
+    /// The transaction author.
+    public var author: String
+    /// The payload's schema version.
+    public var schemaVersion: UInt16
+    /// The encoded batch.
+    public var payload: [UInt8]
+    /// SHA-256 of the payload.
+    public var payloadDigest: SHA256Digest
+    /// The chain hash: SHA-256 over the previous hash, the envelope and the payload digest.
+    public var hash: SHA256Digest
+    /// Where the record's frame starts.
+    public var location: LedgerLocation
+
+    /// The commit time as a `Date`.
+    public var commitDate: Date { Date(timeIntervalSince1970: Double(commitMicroseconds) / 1_000_000) }
+}
+
+/// What a successful append reports once the record is durable.
+public struct AppendReceipt: Sendable, Hashable {
+    /// The sequence number the record was given.
+    public var sequence: UInt64
+    /// The commit time, in microseconds since the Unix epoch.
+    public var commitMicroseconds: Int64
+    /// The record's chain hash, which is now the head hash if no later record exists.
+    public var hash: SHA256Digest
+}
+
+/// The head of a journal: the last record's sequence number and chain hash.
+///
+/// Written down elsewhere, it lets ``JournalReader`` prove later that nothing up to it was
+/// altered, dropped or reordered. An empty journal's head is sequence 0 with a zero hash.
+public struct HeadDigest: Sendable, Hashable, CustomStringConvertible {
+    /// The last record's sequence, or 0 for an empty journal.
+    public var sequence: UInt64
+    /// The last record's chain hash, or zero for an empty journal.
+    public var hash: SHA256Digest
+
+    /// Creates a head digest.
+    public init(sequence: UInt64, hash: SHA256Digest) {
+        self.sequence = sequence
+        self.hash = hash
+    }
+
+    /// The head of an empty journal.
+    public static let empty = HeadDigest(sequence: 0, hash: .zero)
+
+    /// `SEQUENCE:HEX`, the form tools print and accept.
+    public var description: String { "\(sequence):\(hash.hex)" }
+
+    /// Parses `SEQUENCE:HEX` (a space may stand for the colon).
+    public init?(parsing text: String) {
+        let parts = text.split(whereSeparator: { $0 == ":" || $0 == " " })
+        guard parts.count == 2, let sequence = UInt64(parts[0]), let hash = SHA256Digest(hex: String(parts[1])) else {
+            return nil
+        }
+        self.init(sequence: sequence, hash: hash)
+    }
+}
+
+/// The record frame: how one record is laid out in a segment, and the checks made on it.
+///
+/// Frame: body length (u32), masked CRC32C over the length and the body (u32), body.
+/// Body: sequence (u64), commit time µs (i64), request id (16), schema version (u16),
+/// author length A (u16), payload length P (u32), payload digest (32), chain hash (32),
+/// author (A bytes of UTF-8), payload (P bytes). The chain hash is
+/// SHA-256(previous hash ‖ body bytes 0..<72 ‖ author): the envelope and the payload digest,
+/// but not the payload, so a payload could be redacted later while the chain still verifies.
+public enum RecordFrame {
+    /// Bytes before the body: the length and the CRC.
+    public static let frameHeaderBytes = 8
+    /// Bytes of the body before the author and payload.
+    public static let envelopeFixedBytes = 104
+    /// The most bytes an author may take.
+    public static let authorBytesMax = 1024
+    /// The largest body the format can describe; ``JournalLimits/recordBytesMax`` may set a lower bound.
+    public static let bodyBytesFormatMax = Int(UInt32.max)
+
+    /// Encodes a record and returns its frame bytes and its chain hash.
+    public static func encode(
+        _ entry: JournalEntry, sequence: UInt64, commitMicroseconds: Int64, previousHash: SHA256Digest,
+        into writer: inout ByteWriter
+    ) -> SHA256Digest {
+        let author = Array(entry.author.utf8)
+        let bodyLength = envelopeFixedBytes + author.count + entry.payload.count
+        let start = writer.count
+        writer.write(UInt32(bodyLength))
+        writer.write(UInt32(0))  // CRC, filled in below
+        let bodyStart = writer.count
+        writer.write(sequence)
+        writer.write(commitMicroseconds)
+        writer.write(entry.requestID)
+        writer.write(entry.schemaVersion)
+        writer.write(UInt16(author.count))
+        writer.write(UInt32(entry.payload.count))
+        writer.write(SHA256.hash(entry.payload))
+        let hash = chainHash(previous: previousHash, envelope: writer.bytes[bodyStart..<bodyStart + 72], author: author)
+        writer.write(hash)
+        writer.write(bytes: author)
+        writer.write(bytes: entry.payload)
+        let crc = writer.bytes.withUnsafeBytes { raw in
+            let lengthCRC = CRC32C.extend(0, UnsafeRawBufferPointer(rebasing: raw[start..<start + 4]))
+            return CRC32C.extend(lengthCRC, UnsafeRawBufferPointer(rebasing: raw[bodyStart..<raw.count]))
+        }
+        writer.overwrite(CRC32C.mask(crc), at: start + 4)
+        return hash
+    }
+
+    /// The chain hash of a record from the previous hash, the first 72 body bytes and the author bytes.
+    static func chainHash(previous: SHA256Digest, envelope: ArraySlice<UInt8>, author: some Collection<UInt8>)
+        -> SHA256Digest
+    {
+        var hasher = SHA256()
+        hasher.update(previous)
+        envelope.withUnsafeBytes { hasher.update($0) }
+        hasher.update(Array(author))
+        return hasher.finalize()
+    }
+
+    /// The outcome of looking at the bytes at one offset of a segment.
+    enum Parse {
+        /// A frame whose length fits and whose CRC matches.
+        case frame(bodyStart: Int, bodyLength: Int)
+        /// Not a good frame: too short for its length, an implausible length, or a CRC mismatch.
+        case bad(reason: String)
+    }
+
+    /// Checks the frame at `offset`: length within the limit and the file, and CRC.
+    static func parse(_ bytes: [UInt8], at offset: Int, recordBytesMax: Int) -> Parse {
+        let end = bytes.count
+        guard end - offset >= frameHeaderBytes else {
+            return .bad(reason: "incomplete frame header (\(end - offset) bytes)")
+        }
+        let length = Int(readUInt32(bytes, offset))
+        guard length >= envelopeFixedBytes, length <= recordBytesMax else {
+            return .bad(reason: "implausible record length \(length)")
+        }
+        guard end - offset - frameHeaderBytes >= length else {
+            return .bad(reason: "incomplete record (\(end - offset - frameHeaderBytes) of \(length) body bytes)")
+        }
+        let stored = readUInt32(bytes, offset + 4)
+        let bodyStart = offset + frameHeaderBytes
+        let computed = bytes.withUnsafeBytes { raw in
+            let lengthCRC = CRC32C.extend(0, UnsafeRawBufferPointer(rebasing: raw[offset..<offset + 4]))
+            return CRC32C.extend(lengthCRC, UnsafeRawBufferPointer(rebasing: raw[bodyStart..<bodyStart + length]))
+        }
+        guard CRC32C.mask(computed) == stored else { return .bad(reason: "record checksum mismatch") }
+        return .frame(bodyStart: bodyStart, bodyLength: length)
+    }
+
+    /// Decodes a CRC-checked body and checks its internal lengths, digest and chain hash.
+    static func decodeBody(
+        _ bytes: [UInt8], bodyStart: Int, bodyLength: Int, previousHash: SHA256Digest, location: LedgerLocation
+    ) -> Result<JournalRecord, DecodeFailure> {
+        var reader = ByteReader(bytes, range: bodyStart..<bodyStart + bodyLength)
+        do {
+            let sequence = try reader.readUInt64()
+            let time = try reader.readInt64()
+            let requestID = try reader.readUUID()
+            let schema = try reader.readUInt16()
+            let authorLength = Int(try reader.readUInt16())
+            let payloadLength = Int(try reader.readUInt32())
+            let digest = try reader.readDigest()
+            let hash = try reader.readDigest()
+            guard authorLength <= authorBytesMax, envelopeFixedBytes + authorLength + payloadLength == bodyLength else {
+                return .failure(DecodeFailure("record lengths disagree with its frame"))
+            }
+            let authorBytes = try reader.readBytes(authorLength)
+            guard let author = String(validating: authorBytes, as: UTF8.self) else {
+                return .failure(DecodeFailure("record author is not UTF-8"))
+            }
+            let payload = Array(try reader.readBytes(payloadLength))
+            guard SHA256.hash(payload) == digest else {
+                return .failure(DecodeFailure("payload digest mismatch for sequence \(sequence)"))
+            }
+            let expected = chainHash(
+                previous: previousHash, envelope: bytes[bodyStart..<bodyStart + 72], author: authorBytes)
+            guard expected == hash else {
+                return .failure(DecodeFailure("chain hash mismatch at sequence \(sequence)"))
+            }
+            return .success(
+                JournalRecord(
+                    sequence: sequence, commitMicroseconds: time, requestID: requestID, author: author,
+                    schemaVersion: schema, payload: payload, payloadDigest: digest, hash: hash, location: location))
+        } catch {
+            return .failure(DecodeFailure(error.description))
+        }
+    }
+
+    /// The sequence number stored in a body, read without any check.
+    static func peekSequence(_ bytes: [UInt8], bodyStart: Int) -> UInt64 {
+        UInt64(readUInt32(bytes, bodyStart)) | (UInt64(readUInt32(bytes, bodyStart + 4)) << 32)
+    }
+
+    @inline(__always)
+    static func readUInt32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+            | UInt32(bytes[offset + 3]) << 24
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// The paths inside a ledger directory.
+public struct LedgerPaths: Sendable, Hashable {
+    /// The ledger directory itself.
+    public let root: String
+
+    /// Names the paths of the ledger at `root`.
+    public init(root: String) {
+        var trimmed = root
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        self.root = trimmed
+    }
+
+    /// The identity file.
+    public var identity: String { root + "/LEDGER" }
+    /// The writer's advisory lock file.
+    public var lock: String { root + "/LOCK" }
+    /// The directory of journal segments.
+    public var journal: String { root + "/journal" }
+    /// The directory of snapshots.
+    public var snapshots: String { root + "/snapshots" }
+
+    /// The path of the segment whose first record has this sequence number.
+    public func segment(firstSequence: UInt64) -> String {
+        journal + "/" + SegmentHeader.fileName(firstSequence: firstSequence)
+    }
+
+    /// A path relative to the ledger directory, as errors name files.
+    public func relative(_ path: String) -> String {
+        path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+    }
+}
+
+/// Creating a ledger directory and reading its identity.
+public enum LedgerDirectory {
+    /// Permission bits for every file a ledger creates: owner read and write only.
+    public static let filePermissions: UInt32 = 0o600
+    /// Permission bits for every directory a ledger creates: owner only.
+    public static let directoryPermissions: UInt32 = 0o700
+
+    /// Creates a new, empty ledger at `path`.
+    ///
+    /// The directory may exist if it is empty. Every file and directory is made durable
+    /// (file fsync, then directory fsync) before this returns.
+    @discardableResult
+    public static func create(
+        at path: String, fileSystem: any FileSystem = SystemFileSystem(), ledgerID: UUID = UUID(),
+        createdMicroseconds: Int64? = nil
+    ) throws(StorageError) -> LedgerIdentity {
+        let paths = LedgerPaths(root: path)
+        let existed = fileSystem.exists(paths.root)
+        if existed {
+            let contents = try fileSystem.contentsOfDirectory(paths.root)
+            if !contents.isEmpty { throw StorageError.alreadyExists(path: paths.root) }
+        } else {
+            try fileSystem.makeDirectory(paths.root, permissions: directoryPermissions)
+            try fileSystem.synchronizeDirectory(parentDirectory(of: paths.root))
+        }
+        try fileSystem.makeDirectory(paths.journal, permissions: directoryPermissions)
+        try fileSystem.makeDirectory(paths.snapshots, permissions: directoryPermissions)
+        let lock = try fileSystem.open(paths.lock, .createOrOpen(permissions: filePermissions))
+        try fileSystem.close(lock)
+        let identity = LedgerIdentity(
+            ledgerID: ledgerID, createdMicroseconds: createdMicroseconds ?? WallClock.nowMicroseconds())
+        // The identity file is written last, through a rename, so that a directory without a
+        // complete LEDGER file is never mistaken for a ledger.
+        try fileSystem.replaceAtomically(paths.identity, with: identity.encoded(), permissions: filePermissions)
+        try fileSystem.synchronizeDirectory(paths.root)
+        return identity
+    }
+
+    /// Reads and checks the identity file of the ledger at `path`.
+    public static func identity(at path: String, fileSystem: any FileSystem = SystemFileSystem())
+        throws(StorageError) -> LedgerIdentity
+    {
+        let paths = LedgerPaths(root: path)
+        guard fileSystem.exists(paths.root) else {
+            throw StorageError.notALedger(path: paths.root, reason: "no such directory")
+        }
+        guard fileSystem.exists(paths.identity) else {
+            throw StorageError.notALedger(path: paths.root, reason: "no LEDGER file")
+        }
+        let bytes = try fileSystem.readAll(paths.identity)
+        switch LedgerIdentity.decode(bytes) {
+        case .success(let identity): return identity
+        case .failure(let failure): throw StorageError.notALedger(path: paths.root, reason: "LEDGER file: \(failure)")
+        }
+    }
+
+    /// The first sequence numbers of the segments in the journal directory, in order.
+    static func segmentSequences(_ paths: LedgerPaths, fileSystem: any FileSystem) throws(StorageError) -> [UInt64] {
+        try fileSystem.contentsOfDirectory(paths.journal).compactMap(SegmentHeader.firstSequence(fromFileName:)).sorted()
+    }
+}
+
+/// The wall clock in microseconds since the Unix epoch.
+public enum WallClock {
+    /// The current time in microseconds since the Unix epoch.
+    public static func nowMicroseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1_000
+    }
+}

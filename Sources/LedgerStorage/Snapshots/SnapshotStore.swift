@@ -1,0 +1,142 @@
+import Foundation
+
+/// A projection checkpoint: opaque state as of a sequence number, and the chain hash at that point.
+public struct Snapshot: Sendable, Hashable {
+    /// The last record the state includes.
+    public var sequence: UInt64
+    /// The chain hash of that record, checked against the journal before the snapshot is used.
+    public var hash: SHA256Digest
+    /// The encoded projection state; its form belongs to whoever wrote it.
+    public var state: [UInt8]
+}
+
+/// Writes and finds snapshots in a ledger's `snapshots/` directory.
+///
+/// Snapshots are a cache, always safe to delete. A snapshot is written atomically (temporary file,
+/// fsync, rename, directory fsync) and is used only if its checksum and digest hold and the
+/// journal's record at its sequence has its chain hash; otherwise it is ignored, with the reason,
+/// and the caller rebuilds from the journal.
+///
+/// File layout (little-endian): magic `CLSNAPSH` (8), format version (2), reserved (2),
+/// ledger id (16), sequence (8), chain hash (32), state length (8), SHA-256 of the state (32),
+/// masked CRC32C of the preceding 108 bytes (4), state.
+public struct SnapshotStore: Sendable {
+    /// The eight bytes every snapshot starts with.
+    public static let magic: [UInt8] = Array("CLSNAPSH".utf8)
+    /// The size of the header before the state.
+    public static let headerBytes = 112
+    /// How many snapshots are kept; older ones are removed after a new one is written.
+    public static let keptCount = 2
+
+    /// The ledger's paths.
+    public let paths: LedgerPaths
+    /// The ledger's identity; a snapshot of another ledger is rejected.
+    public let identity: LedgerIdentity
+    /// The file layer.
+    public let fileSystem: any FileSystem
+
+    /// Creates a snapshot store for a ledger.
+    public init(paths: LedgerPaths, identity: LedgerIdentity, fileSystem: any FileSystem = SystemFileSystem()) {
+        self.paths = paths
+        self.identity = identity
+        self.fileSystem = fileSystem
+    }
+
+    /// The file name of the snapshot at a sequence.
+    public static func fileName(sequence: UInt64) -> String {
+        let digits = String(sequence)
+        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + ".snap"
+    }
+
+    /// Writes a snapshot atomically and removes all but the newest ``keptCount``; returns after it is on disk.
+    public func write(sequence: UInt64, hash: SHA256Digest, state: [UInt8]) throws(StorageError) {
+        var writer = ByteWriter(capacity: Self.headerBytes + state.count)
+        writer.write(bytes: Self.magic)
+        writer.write(LedgerIdentity.formatVersion)
+        writer.write(UInt16(0))
+        writer.write(identity.ledgerID)
+        writer.write(sequence)
+        writer.write(hash)
+        writer.write(UInt64(state.count))
+        writer.write(SHA256.hash(state))
+        writer.write(CRC32C.mask(CRC32C.checksum(writer.bytes)))
+        writer.write(bytes: state)
+        try fileSystem.makeDirectory(paths.snapshots, permissions: LedgerDirectory.directoryPermissions)
+        try fileSystem.replaceAtomically(
+            paths.snapshots + "/" + Self.fileName(sequence: sequence), with: writer.bytes,
+            permissions: LedgerDirectory.filePermissions)
+        let old = try sequences().dropLast(Self.keptCount)
+        for stale in old { try fileSystem.remove(paths.snapshots + "/" + Self.fileName(sequence: stale)) }
+        if !old.isEmpty { try fileSystem.synchronizeDirectory(paths.snapshots) }
+    }
+
+    /// The sequences of the snapshot files present, oldest first.
+    public func sequences() throws(StorageError) -> [UInt64] {
+        guard fileSystem.exists(paths.snapshots) else { return [] }
+        return try fileSystem.contentsOfDirectory(paths.snapshots).compactMap { name -> UInt64? in
+            guard name.hasSuffix(".snap"), name.count == 25 else { return nil }
+            return UInt64(name.dropLast(5))
+        }.sorted()
+    }
+
+    /// Decodes one snapshot file and checks its checksum, ledger id and state digest.
+    public func read(sequence: UInt64) -> Result<Snapshot, DecodeFailure> {
+        let path = paths.snapshots + "/" + Self.fileName(sequence: sequence)
+        guard let bytes = try? fileSystem.readAll(path) else { return .failure(DecodeFailure("cannot be read")) }
+        guard bytes.count >= Self.headerBytes, Array(bytes[0..<8]) == Self.magic else {
+            return .failure(DecodeFailure("not a snapshot (bad magic or too short)"))
+        }
+        var reader = ByteReader(bytes, range: 8..<bytes.count)
+        do {
+            let version = try reader.readUInt16()
+            _ = try reader.readUInt16()
+            let id = try reader.readUUID()
+            let stored = try reader.readUInt64()
+            let hash = try reader.readDigest()
+            let length = try reader.readUInt64()
+            let digest = try reader.readDigest()
+            let crc = try reader.readUInt32()
+            guard CRC32C.mask(CRC32C.checksum(Array(bytes[0..<108]))) == crc else {
+                return .failure(DecodeFailure("header checksum mismatch"))
+            }
+            guard version == LedgerIdentity.formatVersion else {
+                return .failure(DecodeFailure("format version \(version) is not supported"))
+            }
+            guard id == identity.ledgerID else { return .failure(DecodeFailure("belongs to another ledger")) }
+            guard stored == sequence else { return .failure(DecodeFailure("file name and header disagree")) }
+            guard length == UInt64(reader.remaining) else {
+                return .failure(DecodeFailure("state is \(reader.remaining) bytes, header says \(length)"))
+            }
+            let state = Array(try reader.readBytes(Int(length)))
+            guard SHA256.hash(state) == digest else { return .failure(DecodeFailure("state checksum mismatch")) }
+            return .success(Snapshot(sequence: stored, hash: hash, state: state))
+        } catch {
+            return .failure(DecodeFailure(error.description))
+        }
+    }
+
+    /// The newest snapshot that checks out against the journal, and why any newer ones were passed over.
+    public func latestUsable(reader: JournalReader) throws(StorageError) -> (snapshot: Snapshot?, rejected: [String]) {
+        var rejected: [String] = []
+        for sequence in try sequences().reversed() {
+            switch read(sequence: sequence) {
+            case .failure(let failure):
+                rejected.append("snapshot \(sequence): \(failure.reason)")
+            case .success(let snapshot):
+                let journalHash: SHA256Digest?
+                do throws(StorageError) {
+                    journalHash = try reader.hash(at: sequence)
+                } catch {
+                    rejected.append("snapshot \(sequence): the journal cannot be read there: \(error)")
+                    continue
+                }
+                guard journalHash == snapshot.hash else {
+                    rejected.append("snapshot \(sequence): its chain hash does not match the journal")
+                    continue
+                }
+                return (snapshot, rejected)
+            }
+        }
+        return (nil, rejected)
+    }
+}

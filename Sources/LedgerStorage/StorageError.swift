@@ -1,0 +1,73 @@
+import Foundation
+
+/// Where in a ledger a problem was found: the file and the byte offset within it.
+public struct LedgerLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The file's name relative to the ledger directory, for example `journal/00000000000000000001.seg`.
+    public var file: String
+    /// The byte offset within the file.
+    public var offset: Int64
+
+    /// Creates a location from a file name and a byte offset.
+    public init(file: String, offset: Int64) {
+        self.file = file
+        self.offset = offset
+    }
+
+    /// The location as `file at offset N`.
+    public var description: String { "\(file) at offset \(offset)" }
+}
+
+/// An error raised by the storage layer, with the context a caller needs to act on it.
+///
+/// Every case names the file or ledger involved, so that the one line a tool prints
+/// is enough to find the problem.
+public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A system call failed; carries the operation, the path and the `errno` value.
+    case system(operation: String, path: String, errno: Int32)
+    /// Another process holds the ledger's writer lock.
+    case locked(path: String)
+    /// The directory is not a ledger, or its identity file is damaged.
+    case notALedger(path: String, reason: String)
+    /// A ledger (or other content) already exists where a new one was to be created.
+    case alreadyExists(path: String)
+    /// The journal is damaged somewhere other than a torn tail; it is never skipped silently.
+    case corruption(location: LedgerLocation, reason: String)
+    /// An earlier write or fsync failed, so the writer refuses further appends until reopened.
+    case writerFailed(cause: String)
+    /// A value is over one of the format's limits.
+    case limitExceeded(what: String, limit: Int, actual: Int)
+    /// The journal or writer was already closed.
+    case closed
+    /// A caller-supplied argument is outside what the layer accepts.
+    case invalidArgument(String)
+
+    /// The errno value for system errors, or nil for every other case.
+    public var errno: Int32? {
+        if case .system(_, _, let code) = self { return code }
+        return nil
+    }
+
+    /// One line that names the problem and where it is.
+    public var description: String {
+        switch self {
+        case .system(let operation, let path, let code):
+            return "\(operation) failed on \(path): \(String(cString: strerror(code))) (errno \(code))"
+        case .locked(let path):
+            return "ledger is locked by another process: \(path)"
+        case .notALedger(let path, let reason):
+            return "not a ledger: \(path): \(reason)"
+        case .alreadyExists(let path):
+            return "already exists and is not empty: \(path)"
+        case .corruption(let location, let reason):
+            return "journal corruption in \(location): \(reason)"
+        case .writerFailed(let cause):
+            return "the ledger writer failed and accepts no more appends until reopened: \(cause)"
+        case .limitExceeded(let what, let limit, let actual):
+            return "\(what) is \(actual), over the limit of \(limit)"
+        case .closed:
+            return "the ledger is closed"
+        case .invalidArgument(let message):
+            return "invalid argument: \(message)"
+        }
+    }
+}

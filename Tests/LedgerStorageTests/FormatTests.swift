@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+
+@testable import LedgerStorage
+
+@Suite("The on-disk format, its limits and its permissions")
+struct FormatTests {
+    static let goldenLedgerID = UUID(uuidString: "6F1C4B2E-9A3D-4E5F-8B7A-1C2D3E4F5A6B")!
+    static let goldenCreated: Int64 = 1_780_000_000_000_000
+    static let goldenEntries = [
+        JournalEntry(
+            requestID: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!, author: "golden", schemaVersion: 1,
+            payload: Array("first payload".utf8)),
+        JournalEntry(
+            requestID: UUID(uuidString: "00000000-0000-4000-8000-000000000002")!, author: "", schemaVersion: 1,
+            payload: []),
+        JournalEntry(
+            requestID: UUID(uuidString: "00000000-0000-4000-8000-000000000003")!, author: "Zoë ✍︎", schemaVersion: 7,
+            payload: Array(0...255)),
+    ]
+
+    /// Writes the golden ledger's content with fixed ids and a fixed clock.
+    static func writeGolden(at path: String) throws {
+        try LedgerDirectory.create(at: path, ledgerID: goldenLedgerID, createdMicroseconds: goldenCreated)
+        let clock = ClockScript([goldenCreated + 1, goldenCreated + 2, goldenCreated + 2])
+        let journal = try Journal.open(at: path, options: JournalOptions(lockWaitSeconds: 2, clock: { clock.next() }))
+        for entry in goldenEntries { _ = try journal.appendAndWait(entry) }
+        journal.close()
+    }
+
+    static var goldenDirectory: String {
+        Bundle.module.path(forResource: "Golden", ofType: nil)! + "/ledger-v1"
+    }
+
+    @Test("This build writes the golden journal byte for byte")
+    func writesGolden() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try Self.writeGolden(at: ledger)
+        if let update = ProcessInfo.processInfo.environment["LEDGER_UPDATE_GOLDEN"] {
+            try? FileManager.default.removeItem(atPath: update)
+            try FileManager.default.copyItem(atPath: ledger, toPath: update)
+        }
+        for file in ["LEDGER", "journal/00000000000000000001.seg"] {
+            let golden = bytes(of: Self.goldenDirectory + "/" + file)
+            #expect(!golden.isEmpty, "golden \(file) is missing")
+            #expect(bytes(of: ledger + "/" + file) == golden, "\(file) differs from the golden copy: the format changed")
+        }
+    }
+
+    @Test("This build reads the golden journal back exactly")
+    func readsGolden() throws {
+        let reader = try JournalReader(at: Self.goldenDirectory)
+        #expect(reader.identity.ledgerID == Self.goldenLedgerID)
+        #expect(reader.identity.createdMicroseconds == Self.goldenCreated)
+        var records: [JournalRecord] = []
+        try reader.forEach { records.append($0) }
+        #expect(records.count == 3)
+        for (record, entry) in zip(records, Self.goldenEntries) {
+            #expect(record.requestID == entry.requestID)
+            #expect(record.author == entry.author)
+            #expect(record.schemaVersion == entry.schemaVersion)
+            #expect(record.payload == entry.payload)
+            #expect(record.payloadDigest == SHA256.hash(entry.payload))
+        }
+        #expect(records.map(\.commitMicroseconds) == [Self.goldenCreated + 1, Self.goldenCreated + 2, Self.goldenCreated + 2])
+        let first: Int64 = 72
+        let second: Int64 = first + 8 + 104 + 6 + 13
+        let third: Int64 = second + 8 + 104
+        let offsets: [Int64] = records.map { $0.location.offset }
+        #expect(offsets == [first, second, third])
+        // The chain, recomputed here from its definition in LogFormat.md.
+        var previous = SHA256Digest.zero
+        let segment = bytes(of: Self.goldenDirectory + "/journal/00000000000000000001.seg")
+        for record in records {
+            let body = Int(record.location.offset) + 8
+            let authorLength = Int(segment[body + 34]) | Int(segment[body + 35]) << 8
+            var hasher = SHA256()
+            hasher.update(previous)
+            hasher.update(Array(segment[body..<body + 72]))
+            hasher.update(Array(segment[body + 104..<body + 104 + authorLength]))
+            let expected = hasher.finalize()
+            #expect(record.hash == expected)
+            previous = expected
+        }
+    }
+
+    @Test("Files are created 0600 and directories 0700")
+    func permissions() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try makeLedger(at: ledger, count: 30, limits: smallLimits, payloadBytes: 300)
+        let reader = try JournalReader(at: ledger, recordBytesMax: smallLimits.recordBytesMax)
+        try SnapshotStore(paths: reader.paths, identity: reader.identity).write(
+            sequence: 30, hash: try reader.head().hash, state: [1, 2, 3])
+        let manager = FileManager.default
+        func mode(_ path: String) throws -> Int {
+            (try manager.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+        }
+        for directoryPath in [ledger, ledger + "/journal", ledger + "/snapshots"] {
+            #expect(try mode(directoryPath) == 0o700, "\(directoryPath)")
+        }
+        var files = ["LEDGER", "LOCK"]
+        files += try manager.contentsOfDirectory(atPath: ledger + "/journal").map { "journal/" + $0 }
+        files += try manager.contentsOfDirectory(atPath: ledger + "/snapshots").map { "snapshots/" + $0 }
+        #expect(files.count > 4)
+        for file in files { #expect(try mode(ledger + "/" + file) == 0o600, "\(file)") }
+    }
+
+    @Test("Segments roll at the size limit and records read across them, from any sequence")
+    func segmentsRoll() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let receipts = try makeLedger(at: ledger, count: 50, limits: smallLimits, payloadBytes: 250)
+        let segments = try segmentPaths(ledger)
+        #expect(segments.count > 3)
+        for segment in segments { #expect(bytes(of: segment).count <= smallLimits.segmentBytesMax) }
+        let reader = try JournalReader(at: ledger, recordBytesMax: smallLimits.recordBytesMax)
+        for start in [1, 2, 17, 33, 50, 51] as [UInt64] {
+            var cursor = try reader.records(from: start)
+            var sequences: [UInt64] = []
+            while let record = try cursor.next() { sequences.append(record.sequence) }
+            #expect(sequences == Array(start..<51))
+        }
+        #expect(try reader.head() == HeadDigest(sequence: 50, hash: receipts[49].hash))
+        #expect(try reader.hash(at: 17) == receipts[16].hash)
+    }
+
+    @Test("An author over 1,024 bytes and a record over the limit are refused before anything is written")
+    func limits() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try LedgerDirectory.create(at: ledger)
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
+        defer { journal.close() }
+        var longAuthor = entry(1)
+        longAuthor.author = String(repeating: "a", count: RecordFrame.authorBytesMax + 1)
+        #expect(throws: StorageError.limitExceeded(what: "author bytes", limit: 1024, actual: 1025)) {
+            try journal.appendAndWait(longAuthor)
+        }
+        var atLimit = entry(1)
+        atLimit.author = String(repeating: "a", count: RecordFrame.authorBytesMax)
+        atLimit.payload = []
+        atLimit.payload = [UInt8](
+            repeating: 7, count: smallLimits.recordBytesMax - RecordFrame.envelopeFixedBytes - RecordFrame.authorBytesMax)
+        #expect(try journal.appendAndWait(atLimit).sequence == 1)
+        atLimit.payload.append(0)
+        #expect(throws: StorageError.self) { try journal.appendAndWait(atLimit) }
+        #expect(journal.writerFailure == nil, "a refused entry must not fail the writer")
+        #expect(try journal.appendAndWait(entry(2)).sequence == 2)
+        #expect(throws: StorageError.self) {
+            try JournalLimits(segmentBytesMax: 1000, recordBytesMax: 2048, groupRecordsMax: 1, groupBytesMax: 4096)
+                .validate()
+        }
+    }
+
+    @Test("A directory that is not a ledger, or a damaged identity file, is named in the error")
+    func identityErrors() throws {
+        let directory = TemporaryDirectory()
+        #expect(throws: StorageError.notALedger(path: directory.child("none"), reason: "no such directory")) {
+            try JournalReader(at: directory.child("none"))
+        }
+        let ledger = directory.child("l")
+        try LedgerDirectory.create(at: ledger)
+        #expect(throws: StorageError.alreadyExists(path: ledger)) { try LedgerDirectory.create(at: ledger) }
+        var identity = bytes(of: ledger + "/LEDGER")
+        identity[20] ^= 1
+        overwrite(ledger + "/LEDGER", with: identity)
+        #expect(throws: StorageError.notALedger(path: ledger, reason: "LEDGER file: checksum mismatch")) {
+            try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+        }
+    }
+
+    @Test("Head digests print and parse as SEQUENCE:HASH")
+    func headDigestText() throws {
+        let digest = HeadDigest(sequence: 42, hash: SHA256.hash(Array("x".utf8)))
+        #expect(HeadDigest(parsing: digest.description) == digest)
+        #expect(HeadDigest(parsing: "42 " + digest.hash.hex) == digest)
+        #expect(HeadDigest(parsing: "42:zz") == nil)
+        #expect(HeadDigest(parsing: "x:" + digest.hash.hex) == nil)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import LedgerStorage
+
+/// A directory of its own for one test, removed when the test ends.
+final class TemporaryDirectory {
+    let path: String
+
+    init(_ name: String = "test") {
+        let base = NSTemporaryDirectory() + "ledger-storage-tests-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        path = base + "/\(name)-\(UUID().uuidString.prefix(8))"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// A path inside the directory.
+    func child(_ name: String) -> String { path + "/" + name }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A seed for a randomized test, from LEDGER_TEST_SEED if set, printed so a failure reproduces.
+func testSeed(_ name: String) -> UInt64 {
+    let seed = ProcessInfo.processInfo.environment["LEDGER_TEST_SEED"].flatMap { UInt64($0) }
+        ?? UInt64.random(in: 1...UInt64.max)
+    print("\(name): seed \(seed) (set LEDGER_TEST_SEED=\(seed) to reproduce)")
+    return seed
+}
+
+/// A deterministic entry: its payload is derived from its number, so content can be checked on read.
+func entry(_ number: Int, payloadBytes: Int = 40, author: String = "tester") -> JournalEntry {
+    var id = UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0)).uuid
+    withUnsafeMutableBytes(of: &id) { bytes in
+        for index in 0..<8 { bytes[8 + index] |= UInt8(truncatingIfNeeded: number >> (8 * index)) }
+    }
+    let payload = (0..<payloadBytes).map { UInt8(truncatingIfNeeded: number &* 31 &+ $0) }
+    return JournalEntry(requestID: UUID(uuid: id), author: author, schemaVersion: 1, payload: payload)
+}
+
+/// Small limits so that tests roll segments after a few records.
+let smallLimits = JournalLimits(segmentBytesMax: 4096, recordBytesMax: 2048, groupRecordsMax: 16, groupBytesMax: 4096)
+
+/// Creates a ledger and appends `count` deterministic entries, one group each; returns their receipts.
+@discardableResult
+func makeLedger(
+    at path: String, count: Int, limits: JournalLimits = .standard, fileSystem: any FileSystem = SystemFileSystem(),
+    payloadBytes: Int = 40
+) throws -> [AppendReceipt] {
+    try LedgerDirectory.create(at: path, fileSystem: fileSystem)
+    let journal = try Journal.open(at: path, options: JournalOptions(lockWaitSeconds: 2, fileSystem: fileSystem, limits: limits))
+    defer { journal.close() }
+    return try (1...max(1, count)).prefix(count).map { try journal.appendAndWait(entry($0, payloadBytes: payloadBytes)) }
+}
+
+/// Every record in the ledger, read with a fresh reader.
+func readAll(_ path: String, limits: JournalLimits = .standard) throws -> [JournalRecord] {
+    var records: [JournalRecord] = []
+    try JournalReader(at: path, recordBytesMax: limits.recordBytesMax).forEach { records.append($0) }
+    return records
+}
+
+/// The segment files of a ledger, in order.
+func segmentPaths(_ path: String) throws -> [String] {
+    let paths = LedgerPaths(root: path)
+    return try LedgerDirectory.segmentSequences(paths, fileSystem: SystemFileSystem()).map {
+        paths.segment(firstSequence: $0)
+    }
+}
+
+/// Reads a file's bytes.
+func bytes(of path: String) -> [UInt8] { Array(FileManager.default.contents(atPath: path) ?? Data()) }
+
+/// Replaces a file's bytes (in place, as damage would).
+func overwrite(_ path: String, with bytes: [UInt8]) {
+    precondition(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+}
+
+/// The frame offsets of the records in one segment file.
+func recordOffsets(inSegment path: String) -> [Int] {
+    let data = bytes(of: path)
+    var offsets: [Int] = []
+    var offset = SegmentHeader.encodedBytes
+    while offset + 8 <= data.count {
+        offsets.append(offset)
+        offset += 8 + Int(RecordFrame.readUInt32(data, offset))
+    }
+    return offsets
+}
+
+/// Whether an error is a corruption error naming this file.
+func isCorruption(_ error: any Error, file: String? = nil) -> Bool {
+    guard case .corruption(let location, _) = error as? StorageError else { return false }
+    return file.map { location.file.hasSuffix($0) } ?? true
+}
+
+/// A value shared between tasks or threads, guarded by a lock.
+final class Locked<Value>: @unchecked Sendable {
+    // Thread-safety: `value` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
