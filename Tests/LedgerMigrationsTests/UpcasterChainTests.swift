@@ -41,7 +41,8 @@ struct UpcasterChainTests {
     func upcastsInOrder() throws {
         let old = StoredEvent(schemaVersion: 1, fields: ["name": .string("Ada")])
         let current = try chain.upcast(old)
-        #expect(current == StoredEvent(schemaVersion: 3, fields: ["givenName": .string("Ada"), "contactType": .integer(0)]))
+        #expect(
+            current == StoredEvent(schemaVersion: 3, fields: ["givenName": .string("Ada"), "contactType": .integer(0)]))
     }
 
     @Test("A current event takes the fast path unchanged")

@@ -9,7 +9,9 @@ struct FaultInjectionTests {
     /// The size of the frame the tests tear: record 3, with a 40-byte payload and author "tester".
     static let frameBytes = RecordFrame.frameHeaderBytes + RecordFrame.envelopeFixedBytes + 6 + 40
 
-    @Test("A write torn at every byte offset of the last record: fails closed, reopen truncates it", arguments: 0..<frameBytes)
+    @Test(
+        "A write torn at every byte offset of the last record: fails closed, reopen truncates it",
+        arguments: 0..<frameBytes)
     func tornAtEveryByte(keep: Int) throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
@@ -37,7 +39,8 @@ struct FaultInjectionTests {
         let ledger = directory.child("l")
         try LedgerDirectory.create(at: ledger)
         let faults = FaultInjectingFileSystem()
-        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, fileSystem: faults, limits: smallLimits))
+        let journal = try Journal.open(
+            at: ledger, options: JournalOptions(lockWaitSeconds: 2, fileSystem: faults, limits: smallLimits))
         let acknowledged = Locked<[UUID: Int]>([:])
         let submitted = Locked<[UUID: Int]>([:])
         let writers = 1 + Int(random.next() % 6)
@@ -132,7 +135,8 @@ struct FaultInjectionTests {
         let ledger = directory.child("l")
         let faults = FaultInjectingFileSystem()
         try LedgerDirectory.create(at: ledger)
-        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, fileSystem: faults, limits: smallLimits))
+        let journal = try Journal.open(
+            at: ledger, options: JournalOptions(lockWaitSeconds: 2, fileSystem: faults, limits: smallLimits))
         // The first segment is created at open; fail the fsync of the next segment's header.
         faults.inject(.init(.synchronize, pathContains: ".seg", effect: .fail(errno: EIO)))
         var acknowledged: [UInt64] = []

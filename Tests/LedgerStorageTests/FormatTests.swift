@@ -44,7 +44,8 @@ struct FormatTests {
         for file in ["LEDGER", "journal/00000000000000000001.seg"] {
             let golden = bytes(of: Self.goldenDirectory + "/" + file)
             #expect(!golden.isEmpty, "golden \(file) is missing")
-            #expect(bytes(of: ledger + "/" + file) == golden, "\(file) differs from the golden copy: the format changed")
+            #expect(
+                bytes(of: ledger + "/" + file) == golden, "\(file) differs from the golden copy: the format changed")
         }
     }
 
@@ -63,7 +64,10 @@ struct FormatTests {
             #expect(record.payload == entry.payload)
             #expect(record.payloadDigest == SHA256.hash(entry.payload))
         }
-        #expect(records.map(\.commitMicroseconds) == [Self.goldenCreated + 1, Self.goldenCreated + 2, Self.goldenCreated + 2])
+        #expect(
+            records.map(\.commitMicroseconds) == [
+                Self.goldenCreated + 1, Self.goldenCreated + 2, Self.goldenCreated + 2,
+            ])
         let first: Int64 = 72
         let second: Int64 = first + 8 + 104 + 6 + 13
         let third: Int64 = second + 8 + 104
@@ -142,7 +146,8 @@ struct FormatTests {
         atLimit.author = String(repeating: "a", count: RecordFrame.authorBytesMax)
         atLimit.payload = []
         atLimit.payload = [UInt8](
-            repeating: 7, count: smallLimits.recordBytesMax - RecordFrame.envelopeFixedBytes - RecordFrame.authorBytesMax)
+            repeating: 7,
+            count: smallLimits.recordBytesMax - RecordFrame.envelopeFixedBytes - RecordFrame.authorBytesMax)
         #expect(try journal.appendAndWait(atLimit).sequence == 1)
         atLimit.payload.append(0)
         #expect(throws: StorageError.self) { try journal.appendAndWait(atLimit) }

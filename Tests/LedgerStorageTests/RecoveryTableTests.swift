@@ -71,7 +71,9 @@ struct RecoveryTableTests {
         let second = recordOffsets(inSegment: segment)[1]
         data[second + 60] ^= 0x01
         overwrite(segment, with: data)
-        let error = #expect(throws: StorageError.self) { try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2)) }
+        let error = #expect(throws: StorageError.self) {
+            try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+        }
         guard case .corruption(let location, let reason) = error else {
             Issue.record("expected corruption, got \(String(describing: error))")
             return

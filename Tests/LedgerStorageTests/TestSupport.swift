@@ -22,7 +22,8 @@ final class TemporaryDirectory {
 
 /// A seed for a randomized test, from LEDGER_TEST_SEED if set, printed so a failure reproduces.
 func testSeed(_ name: String) -> UInt64 {
-    let seed = ProcessInfo.processInfo.environment["LEDGER_TEST_SEED"].flatMap { UInt64($0) }
+    let seed =
+        ProcessInfo.processInfo.environment["LEDGER_TEST_SEED"].flatMap { UInt64($0) }
         ?? UInt64.random(in: 1...UInt64.max)
     print("\(name): seed \(seed) (set LEDGER_TEST_SEED=\(seed) to reproduce)")
     return seed
@@ -48,9 +49,12 @@ func makeLedger(
     payloadBytes: Int = 40
 ) throws -> [AppendReceipt] {
     try LedgerDirectory.create(at: path, fileSystem: fileSystem)
-    let journal = try Journal.open(at: path, options: JournalOptions(lockWaitSeconds: 2, fileSystem: fileSystem, limits: limits))
+    let journal = try Journal.open(
+        at: path, options: JournalOptions(lockWaitSeconds: 2, fileSystem: fileSystem, limits: limits))
     defer { journal.close() }
-    return try (1...max(1, count)).prefix(count).map { try journal.appendAndWait(entry($0, payloadBytes: payloadBytes)) }
+    return try (1...max(1, count)).prefix(count).map {
+        try journal.appendAndWait(entry($0, payloadBytes: payloadBytes))
+    }
 }
 
 /// Every record in the ledger, read with a fresh reader.

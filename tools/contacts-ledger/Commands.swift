@@ -32,7 +32,8 @@ let commands: [String: Command] = [
             let paths = LedgerPaths(root: ledger)
             if FileManager.default.fileExists(atPath: paths.identity) {
                 let verified = try JournalReader(at: ledger).verify()
-                print("ledger already exists at \(paths.root); head \(verified.head.sequence) \(verified.head.hash.hex)")
+                print(
+                    "ledger already exists at \(paths.root); head \(verified.head.sequence) \(verified.head.hash.hex)")
                 return
             }
             let identity = try LedgerDirectory.create(at: ledger)
@@ -76,7 +77,9 @@ let commands: [String: Command] = [
             let verified = try JournalReader(at: ledger).verify(against: expected)
             print("ok: \(verified.records) records, head \(verified.head.sequence) \(verified.head.hash.hex)")
             if case .tornRecord(let location, let dropped, let reason) = verified.tail {
-                print("note: torn final record at \(location) (\(dropped) bytes, \(reason)); opening for writing truncates it")
+                print(
+                    "note: torn final record at \(location) (\(dropped) bytes, \(reason)); opening for writing truncates it"
+                )
             }
         }),
 ]

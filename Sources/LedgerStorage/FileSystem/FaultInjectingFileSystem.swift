@@ -208,6 +208,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         tracked[file.path, default: Tracked(durableSize: 0, durableInDirectory: true)].durableSize = size
     }
 
+    /// Opens or creates a file.
     public func open(_ path: String, _ mode: OpenMode) throws(StorageError) -> OpenFile {
         lock.lock()
         defer { lock.unlock() }
@@ -220,6 +221,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         return file
     }
 
+    /// Closes a file.
     public func close(_ file: OpenFile) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
@@ -228,6 +230,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         try base.close(file)
     }
 
+    /// Writes all of the bytes at the offset.
     public func write(_ file: OpenFile, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
@@ -243,7 +246,10 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         try base.write(file, bytes, at: offset)
     }
 
-    public func read(_ file: OpenFile, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
+    /// Reads into the buffer from the offset until it is full or the file ends.
+    public func read(
+        _ file: OpenFile, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
+    )
         throws(StorageError) -> Int
     {
         lock.lock()
@@ -252,6 +258,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         return try base.read(file, into: buffer, at: offset)
     }
 
+    /// Makes the file's data durable (fdatasync).
     public func synchronizeData(_ file: OpenFile) throws(StorageError) {
         gate.lock()
         syncsWaiting += 1
@@ -265,6 +272,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         try markDurable(file)
     }
 
+    /// Makes the file's data and metadata durable (fsync).
     public func synchronize(_ file: OpenFile) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
@@ -273,6 +281,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         try markDurable(file)
     }
 
+    /// Sets the file's size.
     public func truncate(_ file: OpenFile, to size: Int64) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
@@ -284,6 +293,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
+    /// The file's size in bytes.
     public func size(of file: OpenFile) throws(StorageError) -> Int64 {
         lock.lock()
         defer { lock.unlock() }
@@ -291,6 +301,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         return try base.size(of: file)
     }
 
+    /// Tries to take the exclusive writer lock without waiting.
     public func tryLockExclusive(_ file: OpenFile) throws(StorageError) -> LockAttempt {
         lock.lock()
         defer { lock.unlock() }
@@ -298,6 +309,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         return try base.tryLockExclusive(file)
     }
 
+    /// Renames a file over its destination.
     public func rename(_ source: String, to destination: String) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
@@ -308,6 +320,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         tracked[destination] = entry
     }
 
+    /// Removes a file.
     public func remove(_ path: String) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
@@ -316,6 +329,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         tracked[path] = nil
     }
 
+    /// Creates a directory; an existing one is fine.
     public func makeDirectory(_ path: String, permissions: UInt32) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
@@ -323,6 +337,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         try base.makeDirectory(path, permissions: permissions)
     }
 
+    /// Makes a directory's entries durable.
     public func synchronizeDirectory(_ path: String) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
@@ -334,6 +349,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
+    /// The names in a directory.
     public func contentsOfDirectory(_ path: String) throws(StorageError) -> [String] {
         lock.lock()
         defer { lock.unlock() }
@@ -341,6 +357,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         return try base.contentsOfDirectory(path)
     }
 
+    /// Whether anything exists at the path.
     public func exists(_ path: String) -> Bool {
         base.exists(path)
     }

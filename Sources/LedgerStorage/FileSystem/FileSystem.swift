@@ -54,7 +54,9 @@ public protocol FileSystem: Sendable {
     /// Writes all of `bytes` at `offset`, looping over short writes.
     func write(_ file: OpenFile, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(StorageError)
     /// Reads up to `buffer.count` bytes at `offset`, looping until the buffer is full or the file ends.
-    func read(_ file: OpenFile, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(StorageError)
+    func read(
+        _ file: OpenFile, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
+    ) throws(StorageError)
         -> Int
     /// Makes the file's data (and the metadata needed to read it) durable.
     func synchronizeData(_ file: OpenFile) throws(StorageError)
@@ -96,7 +98,9 @@ extension FileSystem {
 
     /// Replaces (or creates) a file atomically: write a temporary file, fsync it, rename it over
     /// the destination, fsync the directory.
-    public func replaceAtomically(_ path: String, with bytes: [UInt8], permissions: UInt32 = 0o600)
+    public func replaceAtomically(
+        _ path: String, with bytes: [UInt8], permissions: UInt32 = 0o600
+    )
         throws(StorageError)
     {
         let temporary = path + ".tmp"

@@ -30,6 +30,7 @@ public struct SystemFileSystem: FileSystem {
         }
     }
 
+    /// Opens or creates a file.
     public func open(_ path: String, _ mode: OpenMode) throws(StorageError) -> OpenFile {
         let flags: Int32
         var permissions: mode_t = 0
@@ -47,6 +48,7 @@ public struct SystemFileSystem: FileSystem {
         return OpenFile(descriptor: descriptor, path: path)
     }
 
+    /// Closes a file.
     public func close(_ file: OpenFile) throws(StorageError) {
         // close is not retried on EINTR: on Linux the descriptor is released even then.
         if Glibc.close(file.descriptor) != 0 && Glibc.errno != EINTR {
@@ -54,11 +56,13 @@ public struct SystemFileSystem: FileSystem {
         }
     }
 
+    /// Writes all of the bytes at the offset.
     public func write(_ file: OpenFile, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(StorageError) {
         var done = 0
         while done < bytes.count {
             let written = try retryingInterrupts("write", file.path) {
-                Glibc.pwrite(file.descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+                Glibc.pwrite(
+                    file.descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
             }
             if written == 0 {
                 throw StorageError.system(operation: "write", path: file.path, errno: EIO)
@@ -67,13 +71,17 @@ public struct SystemFileSystem: FileSystem {
         }
     }
 
-    public func read(_ file: OpenFile, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
+    /// Reads into the buffer from the offset until it is full or the file ends.
+    public func read(
+        _ file: OpenFile, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
+    )
         throws(StorageError) -> Int
     {
         var done = 0
         while done < buffer.count {
             let count = try retryingInterrupts("read", file.path) {
-                Glibc.pread(file.descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+                Glibc.pread(
+                    file.descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
             }
             if count == 0 { break }
             done += count
@@ -81,24 +89,29 @@ public struct SystemFileSystem: FileSystem {
         return done
     }
 
+    /// Makes the file's data durable (fdatasync).
     public func synchronizeData(_ file: OpenFile) throws(StorageError) {
         _ = try retryingInterrupts("fdatasync", file.path) { Glibc.fdatasync(file.descriptor) }
     }
 
+    /// Makes the file's data and metadata durable (fsync).
     public func synchronize(_ file: OpenFile) throws(StorageError) {
         _ = try retryingInterrupts("fsync", file.path) { Glibc.fsync(file.descriptor) }
     }
 
+    /// Sets the file's size.
     public func truncate(_ file: OpenFile, to size: Int64) throws(StorageError) {
         _ = try retryingInterrupts("ftruncate", file.path) { Glibc.ftruncate(file.descriptor, off_t(size)) }
     }
 
+    /// The file's size in bytes.
     public func size(of file: OpenFile) throws(StorageError) -> Int64 {
         var status = stat()
         _ = try retryingInterrupts("fstat", file.path) { Glibc.fstat(file.descriptor, &status) }
         return Int64(status.st_size)
     }
 
+    /// Tries to take the exclusive writer lock without waiting.
     public func tryLockExclusive(_ file: OpenFile) throws(StorageError) -> LockAttempt {
         // An open-file-description lock over the whole file: like flock(2) it belongs to the
         // open file, so two opens conflict even inside one process, and it is released when the
@@ -117,14 +130,17 @@ public struct SystemFileSystem: FileSystem {
         }
     }
 
+    /// Renames a file over its destination.
     public func rename(_ source: String, to destination: String) throws(StorageError) {
         _ = try retryingInterrupts("rename", source) { Glibc.rename(source, destination) }
     }
 
+    /// Removes a file.
     public func remove(_ path: String) throws(StorageError) {
         _ = try retryingInterrupts("unlink", path) { Glibc.unlink(path) }
     }
 
+    /// Creates a directory; an existing one is fine.
     public func makeDirectory(_ path: String, permissions: UInt32) throws(StorageError) {
         while Glibc.mkdir(path, mode_t(permissions)) != 0 {
             let code = Glibc.errno
@@ -139,6 +155,7 @@ public struct SystemFileSystem: FileSystem {
         }
     }
 
+    /// Makes a directory's entries durable.
     public func synchronizeDirectory(_ path: String) throws(StorageError) {
         let descriptor = try retryingInterrupts("open directory", path) {
             Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -147,6 +164,7 @@ public struct SystemFileSystem: FileSystem {
         _ = try retryingInterrupts("fsync directory", path) { Glibc.fsync(descriptor) }
     }
 
+    /// The names in a directory.
     public func contentsOfDirectory(_ path: String) throws(StorageError) -> [String] {
         guard let directory = Glibc.opendir(path) else {
             throw StorageError.system(operation: "opendir", path: path, errno: Glibc.errno)
@@ -162,6 +180,7 @@ public struct SystemFileSystem: FileSystem {
         return names
     }
 
+    /// Whether anything exists at the path.
     public func exists(_ path: String) -> Bool {
         var status = stat()
         return Glibc.lstat(path, &status) == 0

@@ -106,7 +106,8 @@ public struct ByteReader: Sendable {
 
     private mutating func take(_ count: Int) throws(ByteReaderError) -> Int {
         guard count >= 0, end - offset >= count else {
-            throw ByteReaderError(offset: offset, reason: "input ends early (needs \(count) bytes, has \(end - offset))")
+            throw ByteReaderError(
+                offset: offset, reason: "input ends early (needs \(count) bytes, has \(end - offset))")
         }
         let start = offset
         offset += count

@@ -21,8 +21,9 @@ public struct LedgerIdentity: Sendable, Hashable {
     public var formatVersion: UInt16
 
     /// Creates an identity for a new ledger.
-    public init(ledgerID: UUID = UUID(), createdMicroseconds: Int64, formatVersion: UInt16 = LedgerIdentity.formatVersion)
-    {
+    public init(
+        ledgerID: UUID = UUID(), createdMicroseconds: Int64, formatVersion: UInt16 = LedgerIdentity.formatVersion
+    ) {
         self.ledgerID = ledgerID
         self.createdMicroseconds = createdMicroseconds
         self.formatVersion = formatVersion
@@ -57,7 +58,8 @@ public struct LedgerIdentity: Sendable, Hashable {
                 return .failure(DecodeFailure("checksum mismatch"))
             }
             guard version == formatVersion else {
-                return .failure(DecodeFailure("format version \(version) is not supported (this build reads \(formatVersion))"))
+                return .failure(
+                    DecodeFailure("format version \(version) is not supported (this build reads \(formatVersion))"))
             }
             return .success(LedgerIdentity(ledgerID: id, createdMicroseconds: created, formatVersion: version))
         } catch {

@@ -136,7 +136,9 @@ public enum RecordFrame {
     }
 
     /// The chain hash of a record from the previous hash, the first 72 body bytes and the author bytes.
-    static func chainHash(previous: SHA256Digest, envelope: ArraySlice<UInt8>, author: some Collection<UInt8>)
+    static func chainHash(
+        previous: SHA256Digest, envelope: ArraySlice<UInt8>, author: some Collection<UInt8>
+    )
         -> SHA256Digest
     {
         var hasher = SHA256()

@@ -229,7 +229,9 @@ public final class Journal: @unchecked Sendable {
     }
 
     /// Opens the lock file and takes its exclusive flock, waiting up to `waitSeconds`.
-    private static func acquireLock(_ paths: LedgerPaths, fileSystem: any FileSystem, waitSeconds: Double)
+    private static func acquireLock(
+        _ paths: LedgerPaths, fileSystem: any FileSystem, waitSeconds: Double
+    )
         throws(StorageError) -> OpenFile
     {
         let file = try fileSystem.open(paths.lock, .createOrOpen(permissions: LedgerDirectory.filePermissions))
@@ -284,7 +286,8 @@ public final class Journal: @unchecked Sendable {
     ) throws(StorageError) -> UInt64 {
         let authorBytes = entry.author.utf8.count
         guard authorBytes <= RecordFrame.authorBytesMax else {
-            throw StorageError.limitExceeded(what: "author bytes", limit: RecordFrame.authorBytesMax, actual: authorBytes)
+            throw StorageError.limitExceeded(
+                what: "author bytes", limit: RecordFrame.authorBytesMax, actual: authorBytes)
         }
         let body = RecordFrame.envelopeFixedBytes + authorBytes + entry.payload.count
         guard body <= limits.recordBytesMax else {

@@ -58,7 +58,9 @@ public struct JournalReader: Sendable {
                 guard record.hash == expected.hash else {
                     throw StorageError.corruption(
                         location: record.location,
-                        reason: "record \(record.sequence) has hash \(record.hash.hex), the saved digest says \(expected.hash.hex)")
+                        reason:
+                            "record \(record.sequence) has hash \(record.hash.hex), the saved digest says \(expected.hash.hex)"
+                    )
                 }
                 matched = true
             }
@@ -66,7 +68,9 @@ public struct JournalReader: Sendable {
         if let expected, !matched {
             throw StorageError.corruption(
                 location: LedgerLocation(file: "journal", offset: 0),
-                reason: "the journal ends at sequence \(head.sequence), before the saved digest's sequence \(expected.sequence)")
+                reason:
+                    "the journal ends at sequence \(head.sequence), before the saved digest's sequence \(expected.sequence)"
+            )
         }
         return VerifiedJournal(head: head, records: count, tail: cursor.tail ?? .clean)
     }

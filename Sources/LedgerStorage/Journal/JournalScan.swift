@@ -102,7 +102,8 @@ struct JournalScan {
             } else {
                 guard header.firstSequence == expectedSequence else {
                     throw corruption(
-                        path, 0, "segment starts at sequence \(header.firstSequence) where \(expectedSequence) was expected")
+                        path, 0,
+                        "segment starts at sequence \(header.firstSequence) where \(expectedSequence) was expected")
                 }
                 guard header.previousHash == previousHash else {
                     throw corruption(path, 0, "chain broken at segment boundary")
@@ -140,7 +141,8 @@ struct JournalScan {
                 guard isLastSegment else { throw corruption(path, offset, reason) }
                 if let later = laterValidFrame(after: offset) {
                     throw corruption(
-                        path, offset, "\(reason); a valid record follows at offset \(later), so this is not a torn tail")
+                        path, offset, "\(reason); a valid record follows at offset \(later), so this is not a torn tail"
+                    )
                 }
                 tail = .tornRecord(
                     location: LedgerLocation(file: paths.relative(path), offset: Int64(offset)),
@@ -160,7 +162,8 @@ struct JournalScan {
                 case .success(let decoded): record = decoded
                 }
                 guard record.commitMicroseconds >= lastCommitMicroseconds else {
-                    throw corruption(path, offset, "commit time of sequence \(sequence) is earlier than the previous record's")
+                    throw corruption(
+                        path, offset, "commit time of sequence \(sequence) is earlier than the previous record's")
                 }
                 expectedSequence = sequence + 1
                 previousHash = record.hash

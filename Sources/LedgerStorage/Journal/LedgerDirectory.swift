@@ -71,7 +71,9 @@ public enum LedgerDirectory {
     }
 
     /// Reads and checks the identity file of the ledger at `path`.
-    public static func identity(at path: String, fileSystem: any FileSystem = SystemFileSystem())
+    public static func identity(
+        at path: String, fileSystem: any FileSystem = SystemFileSystem()
+    )
         throws(StorageError) -> LedgerIdentity
     {
         let paths = LedgerPaths(root: path)
@@ -90,7 +92,8 @@ public enum LedgerDirectory {
 
     /// The first sequence numbers of the segments in the journal directory, in order.
     static func segmentSequences(_ paths: LedgerPaths, fileSystem: any FileSystem) throws(StorageError) -> [UInt64] {
-        try fileSystem.contentsOfDirectory(paths.journal).compactMap(SegmentHeader.firstSequence(fromFileName:)).sorted()
+        try fileSystem.contentsOfDirectory(paths.journal).compactMap(SegmentHeader.firstSequence(fromFileName:))
+            .sorted()
     }
 }
 
