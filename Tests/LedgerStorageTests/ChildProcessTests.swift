@@ -101,7 +101,7 @@ struct ChildProcessTests {
             let journal = try Journal.open(at: ledger, options: JournalOptions(limits: Self.childLimits))
             journal.close()
             let records = Dictionary(
-                uniqueKeysWithValues: try readAll(ledger, limits: Self.childLimits).map { ($0.sequence, $0) })
+                uniqueKeysWithValues: try readAll(ledger).map { ($0.sequence, $0) })
             for (sequence, id) in reported {
                 let record = try #require(records[sequence], "seed \(seed) round \(round): \(sequence) is missing")
                 #expect(record.requestID == id, "seed \(seed): sequence \(sequence) holds another request")
@@ -145,6 +145,35 @@ struct ChildProcessTests {
         let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 10))
         #expect(try journal.appendAndWait(entry(2)).sequence == 2)
         journal.close()
+    }
+
+    @Test("appendAndWait from a completion stops the process with a clear message instead of hanging")
+    func appendAndWaitOnWriterThreadStops() throws {
+        let child = try builtProduct("ledger-storage-child")
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try LedgerDirectory.create(at: ledger)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: child)
+        process.arguments = ["wait-in-completion", ledger]
+        let errors = Pipe()
+        let output = Pipe()
+        process.standardError = errors
+        process.standardOutput = output
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            Issue.record("appendAndWait called on the writer thread hung")
+            return
+        }
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .uncaughtSignal, "\(message)")
+        #expect(!printed.contains("RETURNED"))
+        #expect(message.contains("appendAndWait was called on the journal's writer thread"), "\(message)")
     }
 
     @Test("Two writers in one process are refused the same way")

@@ -94,7 +94,7 @@ struct FormatTests {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
         try makeLedger(at: ledger, count: 30, limits: smallLimits, payloadBytes: 300)
-        let reader = try JournalReader(at: ledger, recordBytesMax: smallLimits.recordBytesMax)
+        let reader = try JournalReader(at: ledger)
         try SnapshotStore(paths: reader.paths, identity: reader.identity).write(
             sequence: 30, hash: try reader.head().hash, state: [1, 2, 3])
         let manager = FileManager.default
@@ -119,7 +119,7 @@ struct FormatTests {
         let segments = try segmentPaths(ledger)
         #expect(segments.count > 3)
         for segment in segments { #expect(bytes(of: segment).count <= smallLimits.segmentBytesMax) }
-        let reader = try JournalReader(at: ledger, recordBytesMax: smallLimits.recordBytesMax)
+        let reader = try JournalReader(at: ledger)
         for start in [1, 2, 17, 33, 50, 51] as [UInt64] {
             var cursor = try reader.records(from: start)
             var sequences: [UInt64] = []
@@ -157,6 +157,45 @@ struct FormatTests {
             try JournalLimits(segmentBytesMax: 1000, recordBytesMax: 2048, groupRecordsMax: 1, groupBytesMax: 4096)
                 .validate()
         }
+        #expect(throws: StorageError.invalidArgument("recordBytesMax must be at least 1128")) {
+            try JournalLimits(
+                segmentBytesMax: 1 << 20, recordBytesMax: 1_127, groupRecordsMax: 1, groupBytesMax: 1 << 20
+            )
+            .validate()
+        }
+        #expect(
+            throws: StorageError.invalidArgument(
+                "recordBytesMax must be at most 4294967295, the largest length a frame can hold")
+        ) {
+            try JournalLimits(
+                segmentBytesMax: .max, recordBytesMax: Int(UInt32.max) + 1, groupRecordsMax: 1, groupBytesMax: .max
+            ).validate()
+        }
+    }
+
+    @Test("statistics.dataSyncs counts every sync the writer makes: one per group, two more per roll")
+    func statisticsCountEverySync() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try LedgerDirectory.create(at: ledger)
+        let faults = FaultInjectingFileSystem()
+        let journal = try Journal.open(
+            at: ledger, options: JournalOptions(lockWaitSeconds: 2, fileSystem: faults, limits: smallLimits))
+        func syncCalls() -> Int {
+            faults.callCount(.synchronizeData) + faults.callCount(.synchronize)
+                + faults.callCount(.synchronizeDirectory)
+        }
+        let atOpen = syncCalls()
+        let count = 3 * recordsPerSegment(smallLimits, payloadBytes: 200) + 1
+        for number in 1...count { _ = try journal.appendAndWait(entry(number, payloadBytes: 200)) }
+        let statistics = journal.statistics
+        journal.close()
+        let rolls = try segmentPaths(ledger).count - 1
+        #expect(rolls == 3)
+        #expect(statistics.records == count)
+        #expect(statistics.groups == count)
+        #expect(statistics.dataSyncs == count + 2 * rolls)
+        #expect(statistics.dataSyncs == syncCalls() - atOpen, "every sync call the writer made is counted")
     }
 
     @Test("A directory that is not a ledger, or a damaged identity file, is named in the error")

@@ -108,4 +108,73 @@ struct IntegrityTests {
                 && location.offset == Int64(offsets[1] + encoder.count)
         }
     }
+
+    @Test("verify(against:) with sequence 0 requires the zero hash")
+    func verifyAgainstSequenceZero() throws {
+        let directory = TemporaryDirectory()
+        let empty = directory.child("empty")
+        try LedgerDirectory.create(at: empty)
+        let ledger = directory.child("l")
+        try makeLedger(at: ledger, count: 2)
+        let forged = HeadDigest(sequence: 0, hash: SHA256.hash(Array("not the empty journal".utf8)))
+        for path in [empty, ledger] {
+            #expect(try JournalReader(at: path).verify(against: .empty).head.sequence == (path == empty ? 0 : 2))
+            #expect {
+                try JournalReader(at: path).verify(against: forged)
+            } throws: {
+                guard case .corruption(_, let reason) = $0 as? StorageError else { return false }
+                return reason.contains("sequence 0")
+            }
+        }
+    }
+
+    @Test("A journal that ends before the saved digest names its last segment and the offset where it ends")
+    func journalEndingEarlyNamesLastSegment() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let receipts = try makeLedger(at: ledger, count: 30, limits: smallLimits, payloadBytes: 300)
+        let last = try #require(try segmentPaths(ledger).last)
+        let name = LedgerPaths(root: ledger).relative(last)
+        let saved = HeadDigest(sequence: 31, hash: receipts[29].hash)
+        let clean = bytes(of: last)
+        func expectEndsAt(_ offset: Int, sequence: UInt64) {
+            #expect {
+                try JournalReader(at: ledger).verify(against: saved)
+            } throws: {
+                guard case .corruption(let location, let reason) = $0 as? StorageError else { return false }
+                return location == LedgerLocation(file: name, offset: Int64(offset))
+                    && reason.contains("ends at sequence \(sequence)")
+            }
+        }
+        expectEndsAt(clean.count, sequence: 30)
+        // With a torn tail, the journal's valid data ends where the torn record starts.
+        let lastRecord = try #require(recordOffsets(inSegment: last).last)
+        overwrite(last, with: Array(clean.dropLast(3)))
+        expectEndsAt(lastRecord, sequence: 29)
+    }
+
+    @Test("head() checks an empty or torn last segment against the chain of the one before")
+    func headWithTornOrEmptyLastSegment() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let receipts = try makeLedger(at: ledger, count: 30, limits: smallLimits, payloadBytes: 300)
+        let identity = try LedgerDirectory.identity(at: ledger)
+        let next = LedgerPaths(root: ledger).segment(firstSequence: 31)
+        #expect(!FileManager.default.fileExists(atPath: next))
+        let expected = HeadDigest(sequence: 30, hash: receipts[29].hash)
+        let header = SegmentHeader(ledgerID: identity.ledgerID, firstSequence: 31, previousHash: receipts[29].hash)
+        #expect(try JournalReader(at: ledger).head() == expected)
+
+        // Torn while rolling: a partial header.
+        overwrite(next, with: Array(header.encoded().prefix(30)))
+        #expect(try JournalReader(at: ledger).head() == expected)
+        // Empty after a roll: a whole header and no record.
+        overwrite(next, with: header.encoded())
+        #expect(try JournalReader(at: ledger).head() == expected)
+        // An empty last segment whose header does not continue the chain cannot vouch for a head.
+        let forged = SegmentHeader(
+            ledgerID: identity.ledgerID, firstSequence: 31, previousHash: SHA256.hash(Array("forged".utf8)))
+        overwrite(next, with: forged.encoded())
+        #expect { try JournalReader(at: ledger).head() } throws: { isCorruption($0, file: "00000000000000000031.seg") }
+    }
 }

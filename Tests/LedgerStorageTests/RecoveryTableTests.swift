@@ -222,6 +222,282 @@ struct RecoveryTableTests {
         }
     }
 
+    @Test("A torn record at the end of the last of several segments is truncated; earlier segments are untouched")
+    func tornTailInLastOfSeveralSegments() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let receipts = try makeLedger(at: ledger, count: 40, limits: smallLimits, payloadBytes: 200)
+        let segments = try segmentPaths(ledger)
+        #expect(segments.count >= 3)
+        let earlier = segments.dropLast().map { bytes(of: $0) }
+        let last = try #require(segments.last)
+        let clean = bytes(of: last)
+        var encoder = ByteWriter()
+        _ = RecordFrame.encode(
+            entry(41, payloadBytes: 200), sequence: 41, commitMicroseconds: WallClock.nowMicroseconds(),
+            previousHash: receipts[39].hash, into: &encoder)
+        overwrite(last, with: clean + encoder.bytes.dropLast(5))
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
+        #expect(journal.recovery.truncatedBytes == Int64(encoder.count - 5))
+        guard case .tornRecord(let location, _, _) = journal.recovery.tail else {
+            Issue.record("expected a torn record, got \(journal.recovery.tail)")
+            journal.close()
+            return
+        }
+        #expect(location == LedgerLocation(file: LedgerPaths(root: ledger).relative(last), offset: Int64(clean.count)))
+        #expect(journal.recovery.head == HeadDigest(sequence: 40, hash: receipts[39].hash))
+        #expect(try journal.appendAndWait(entry(41, payloadBytes: 200)).sequence == 41)
+        journal.close()
+        for (path, content) in zip(segments.dropLast(), earlier) { #expect(bytes(of: path) == content) }
+        #expect(try readAll(ledger).map(\.sequence) == Array(1...41))
+    }
+
+    /// Makes a ledger whose last segment holds only its header, as a writer that died right after
+    /// rolling leaves it: the roll's header is written and synced, the write of the first record
+    /// into it fails, and the failed writer is forgotten, as by a process that exited.
+    private func makeLedgerEndingInEmptySegment(
+        at ledger: String, clock: @escaping @Sendable () -> Int64 = WallClock.nowMicroseconds
+    ) throws -> (receipts: [AppendReceipt], next: UInt64) {
+        let perSegment = recordsPerSegment(smallLimits, payloadBytes: 200)
+        try LedgerDirectory.create(at: ledger)
+        let faults = FaultInjectingFileSystem()
+        let journal = try Journal.open(
+            at: ledger,
+            options: JournalOptions(lockWaitSeconds: 2, fileSystem: faults, limits: smallLimits, clock: clock))
+        let receipts = try (1...perSegment).map { try journal.appendAndWait(entry($0, payloadBytes: 200)) }
+        let next = UInt64(perSegment + 1)
+        faults.inject(
+            .init(.write, pathContains: SegmentHeader.fileName(firstSequence: next), skip: 1, effect: .fail(errno: EIO))
+        )
+        #expect(throws: StorageError.self) { try journal.appendAndWait(entry(Int(next), payloadBytes: 200)) }
+        journal.close()
+        Journal.forgetFailedWriter(at: ledger)
+        #expect(try segmentPaths(ledger).count == 2)
+        #expect(bytes(of: LedgerPaths(root: ledger).segment(firstSequence: next)).count == SegmentHeader.encodedBytes)
+        return (receipts, next)
+    }
+
+    @Test("An empty last segment left by a roll: reopens cleanly, head() sees through it, appends continue in it")
+    func emptyLastSegmentAfterRoll() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let (receipts, next) = try makeLedgerEndingInEmptySegment(at: ledger)
+        let head = HeadDigest(sequence: next - 1, hash: try #require(receipts.last).hash)
+        #expect(try JournalReader(at: ledger).head() == head)
+        #expect(try JournalReader(at: ledger).verify().head == head)
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
+        #expect(journal.recovery.tail == .clean)
+        #expect(!journal.recovery.repaired)
+        #expect(journal.recovery.head == head)
+        let receipt = try journal.appendAndWait(entry(Int(next), payloadBytes: 200))
+        journal.close()
+        #expect(receipt.sequence == next)
+        let empty = LedgerPaths(root: ledger).segment(firstSequence: next)
+        #expect(recordOffsets(inSegment: empty) == [SegmentHeader.encodedBytes])
+        #expect(try readAll(ledger).map(\.sequence) == Array(1...next))
+        #expect(try JournalReader(at: ledger).head() == HeadDigest(sequence: next, hash: receipt.hash))
+    }
+
+    @Test(
+        "Opening from an empty last segment keeps the last commit time, so a clock that steps back cannot go below it")
+    func replayFromEmptyLastSegmentKeepsCommitTime() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let ticks = ClockScript((1...100).map { 1_000_000 + Int64($0) })
+        let (receipts, next) = try makeLedgerEndingInEmptySegment(at: ledger, clock: { ticks.next() })
+        let lastCommit = try #require(receipts.last).commitMicroseconds
+        let journal = try Journal.open(
+            at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits, clock: { 5 }), replayFrom: next
+        )
+        #expect(journal.recovery.head.sequence == next - 1)
+        let receipt = try journal.appendAndWait(entry(Int(next), payloadBytes: 200))
+        journal.close()
+        #expect(
+            receipt.commitMicroseconds == lastCommit, "the clock stepped back; the commit time must repeat the last")
+        let reopened = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
+        reopened.close()
+        #expect(reopened.recovery.head.sequence == next)
+    }
+
+    @Test("Journal.open(replayFrom:) from the middle hands over the records from there and appends after the head")
+    func replayFromMiddle() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let receipts = try makeLedger(at: ledger, count: 50, limits: smallLimits, payloadBytes: 250)
+        #expect(try segmentPaths(ledger).count > 3)
+        for start in [2, 23, 50, 51] as [UInt64] {
+            var delivered: [UInt64] = []
+            let journal = try Journal.open(
+                at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits), replayFrom: start
+            ) { delivered.append($0.sequence) }
+            let head = journal.recovery.head
+            let count = journal.recovery.recordsReplayed
+            journal.close()
+            #expect(delivered == Array(start..<51), "from \(start)")
+            #expect(count == delivered.count, "from \(start)")
+            #expect(head == HeadDigest(sequence: 50, hash: receipts[49].hash), "from \(start)")
+        }
+        let journal = try Journal.open(
+            at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits), replayFrom: 37)
+        #expect(try journal.appendAndWait(entry(51, payloadBytes: 250)).sequence == 51)
+        journal.close()
+        #expect(try JournalReader(at: ledger).verify().head.sequence == 51)
+    }
+
+    @Test("A torn header in a segment that is not the last is refused")
+    func tornHeaderInEarlierSegmentRefused() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try makeLedger(at: ledger, count: 60, limits: smallLimits, payloadBytes: 200)
+        let segments = try segmentPaths(ledger)
+        #expect(segments.count >= 3)
+        let torn = Array(bytes(of: segments[1]).prefix(30))
+        overwrite(segments[1], with: torn)
+        #expect {
+            try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
+        } throws: { isCorruption($0, file: URL(fileURLWithPath: segments[1]).lastPathComponent) }
+        #expect(bytes(of: segments[1]) == torn)
+        #expect(try segmentPaths(ledger) == segments)
+    }
+
+    @Test("A damaged header in a last segment longer than a header is refused, not replaced")
+    func badHeaderInLongLastSegmentRefused() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try makeLedger(at: ledger, count: 30, limits: smallLimits, payloadBytes: 200)
+        let last = try #require(try segmentPaths(ledger).last)
+        for length in [SegmentHeader.encodedBytes + 1, bytes(of: last).count] {
+            let template = Array(bytes(of: last))
+            var damaged = Array(template.prefix(length))
+            damaged[30] ^= 0x01
+            overwrite(last, with: damaged)
+            #expect {
+                try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
+            } throws: {
+                guard case .corruption(let location, let reason) = $0 as? StorageError else { return false }
+                return location == LedgerLocation(file: LedgerPaths(root: ledger).relative(last), offset: 0)
+                    && reason.contains("checksum")
+            }
+            #expect(bytes(of: last) == damaged, "a refused open must not modify the journal")
+            overwrite(last, with: template)
+        }
+    }
+
+    @Test("A missing first segment is refused by open and by verify")
+    func missingFirstSegmentRefused() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let receipts = try makeLedger(at: ledger, count: 40, limits: smallLimits, payloadBytes: 200)
+        let segments = try segmentPaths(ledger)
+        try FileManager.default.removeItem(atPath: segments[0])
+        let second = LedgerPaths(root: ledger).relative(segments[1])
+        let refusal: (any Error) -> Bool = {
+            guard case .corruption(let location, let reason) = $0 as? StorageError else { return false }
+            return location.file == second && reason.contains("earlier segments are missing")
+        }
+        #expect {
+            try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
+        } throws: { refusal($0) }
+        #expect { try JournalReader(at: ledger).verify() } throws: { refusal($0) }
+        #expect {
+            try JournalReader(at: ledger).verify(against: HeadDigest(sequence: 40, hash: receipts[39].hash))
+        } throws: { refusal($0) }
+        #expect { try readAll(ledger) } throws: { refusal($0) }
+    }
+
+    @Test("A tiny last segment that does not continue the sequence is refused, not taken for a torn roll")
+    func tinyLastSegmentAfterGapRefused() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let receipts = try makeLedger(at: ledger, count: 40, limits: smallLimits, payloadBytes: 200)
+        let segments = try segmentPaths(ledger)
+        // The last segment, with acknowledged records, is lost; a tiny file named after the next
+        // sequence sits where a torn roll would have left one.
+        try FileManager.default.removeItem(atPath: try #require(segments.last))
+        let tiny = LedgerPaths(root: ledger).segment(firstSequence: UInt64(receipts.count + 1))
+        overwrite(tiny, with: [1, 2, 3])
+        #expect {
+            try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
+        } throws: {
+            guard case .corruption(let location, let reason) = $0 as? StorageError else { return false }
+            return location.file == segmentName(UInt64(receipts.count + 1)) && reason.contains("was expected")
+        }
+        #expect(bytes(of: tiny) == [1, 2, 3])
+    }
+
+    @Test(
+        "A crash during recovery (EIO on the truncation's fsync) loses nothing and leaks nothing; the next open recovers",
+        arguments: [false, true])
+    func crashDuringRecovery(crash: Bool) throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let receipts = try makeLedger(at: ledger, count: 5)
+        let segment = try #require(try segmentPaths(ledger).last)
+        var encoder = ByteWriter()
+        _ = RecordFrame.encode(entry(6), sequence: 6, commitMicroseconds: 0, previousHash: .zero, into: &encoder)
+        let torn = bytes(of: segment) + encoder.bytes.prefix(encoder.count / 2)
+        overwrite(segment, with: torn)
+        let faults = FaultInjectingFileSystem()
+        faults.inject(.init(.synchronize, pathContains: ".seg", effect: .fail(errno: EIO)))
+        #expect(throws: StorageError.self) {
+            try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, fileSystem: faults))
+        }
+        #expect(faults.openFileCount == 0, "a failed open must close every file it opened")
+        #expect(faults.refusedCloseCalls.isEmpty)
+        if crash {
+            faults.simulateCrash(seed: 1, mode: .loseAllUnsynced)
+            #expect(bytes(of: segment) == torn, "the crash undoes the truncation that was never synced")
+        }
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+        #expect(journal.recovery.head == HeadDigest(sequence: 5, hash: receipts[4].hash))
+        #expect(journal.recovery.truncatedBytes == (crash ? Int64(encoder.count / 2) : 0))
+        #expect(try journal.appendAndWait(entry(6)).sequence == 6)
+        journal.close()
+        #expect(try readAll(ledger).map(\.requestID) == (1...6).map { entry($0).requestID })
+    }
+
+    @Test("Reopening with a smaller record limit keeps every record written under the larger one")
+    func smallerLimitsKeepEveryRecord() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let receipts = try makeLedger(at: ledger, count: 4, payloadBytes: 5_000)
+        let smaller = JournalLimits(
+            segmentBytesMax: 64 << 20, recordBytesMax: 2_048, groupRecordsMax: 16, groupBytesMax: 1 << 20)
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smaller))
+        #expect(journal.recovery.tail == .clean)
+        #expect(!journal.recovery.repaired)
+        #expect(journal.recovery.head == HeadDigest(sequence: 4, hash: receipts[3].hash))
+        #expect(throws: StorageError.limitExceeded(what: "record bytes", limit: 2_048, actual: 104 + 6 + 5_000)) {
+            try journal.appendAndWait(entry(5, payloadBytes: 5_000))
+        }
+        #expect(try journal.appendAndWait(entry(5)).sequence == 5)
+        journal.close()
+        let records = try readAll(ledger)
+        #expect(records.map(\.sequence) == [1, 2, 3, 4, 5])
+        #expect(records.prefix(4).map(\.payload) == (1...4).map { entry($0, payloadBytes: 5_000).payload })
+    }
+
+    @Test("A bad record followed by a valid one larger than the current limit is refused, not truncated")
+    func badRecordBeforeLargeValidRecordRefused() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try makeLedger(at: ledger, count: 4, payloadBytes: 5_000)
+        let segment = try #require(try segmentPaths(ledger).last)
+        var data = bytes(of: segment)
+        let offsets = recordOffsets(inSegment: segment)
+        data[offsets[2] + 200] ^= 0x01
+        overwrite(segment, with: data)
+        let smaller = JournalLimits(
+            segmentBytesMax: 64 << 20, recordBytesMax: 2_048, groupRecordsMax: 16, groupBytesMax: 1 << 20)
+        #expect {
+            try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smaller))
+        } throws: {
+            guard case .corruption(let location, let reason) = $0 as? StorageError else { return false }
+            return location.offset == Int64(offsets[2]) && reason.contains("a valid record follows")
+        }
+        #expect(bytes(of: segment) == data)
+    }
+
     @Test("A missing, corrupt or mismatched snapshot is ignored and the journal is used instead")
     func badSnapshotIgnored() throws {
         let directory = TemporaryDirectory()

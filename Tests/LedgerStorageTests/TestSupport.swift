@@ -58,9 +58,9 @@ func makeLedger(
 }
 
 /// Every record in the ledger, read with a fresh reader.
-func readAll(_ path: String, limits: JournalLimits = .standard) throws -> [JournalRecord] {
+func readAll(_ path: String) throws -> [JournalRecord] {
     var records: [JournalRecord] = []
-    try JournalReader(at: path, recordBytesMax: limits.recordBytesMax).forEach { records.append($0) }
+    try JournalReader(at: path).forEach { records.append($0) }
     return records
 }
 
@@ -111,4 +111,22 @@ final class Locked<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(&value)
     }
+}
+
+/// The frame size of `entry(_:payloadBytes:)` with the default author.
+func frameBytes(payloadBytes: Int, author: String = "tester") -> Int {
+    RecordFrame.frameHeaderBytes + RecordFrame.envelopeFixedBytes + author.utf8.count + payloadBytes
+}
+
+/// How many such frames the writer puts in one segment before it rolls.
+func recordsPerSegment(_ limits: JournalLimits, payloadBytes: Int) -> Int {
+    (limits.segmentBytesMax - SegmentHeader.encodedBytes) / frameBytes(payloadBytes: payloadBytes)
+}
+
+/// The relative name of a segment, as errors and reports give it.
+func segmentName(_ first: UInt64) -> String { "journal/" + SegmentHeader.fileName(firstSequence: first) }
+
+/// Waits on a semaphore for up to `seconds`; false if it timed out (a hang).
+func wait(_ semaphore: DispatchSemaphore, seconds: Double = 10) -> Bool {
+    semaphore.wait(timeout: .now() + seconds) == .success
 }

@@ -12,13 +12,38 @@ import Foundation
 /// It is the only fake the tests use: everything else is real files and real fsync. Faults are
 /// driven by a seed, so a failing test can be reproduced from the seed it prints.
 ///
-/// Durability is tracked per file: the size at the last fsync or fdatasync is durable; bytes
-/// written after it are not. A file created (or renamed into place) is durable in its directory
-/// only after that directory is fsynced. ``simulateCrash(seed:mode:)`` applies those rules to the
-/// real files and then fails every further call, as a dead machine would.
+/// The crash model, which ``simulateCrash(seed:mode:)`` applies to the real files:
+///
+/// - Durability is tracked per path, for the whole process: every instance shares one record of
+///   each file, so a file written through one instance and synced (or not) through another is
+///   judged the same way. A file that existed before any instance touched it counts as durable.
+/// - The size at the last successful fsync or fdatasync is durable; bytes written after it are
+///   not. Bytes of the durable part that are overwritten, and a truncation below the durable
+///   size, are undone at a crash until the file is synced again (the layer keeps a copy of the
+///   durable bytes they replaced).
+/// - An fsync or fdatasync that fails (injected, or from the real call) is "fsyncgate": the bytes
+///   written since the last successful sync are lost even if a later sync of the same file, through
+///   any descriptor or instance, succeeds. A crash fills them with zeros (a hole), unless they were
+///   written again and synced, or truncated away, in the meantime.
+/// - A created or renamed file is durable in its directory only after that directory is fsynced.
+///   At a crash, an entry that is not durable is lost: a created file disappears, and a file that
+///   a rename replaced comes back with the bytes it held when it was replaced. A failed directory
+///   fsync makes nothing durable.
+/// - ``CrashMode/loseAllUnsynced`` loses every one of those things; ``CrashMode/keepRandomPrefix``
+///   loses each with some probability and keeps a random prefix of unsynced appended bytes, the
+///   last of which may be garbage (a torn sector).
+///
+/// The model's limits: `unlink` and the disappearance of a rename's source are durable at the
+/// call; `mkdir` is durable at once (directories are not tracked); metadata other than size and
+/// directory entries (permissions, times) is not modelled. A crash applies to the files in the
+/// directories this instance has touched, so tests running in parallel in other directories are
+/// not affected, and it forgets what ``Journal`` remembers in this process about writers that
+/// failed there, since a machine that lost power keeps no process memory.
 public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
-    // Thread-safety: every field below is guarded by `lock`; each call holds it for its whole
-    // duration, so a crash sees the files in a consistent state.
+    // Thread-safety: the instance fields below are guarded by `lock`, which each call holds for
+    // its whole duration, so a crash sees this instance's files in a consistent state. The
+    // durability record shared by all instances is guarded by `CrashModel.shared.lock`, always
+    // taken after `lock`.
 
     /// The calls that can be made to fail.
     public enum Operation: String, Sendable, CaseIterable {
@@ -76,23 +101,22 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
 
     /// How much unsynced data a simulated crash keeps.
     public enum CrashMode: Sendable, Hashable {
-        /// Every byte written after the last sync is lost.
+        /// Every byte written after the last sync is lost, and so is every unsynced directory entry.
         case loseAllUnsynced
-        /// A random prefix of each file's unsynced bytes survives, and its last bytes may be garbage (a torn sector).
+        /// A random prefix of each file's unsynced bytes survives, and its last bytes may be garbage
+        /// (a torn sector); each unsynced directory entry and undone change survives or not at random.
         case keepRandomPrefix
-    }
-
-    private struct Tracked {
-        var durableSize: Int64
-        var durableInDirectory: Bool
     }
 
     private let base = SystemFileSystem()
     private let lock = NSLock()
     private var faults: [Fault] = []
     private var crashed = false
-    private var tracked: [String: Tracked] = [:]
     private var counts: [Operation: Int] = [:]
+    private var openFiles: Set<OpenFile> = []
+    private var refusedCloses: [OpenFile] = []
+    /// The directories this instance has touched: the scope of a simulated crash.
+    private var directories: Set<String> = []
 
     private let gate = NSCondition()
     private var syncsHeld = false
@@ -144,8 +168,25 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         return crashed
     }
 
-    /// Applies the loss a power cut would cause to every file written through this layer, then
-    /// makes every further call fail with EIO (closing still releases descriptors).
+    /// How many files opened through this layer are still open.
+    public var openFileCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return openFiles.count
+    }
+
+    /// Every close of a descriptor this layer did not have open (closed twice, or never opened
+    /// here). Such a close is refused with EBADF and leaves the descriptor alone, because the
+    /// number may by then belong to another file.
+    public var refusedCloseCalls: [OpenFile] {
+        lock.lock()
+        defer { lock.unlock() }
+        return refusedCloses
+    }
+
+    /// Applies the loss a power cut would cause to every file in the directories this layer has
+    /// touched (see the crash model above), then makes every further call fail with EIO (closing
+    /// still releases descriptors).
     ///
     /// Returns a line per file saying what was kept, for the test's failure message.
     @discardableResult
@@ -153,39 +194,23 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         crashed = true
-        var random = SplitMix64(seed: seed)
-        var report: [String] = []
-        for (path, file) in tracked.sorted(by: { $0.key < $1.key }) {
-            guard base.exists(path) else { continue }
-            if !file.durableInDirectory && random.next() % 2 == 0 {
-                _ = unlink(path)
-                report.append("\(path): removed (its directory entry was never synced)")
-                continue
-            }
-            guard let handle = try? base.open(path, .readWrite) else { continue }
-            defer { try? base.close(handle) }
-            let size = (try? base.size(of: handle)) ?? 0
-            guard size > file.durableSize else { continue }
-            var keep = file.durableSize
-            if mode == .keepRandomPrefix {
-                keep += Int64(random.next() % UInt64(size - file.durableSize + 1))
-            }
-            try? base.truncate(handle, to: keep)
-            var garbage = 0
-            if mode == .keepRandomPrefix && keep > file.durableSize && random.next() % 3 == 0 {
-                garbage = Int(min(keep - file.durableSize, Int64(1 + random.next() % 16)))
-                let bytes = (0..<garbage).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-                bytes.withUnsafeBytes { try? base.write(handle, $0, at: keep - Int64(garbage)) }
-            }
-            try? base.synchronize(handle)
-            report.append("\(path): kept \(keep) of \(size) bytes (durable \(file.durableSize), garbage \(garbage))")
-        }
+        let scope = directories
+        let report = CrashModel.shared.crash(
+            inDirectories: scope, seed: seed, mode: mode, base: base)
+        // The process that held them died with the machine.
+        FailedWriterRegistry.shared.forget(underAny: Set(scope.map(canonicalPath)))
         return report
     }
 
-    /// Counts the call, fires a matching fault if one is due, and fails everything after a crash.
-    private func check(_ operation: Operation, _ path: String) throws(StorageError) -> Effect? {
+    /// Counts the call, notes its directory, fires a matching fault if one is due, and fails
+    /// everything after a crash.
+    private func check(
+        _ operation: Operation, _ path: String, isDirectory: Bool = false
+    ) throws(StorageError)
+        -> Effect?
+    {
         counts[operation, default: 0] += 1
+        directories.insert(isDirectory ? path : parentDirectory(of: path))
         if crashed { throw StorageError.system(operation: operation.systemCall, path: path, errno: EIO) }
         guard
             let index = faults.firstIndex(where: {
@@ -203,11 +228,6 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         return effect
     }
 
-    private func markDurable(_ file: OpenFile) throws(StorageError) {
-        let size = try base.size(of: file)
-        tracked[file.path, default: Tracked(durableSize: 0, durableInDirectory: true)].durableSize = size
-    }
-
     /// Opens or creates a file.
     public func open(_ path: String, _ mode: OpenMode) throws(StorageError) -> OpenFile {
         lock.lock()
@@ -215,17 +235,20 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         _ = try check(.open, path)
         let existed = base.exists(path)
         let file = try base.open(path, mode)
-        if !existed {
-            tracked[path] = Tracked(durableSize: 0, durableInDirectory: false)
-        }
+        if !existed { CrashModel.shared.created(path) }
+        openFiles.insert(file)
         return file
     }
 
-    /// Closes a file.
+    /// Closes a file; a descriptor this layer does not have open is refused (see ``refusedCloseCalls``).
     public func close(_ file: OpenFile) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
         counts[.close, default: 0] += 1
+        guard openFiles.remove(file) != nil else {
+            refusedCloses.append(file)
+            throw StorageError.system(operation: "close", path: file.path, errno: EBADF)
+        }
         // A descriptor is always released, even after a crash, so that locks are freed.
         try base.close(file)
     }
@@ -234,16 +257,12 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     public func write(_ file: OpenFile, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
-        if tracked[file.path] == nil {
-            // A file that existed before this layer saw it: what is there now counts as durable.
-            tracked[file.path] = Tracked(durableSize: try base.size(of: file), durableInDirectory: true)
-        }
-        if case .tearWrite(let keep) = try check(.write, file.path) {
-            let kept = max(0, min(keep, bytes.count))
-            try base.write(file, UnsafeRawBufferPointer(rebasing: bytes[0..<kept]), at: offset)
-            throw StorageError.system(operation: "write", path: file.path, errno: EIO)
-        }
-        try base.write(file, bytes, at: offset)
+        let effect = try check(.write, file.path)
+        var kept = bytes.count
+        if case .tearWrite(let keep) = effect { kept = max(0, min(keep, bytes.count)) }
+        try CrashModel.shared.willChange(file, range: offset..<offset + Int64(kept), base: base)
+        try base.write(file, UnsafeRawBufferPointer(rebasing: bytes[0..<kept]), at: offset)
+        if kept < bytes.count { throw StorageError.system(operation: "write", path: file.path, errno: EIO) }
     }
 
     /// Reads into the buffer from the offset until it is full or the file ends.
@@ -265,32 +284,38 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         while syncsHeld { gate.wait() }
         syncsWaiting -= 1
         gate.unlock()
-        lock.lock()
-        defer { lock.unlock() }
-        _ = try check(.synchronizeData, file.path)
-        try base.synchronizeData(file)
-        try markDurable(file)
+        try synchronize(file, .synchronizeData)
     }
 
     /// Makes the file's data and metadata durable (fsync).
     public func synchronize(_ file: OpenFile) throws(StorageError) {
-        lock.lock()
-        defer { lock.unlock() }
-        _ = try check(.synchronize, file.path)
-        try base.synchronize(file)
-        try markDurable(file)
+        try synchronize(file, .synchronize)
     }
 
-    /// Sets the file's size.
+    private func synchronize(_ file: OpenFile, _ operation: Operation) throws(StorageError) {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            _ = try check(operation, file.path)
+            if operation == .synchronizeData {
+                try base.synchronizeData(file)
+            } else {
+                try base.synchronize(file)
+            }
+        } catch {
+            if !crashed { CrashModel.shared.syncFailed(file.path) }
+            throw error
+        }
+        CrashModel.shared.synced(file.path, size: try base.size(of: file))
+    }
+
+    /// Sets the file's size; until the file is synced, a crash undoes it.
     public func truncate(_ file: OpenFile, to size: Int64) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
         _ = try check(.truncate, file.path)
+        try CrashModel.shared.willTruncate(file, to: size, base: base)
         try base.truncate(file, to: size)
-        if var entry = tracked[file.path] {
-            entry.durableSize = min(entry.durableSize, size)
-            tracked[file.path] = entry
-        }
     }
 
     /// The file's size in bytes.
@@ -309,31 +334,31 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         return try base.tryLockExclusive(file)
     }
 
-    /// Renames a file over its destination.
+    /// Renames a file over its destination; until the directory is synced, a crash undoes it at the destination.
     public func rename(_ source: String, to destination: String) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
         _ = try check(.rename, source)
+        directories.insert(parentDirectory(of: destination))
+        let previous = CrashModel.shared.durableContent(replacedAt: destination, base: base)
         try base.rename(source, to: destination)
-        var entry = tracked.removeValue(forKey: source) ?? Tracked(durableSize: 0, durableInDirectory: false)
-        entry.durableInDirectory = false
-        tracked[destination] = entry
+        CrashModel.shared.renamed(source, to: destination, replacing: previous, base: base)
     }
 
-    /// Removes a file.
+    /// Removes a file (durably at once: the model does not bring removed files back).
     public func remove(_ path: String) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
         _ = try check(.remove, path)
         try base.remove(path)
-        tracked[path] = nil
+        CrashModel.shared.removed(path)
     }
 
-    /// Creates a directory; an existing one is fine.
+    /// Creates a directory; an existing one is fine (durably at once: directories are not tracked).
     public func makeDirectory(_ path: String, permissions: UInt32) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
-        _ = try check(.makeDirectory, path)
+        _ = try check(.makeDirectory, path, isDirectory: true)
         try base.makeDirectory(path, permissions: permissions)
     }
 
@@ -341,19 +366,16 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     public func synchronizeDirectory(_ path: String) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
-        _ = try check(.synchronizeDirectory, path)
+        _ = try check(.synchronizeDirectory, path, isDirectory: true)
         try base.synchronizeDirectory(path)
-        for (name, var entry) in tracked where parentDirectory(of: name) == path {
-            entry.durableInDirectory = true
-            tracked[name] = entry
-        }
+        CrashModel.shared.directorySynced(path)
     }
 
     /// The names in a directory.
     public func contentsOfDirectory(_ path: String) throws(StorageError) -> [String] {
         lock.lock()
         defer { lock.unlock() }
-        _ = try check(.contentsOfDirectory, path)
+        _ = try check(.contentsOfDirectory, path, isDirectory: true)
         return try base.contentsOfDirectory(path)
     }
 
@@ -361,6 +383,303 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     public func exists(_ path: String) -> Bool {
         base.exists(path)
     }
+}
+
+/// The durability of every file written through any ``FaultInjectingFileSystem`` in the process.
+private final class CrashModel: @unchecked Sendable {
+    // Thread-safety: `files` is guarded by `lock`.
+
+    static let shared = CrashModel()
+
+    /// What a crash would leave of one file.
+    struct FileState {
+        /// The size at the last successful sync.
+        var durableSize: Int64
+        /// Whether the file's directory entry has been synced since it was created or renamed here.
+        var durableInDirectory: Bool
+        /// Bytes written since the last sync.
+        var unsynced = ByteRanges()
+        /// Bytes written before a sync that failed: zero-filled at a crash (fsyncgate).
+        var lost = ByteRanges()
+        /// The durable bytes that unsynced writes or truncations replaced, to be put back at a crash.
+        var saved: [(offset: Int64, bytes: [UInt8])] = []
+        /// Which durable bytes `saved` holds.
+        var savedCoverage = ByteRanges()
+        /// When a rename put this file over another whose entry was durable, that file's bytes.
+        var replaced: [UInt8]?
+    }
+
+    private let lock = NSLock()
+    private var files: [String: FileState] = [:]
+
+    /// A file that did not exist was created: neither its bytes nor its directory entry are durable.
+    func created(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        files[path] = FileState(durableSize: 0, durableInDirectory: false)
+    }
+
+    /// The state of a file, starting from "all of it is durable" for a file no instance has seen.
+    private func state(_ path: String, base: SystemFileSystem, file: OpenFile) throws(StorageError) -> FileState {
+        if let state = files[path] { return state }
+        return FileState(durableSize: try base.size(of: file), durableInDirectory: true)
+    }
+
+    /// Before `range` of the file is written: keeps a copy of the durable bytes it replaces.
+    func willChange(_ file: OpenFile, range: Range<Int64>, base: SystemFileSystem) throws(StorageError) {
+        lock.lock()
+        defer { lock.unlock() }
+        var state = try state(file.path, base: base, file: file)
+        try save(&state, range, file, base)
+        state.unsynced.insert(range)
+        files[file.path] = state
+    }
+
+    /// Before the file is cut or extended to `size`.
+    func willTruncate(_ file: OpenFile, to size: Int64, base: SystemFileSystem) throws(StorageError) {
+        lock.lock()
+        defer { lock.unlock() }
+        var state = try state(file.path, base: base, file: file)
+        let current = try base.size(of: file)
+        try save(&state, size..<max(size, state.durableSize), file, base)
+        state.unsynced.remove(size..<Int64.max)
+        state.lost.remove(size..<Int64.max)
+        if size > current { state.unsynced.insert(current..<size) }
+        files[file.path] = state
+    }
+
+    /// Copies the durable bytes in `range` that are not copied yet (a lost byte is saved as zero).
+    private func save(
+        _ state: inout FileState, _ range: Range<Int64>, _ file: OpenFile, _ base: SystemFileSystem
+    ) throws(StorageError) {
+        let durable = range.clamped(to: 0..<max(0, state.durableSize))
+        for gap in state.savedCoverage.gaps(in: durable) {
+            var bytes = [UInt8](repeating: 0, count: Int(gap.count))
+            let filled = try withUnsafeBytesTyped(&bytes) { (buffer) throws(StorageError) in
+                try base.read(file, into: buffer, at: gap.lowerBound)
+            }
+            for index in filled..<bytes.count { bytes[index] = 0 }
+            for hole in state.lost.intersection(with: gap) {
+                for position in hole { bytes[Int(position - gap.lowerBound)] = 0 }
+            }
+            state.saved.append((gap.lowerBound, bytes))
+            state.savedCoverage.insert(gap)
+        }
+    }
+
+    /// A sync of the file succeeded: what it holds now is durable, except bytes a failed sync lost.
+    func synced(_ path: String, size: Int64) {
+        lock.lock()
+        defer { lock.unlock() }
+        var state = files[path] ?? FileState(durableSize: size, durableInDirectory: true)
+        state.durableSize = size
+        state.lost.subtract(state.unsynced)
+        state.lost.remove(size..<Int64.max)
+        state.unsynced = ByteRanges()
+        state.saved = []
+        state.savedCoverage = ByteRanges()
+        files[path] = state
+    }
+
+    /// A sync of the file failed: the bytes written since the last good sync may never reach the disk.
+    func syncFailed(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var state = files[path] else { return }
+        state.lost.formUnion(state.unsynced)
+        state.unsynced = ByteRanges()
+        files[path] = state
+    }
+
+    /// The bytes a crash would bring back at `path` if a rename over it were lost: its durable
+    /// content when its entry is durable, what an earlier unsynced rename replaced otherwise.
+    func durableContent(replacedAt path: String, base: SystemFileSystem) -> [UInt8]? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let state = files[path], !state.durableInDirectory { return state.replaced }
+        guard base.exists(path) else { return nil }
+        return try? base.readAll(path)
+    }
+
+    func renamed(_ source: String, to destination: String, replacing previous: [UInt8]?, base: SystemFileSystem) {
+        lock.lock()
+        defer { lock.unlock() }
+        var state: FileState
+        if let tracked = files.removeValue(forKey: source) {
+            state = tracked
+        } else {
+            // A file no instance had seen: all of its bytes were durable.
+            let size = (try? base.readAll(destination).count) ?? 0
+            state = FileState(durableSize: Int64(size), durableInDirectory: true)
+        }
+        state.durableInDirectory = false
+        state.replaced = previous
+        files[destination] = state
+    }
+
+    func removed(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        files[path] = nil
+    }
+
+    func directorySynced(_ directory: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        for (path, var state) in files where parentDirectory(of: path) == directory {
+            state.durableInDirectory = true
+            state.replaced = nil
+            files[path] = state
+        }
+    }
+
+    /// Applies the crash to the files in `directories` and forgets them: after the "reboot"
+    /// everything left on disk is durable.
+    func crash(
+        inDirectories directories: Set<String>, seed: UInt64, mode: FaultInjectingFileSystem.CrashMode,
+        base: SystemFileSystem
+    ) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        var random = SplitMix64(seed: seed)
+        var report: [String] = []
+        let loseAll = mode == .loseAllUnsynced
+        for (path, file) in files.sorted(by: { $0.key < $1.key }) where directories.contains(parentDirectory(of: path))
+        {
+            files[path] = nil
+            guard base.exists(path) else { continue }
+            if !file.durableInDirectory && (loseAll || random.next() % 2 == 0) {
+                if let previous = file.replaced {
+                    rewrite(path, with: previous, base: base)
+                    report.append("\(path): the rename over it was lost; restored its previous \(previous.count) bytes")
+                } else {
+                    _ = unlink(path)
+                    report.append("\(path): removed (its directory entry was never synced)")
+                }
+                continue
+            }
+            guard let handle = try? base.open(path, .readWrite) else { continue }
+            defer { try? base.close(handle) }
+            var restored = 0
+            if !file.saved.isEmpty && (loseAll || random.next() % 2 == 0) {
+                for (offset, bytes) in file.saved {
+                    bytes.withUnsafeBytes { try? base.write(handle, $0, at: offset) }
+                    restored += bytes.count
+                }
+            }
+            let size = (try? base.size(of: handle)) ?? 0
+            var keep = size
+            var garbage = 0
+            if size > file.durableSize {
+                keep = file.durableSize
+                if !loseAll { keep += Int64(random.next() % UInt64(size - file.durableSize + 1)) }
+                if !loseAll && keep > file.durableSize && random.next() % 3 == 0 {
+                    garbage = Int(min(keep - file.durableSize, Int64(1 + random.next() % 16)))
+                }
+            }
+            try? base.truncate(handle, to: keep)
+            if garbage > 0 {
+                let bytes = (0..<garbage).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+                bytes.withUnsafeBytes { try? base.write(handle, $0, at: keep - Int64(garbage)) }
+            }
+            var zeroed: Int64 = 0
+            for hole in file.lost.intersection(with: 0..<keep) {
+                let zeros = [UInt8](repeating: 0, count: Int(hole.count))
+                zeros.withUnsafeBytes { try? base.write(handle, $0, at: hole.lowerBound) }
+                zeroed += Int64(hole.count)
+            }
+            try? base.synchronize(handle)
+            report.append(
+                "\(path): kept \(keep) of \(size) bytes (durable \(file.durableSize), garbage \(garbage), "
+                    + "restored \(restored), zero-filled \(zeroed) lost to a failed sync)")
+        }
+        return report
+    }
+
+    private func rewrite(_ path: String, with bytes: [UInt8], base: SystemFileSystem) {
+        guard let handle = try? base.open(path, .readWrite) else { return }
+        defer { try? base.close(handle) }
+        try? base.truncate(handle, to: 0)
+        bytes.withUnsafeBytes { try? base.write(handle, $0, at: 0) }
+        try? base.synchronize(handle)
+    }
+}
+
+/// A set of byte offsets kept as sorted, disjoint, non-touching ranges.
+struct ByteRanges: Sendable, Hashable {
+    private(set) var ranges: [Range<Int64>] = []
+
+    var isEmpty: Bool { ranges.isEmpty }
+
+    mutating func insert(_ range: Range<Int64>) {
+        guard !range.isEmpty else { return }
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        var result: [Range<Int64>] = []
+        var placed = false
+        for existing in ranges {
+            if existing.upperBound < lower {
+                result.append(existing)
+            } else if existing.lowerBound > upper {
+                if !placed {
+                    result.append(lower..<upper)
+                    placed = true
+                }
+                result.append(existing)
+            } else {
+                lower = min(lower, existing.lowerBound)
+                upper = max(upper, existing.upperBound)
+            }
+        }
+        if !placed { result.append(lower..<upper) }
+        ranges = result
+    }
+
+    mutating func formUnion(_ other: ByteRanges) {
+        for range in other.ranges { insert(range) }
+    }
+
+    mutating func remove(_ range: Range<Int64>) {
+        guard !range.isEmpty else { return }
+        var result: [Range<Int64>] = []
+        for existing in ranges {
+            if existing.upperBound <= range.lowerBound || existing.lowerBound >= range.upperBound {
+                result.append(existing)
+                continue
+            }
+            if existing.lowerBound < range.lowerBound { result.append(existing.lowerBound..<range.lowerBound) }
+            if existing.upperBound > range.upperBound { result.append(range.upperBound..<existing.upperBound) }
+        }
+        ranges = result
+    }
+
+    mutating func subtract(_ other: ByteRanges) {
+        for range in other.ranges { remove(range) }
+    }
+
+    /// The parts of `range` inside the set.
+    func intersection(with range: Range<Int64>) -> [Range<Int64>] {
+        ranges.compactMap { existing in
+            let lower = max(existing.lowerBound, range.lowerBound)
+            let upper = min(existing.upperBound, range.upperBound)
+            return lower < upper ? lower..<upper : nil
+        }
+    }
+
+    /// The parts of `range` outside the set.
+    func gaps(in range: Range<Int64>) -> [Range<Int64>] {
+        var outside = ByteRanges()
+        outside.insert(range)
+        outside.subtract(self)
+        return outside.ranges
+    }
+}
+
+/// The canonical form of a path (symbolic links resolved), or the path itself if it cannot be resolved.
+func canonicalPath(_ path: String) -> String {
+    guard let resolved = realpath(path, nil) else { return path }
+    defer { free(resolved) }
+    return String(cString: resolved)
 }
 
 /// A small, fast, seedable random number generator (SplitMix64), for reproducible fault schedules.

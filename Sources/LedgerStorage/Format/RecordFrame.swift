@@ -102,7 +102,7 @@ public enum RecordFrame {
     public static let envelopeFixedBytes = 104
     /// The most bytes an author may take.
     public static let authorBytesMax = 1024
-    /// The largest body the format can describe; ``JournalLimits/recordBytesMax`` may set a lower bound.
+    /// The largest body the format can describe; ``JournalLimits/recordBytesMax`` may set a lower bound for appends.
     public static let bodyBytesFormatMax = Int(UInt32.max)
 
     /// Encodes a record and returns its frame bytes and its chain hash.
@@ -156,15 +156,20 @@ public enum RecordFrame {
         case bad(reason: String)
     }
 
-    /// Checks the frame at `offset`: length within the limit and the file, and CRC.
-    static func parse(_ bytes: [UInt8], at offset: Int, recordBytesMax: Int) -> Parse {
+    /// Checks the frame at `offset`: a length the format allows that fits in the file, and the CRC.
+    ///
+    /// The length is bounded only by the format (at least the envelope, at most what 32 bits hold)
+    /// and by the bytes present, never by ``JournalLimits/recordBytesMax``: that limit applies to
+    /// appends, and a record written under a larger one is still valid.
+    static func parse(_ bytes: [UInt8], at offset: Int) -> Parse {
         let end = bytes.count
         guard end - offset >= frameHeaderBytes else {
             return .bad(reason: "incomplete frame header (\(end - offset) bytes)")
         }
         let length = Int(readUInt32(bytes, offset))
-        guard length >= envelopeFixedBytes, length <= recordBytesMax else {
-            return .bad(reason: "implausible record length \(length)")
+        guard length >= envelopeFixedBytes else {
+            return .bad(
+                reason: "implausible record length \(length), shorter than the \(envelopeFixedBytes)-byte envelope")
         }
         guard end - offset - frameHeaderBytes >= length else {
             return .bad(reason: "incomplete record (\(end - offset - frameHeaderBytes) of \(length) body bytes)")

@@ -5,7 +5,8 @@ import Foundation
 public struct JournalLimits: Sendable, Hashable {
     /// A segment is rolled when the next record would take it past this many bytes.
     public var segmentBytesMax: Int
-    /// The largest record body (envelope, author and payload) accepted.
+    /// The largest record body (envelope, author and payload) accepted for appending; reading is
+    /// bounded only by the format, so lowering it never makes a stored record unreadable.
     public var recordBytesMax: Int
     /// The most records one group commit writes before its fdatasync.
     public var groupRecordsMax: Int
@@ -25,11 +26,19 @@ public struct JournalLimits: Sendable, Hashable {
     public static let standard = JournalLimits(
         segmentBytesMax: 64 << 20, recordBytesMax: 16 << 20, groupRecordsMax: 1024, groupBytesMax: 32 << 20)
 
-    /// Throws unless any record within `recordBytesMax` fits in an empty segment and in a group.
+    /// Throws unless `recordBytesMax` is within the format's bounds and any record within it fits
+    /// in an empty segment and in a group.
+    ///
+    /// `recordBytesMax` bounds what is appended, not what is read: a record written under a larger
+    /// limit stays readable, and valid, after the limit is lowered.
     public func validate() throws(StorageError) {
         let minimumBody = RecordFrame.envelopeFixedBytes + RecordFrame.authorBytesMax
-        guard recordBytesMax >= minimumBody, recordBytesMax <= RecordFrame.bodyBytesFormatMax else {
+        guard recordBytesMax >= minimumBody else {
             throw StorageError.invalidArgument("recordBytesMax must be at least \(minimumBody)")
+        }
+        guard recordBytesMax <= RecordFrame.bodyBytesFormatMax else {
+            throw StorageError.invalidArgument(
+                "recordBytesMax must be at most \(RecordFrame.bodyBytesFormatMax), the largest length a frame can hold")
         }
         guard segmentBytesMax >= SegmentHeader.encodedBytes + RecordFrame.frameHeaderBytes + recordBytesMax else {
             throw StorageError.invalidArgument("segmentBytesMax must hold a header and one largest record")
@@ -75,18 +84,27 @@ public struct RecoveryReport: Sendable, Hashable {
     public var removedSegment: String?
     /// How many records were checked and handed to the caller.
     public var recordsReplayed: Int
+    /// When a writer of this ledger failed earlier in this process: the position it had made
+    /// durable, which open cut the journal back to before scanning, and what it removed.
+    public var writerFailureRollback: WriterFailureRollback?
 
     /// Whether open had to repair anything.
-    public var repaired: Bool { truncatedBytes > 0 || removedSegment != nil }
+    public var repaired: Bool {
+        truncatedBytes > 0 || removedSegment != nil
+            || writerFailureRollback.map { $0.droppedBytes > 0 || !$0.removedSegments.isEmpty } == true
+    }
 }
 
 /// Counters a writer keeps, for tests and benchmarks.
 public struct WriterStatistics: Sendable, Hashable {
     /// Records made durable.
     public var records: Int = 0
-    /// Groups written (one write, one fdatasync each, plus one more per segment roll).
+    /// Groups made durable (one write and one fdatasync each, plus more when a group rolls).
     public var groups: Int = 0
-    /// fdatasync and fsync calls made for records.
+    /// Every fdatasync, fsync and directory fsync the writer thread called, including any that
+    /// failed: one fdatasync per group, one more when a group rolls with frames already buffered,
+    /// and a fsync of the new segment and one of the journal directory per roll. The fsyncs that
+    /// ``Journal/open(at:options:replayFrom:onRecord:)`` makes before the writer starts are not counted.
     public var dataSyncs: Int = 0
 }
 
@@ -99,12 +117,17 @@ public struct WriterStatistics: Sendable, Hashable {
 ///
 /// A failed write or fdatasync is never retried on the same descriptor: the journal fails
 /// closed. Every caller in the failed group, and every later caller, gets
-/// ``StorageError/writerFailed(cause:)``; reopening recovers from what is on disk.
+/// ``StorageError/writerFailed(cause:)``; reopening recovers from what is on disk, after cutting
+/// the journal back to what the failed writer had made durable (see ``RecoveryReport/writerFailureRollback``).
+///
+/// Completions run on the writer thread. A completion may call ``enqueue(_:completion:)``,
+/// ``append(_:)`` or ``close()`` (which then only marks the journal closing and returns; the
+/// writer closes the files once the queue is empty), but not ``appendAndWait(_:)``, which would
+/// wait for the thread it runs on. A journal dropped without ``close()`` closes itself the same way.
 public final class Journal: @unchecked Sendable {
-    // Thread-safety: the immutable lets are safe to share; the `queue`, `nextSequence`,
-    // `durable`, `failure`, `closing`, `writerDone` and `statistics` fields are read and
-    // written only with `condition` held; the `segment`, `segmentHasRoom` and `lastHash`
-    // group fields are touched only by the writer thread after `open` returns.
+    // Thread-safety: the lets are immutable; everything mutable lives in `writer`, which guards
+    // it (see `JournalWriter`). The writer thread holds `writer`, never the journal, so that
+    // dropping the last reference to a journal runs its deinit.
 
     /// The ledger's paths.
     public let paths: LedgerPaths
@@ -114,58 +137,41 @@ public final class Journal: @unchecked Sendable {
     public let recovery: RecoveryReport
     /// The limits in force.
     public let limits: JournalLimits
-    private let fileSystem: any FileSystem
-    private let clock: @Sendable () -> Int64
-    private let lockFile: OpenFile
+    private let writer: JournalWriter
 
-    private struct Pending {
-        var entry: JournalEntry
-        var sequence: UInt64
-        var frameBytes: Int
-        var completion: @Sendable (Result<AppendReceipt, StorageError>) -> Void
-    }
-
-    private let condition = NSCondition()
-    private var queue: [Pending] = []
-    private var nextSequence: UInt64
-    private var durable: HeadDigest
-    private var failure: StorageError?
-    private var closing = false
-    private var closed = false
-    private var writerDone = false
-    private var counters = WriterStatistics()
-
-    private var segment: OpenFile
-    private var writeOffset: Int64
-    private var lastHash: SHA256Digest
-    private var lastCommit: Int64
+    /// The file layer readers of this journal use.
+    var fileSystemForReading: any FileSystem { writer.fileSystem }
 
     private init(
-        paths: LedgerPaths, identity: LedgerIdentity, recovery: RecoveryReport, options: JournalOptions,
-        lockFile: OpenFile, segment: OpenFile, writeOffset: Int64, lastCommit: Int64
+        paths: LedgerPaths, identity: LedgerIdentity, recovery: RecoveryReport, limits: JournalLimits,
+        writer: JournalWriter
     ) {
         self.paths = paths
         self.identity = identity
         self.recovery = recovery
-        self.limits = options.limits
-        self.fileSystem = options.fileSystem
-        self.clock = options.clock
-        self.lockFile = lockFile
-        self.segment = segment
-        self.writeOffset = writeOffset
-        self.lastHash = recovery.head.hash
-        self.lastCommit = lastCommit
-        self.nextSequence = recovery.head.sequence + 1
-        self.durable = recovery.head
+        self.limits = limits
+        self.writer = writer
     }
 
     /// Opens the ledger at `path` for writing: takes the writer lock, scans the journal,
-    /// applies the recovery decision table, and starts the writer thread.
+    /// applies the recovery decision table, makes what it will append to durable, and starts
+    /// the writer thread.
     ///
     /// Every record from `replayFrom` on is checked and passed to `onRecord` in order, so a
-    /// caller can rebuild its projections in the same pass. Throws ``StorageError/locked(path:)``
-    /// if another writer holds the ledger, ``StorageError/corruption(location:reason:)`` for
-    /// damage other than a torn tail, or whatever `onRecord` throws.
+    /// caller can rebuild its projections in the same pass. The scan starts at the segment that
+    /// holds `replayFrom`; segments before it are not read (a caller that starts from a snapshot
+    /// checks the snapshot's hash against the journal instead). Starting from 1 checks the whole
+    /// journal, including that its first segment starts at sequence 1.
+    ///
+    /// Before the writer starts, open fsyncs the segment it will append to, the journal directory
+    /// and the ledger directory: a writer that died between creating or writing a segment and
+    /// fsyncing it must not leave records that a new writer builds on, and acknowledges, without
+    /// them being durable. If a writer of this ledger failed earlier in this process, open first
+    /// cuts the journal back to what that writer had made durable.
+    ///
+    /// Throws ``StorageError/locked(path:)`` if another writer holds the ledger,
+    /// ``StorageError/corruption(location:reason:)`` for damage other than a torn tail, or
+    /// whatever `onRecord` throws.
     public static func open(
         at path: String, options: JournalOptions = JournalOptions(), replayFrom: UInt64 = 1,
         onRecord: (JournalRecord) throws -> Void = { _ in }
@@ -175,10 +181,11 @@ public final class Journal: @unchecked Sendable {
         let paths = LedgerPaths(root: path)
         let identity = try LedgerDirectory.identity(at: path, fileSystem: fileSystem)
         let lockFile = try acquireLock(paths, fileSystem: fileSystem, waitSeconds: options.lockWaitSeconds)
+        // Owned here until the writer takes it; closed on every error path.
+        var segment: OpenFile?
         do {
-            var scan = try JournalScan(
-                paths: paths, identity: identity, fileSystem: fileSystem,
-                recordBytesMax: options.limits.recordBytesMax, from: replayFrom)
+            let rollback = try rollBackFailedWriter(paths, identity, fileSystem)
+            var scan = try JournalScan(paths: paths, identity: identity, fileSystem: fileSystem, from: replayFrom)
             var replayed = 0
             while let record = try scan.next() {
                 try onRecord(record)
@@ -188,7 +195,7 @@ public final class Journal: @unchecked Sendable {
             var removed: String?
             let tail = scan.tail ?? .clean
             let head = HeadDigest(sequence: scan.expectedSequence - 1, hash: scan.previousHash)
-            let segment: OpenFile
+            let segmentFirst: UInt64
             let writeOffset: Int64
             switch tail {
             case .tornSegmentHeader(let file, _):
@@ -196,33 +203,51 @@ public final class Journal: @unchecked Sendable {
                 try fileSystem.remove(paths.root + "/" + file)
                 try fileSystem.synchronizeDirectory(paths.journal)
                 removed = file
-                segment = try createSegment(paths, identity, fileSystem, first: head.sequence + 1, previous: head.hash)
+                segmentFirst = head.sequence + 1
+                segment = try createSegment(paths, identity, fileSystem, first: segmentFirst, previous: head.hash)
                 writeOffset = Int64(SegmentHeader.encodedBytes)
             case .tornRecord(let location, let dropped, _):
-                segment = try fileSystem.open(paths.root + "/" + location.file, .readWrite)
-                try fileSystem.truncate(segment, to: location.offset)
-                try fileSystem.synchronize(segment)
+                let file = try fileSystem.open(paths.root + "/" + location.file, .readWrite)
+                segment = file
+                try fileSystem.truncate(file, to: location.offset)
+                try fileSystem.synchronize(file)
                 truncated = dropped
+                guard let first = scan.currentSegmentFirstSequence else {
+                    preconditionFailure("a torn record is always in a segment the scan is on")
+                }
+                segmentFirst = first
                 writeOffset = location.offset
             case .clean:
-                let existing = try LedgerDirectory.segmentSequences(paths, fileSystem: fileSystem)
-                if let first = scan.currentSegmentFirstSequence ?? existing.last {
-                    segment = try fileSystem.open(paths.segment(firstSequence: first), .readWrite)
-                    writeOffset = try fileSystem.size(of: segment)
+                if let last = scan.sequences.last {
+                    let file = try fileSystem.open(paths.segment(firstSequence: last), .readWrite)
+                    segment = file
+                    segmentFirst = last
+                    writeOffset = try fileSystem.size(of: file)
                 } else {
+                    segmentFirst = 1
                     segment = try createSegment(paths, identity, fileSystem, first: 1, previous: .zero)
                     writeOffset = Int64(SegmentHeader.encodedBytes)
                 }
             }
+            guard let file = segment else { preconditionFailure("every row of the table leaves a segment open") }
+            // A previous writer may have died (or failed) after creating or writing this segment
+            // and before fsyncing it or its directory; make it durable before anything is
+            // acknowledged on top of it.
+            try fileSystem.synchronize(file)
+            try fileSystem.synchronizeDirectory(paths.journal)
+            try fileSystem.synchronizeDirectory(paths.root)
             let report = RecoveryReport(
-                head: head, tail: tail, truncatedBytes: truncated, removedSegment: removed, recordsReplayed: replayed)
-            let journal = Journal(
-                paths: paths, identity: identity, recovery: report, options: options, lockFile: lockFile,
-                segment: segment, writeOffset: writeOffset,
+                head: head, tail: tail, truncatedBytes: truncated, removedSegment: removed, recordsReplayed: replayed,
+                writerFailureRollback: rollback)
+            let writer = JournalWriter(
+                paths: paths, identity: identity, options: options, lockFile: lockFile, segment: file,
+                segmentFirst: segmentFirst, writeOffset: writeOffset, head: head,
                 lastCommit: scan.lastCommitMicroseconds == .min ? 0 : scan.lastCommitMicroseconds)
-            journal.startWriter()
-            return journal
+            segment = nil
+            writer.start()
+            return Journal(paths: paths, identity: identity, recovery: report, limits: options.limits, writer: writer)
         } catch {
+            if let segment { try? fileSystem.close(segment) }
             try? fileSystem.close(lockFile)
             throw error
         }
@@ -248,29 +273,26 @@ public final class Journal: @unchecked Sendable {
         }
     }
 
-    /// Creates a segment file, writes and fsyncs its header, and fsyncs the journal directory.
-    private static func createSegment(
+    /// Creates a segment file, writes and fsyncs its header, and fsyncs the journal directory;
+    /// `onSync` is called before each of the two syncs.
+    static func createSegment(
         _ paths: LedgerPaths, _ identity: LedgerIdentity, _ fileSystem: any FileSystem, first: UInt64,
-        previous: SHA256Digest
+        previous: SHA256Digest, onSync: () -> Void = {}
     ) throws(StorageError) -> OpenFile {
         let header = SegmentHeader(ledgerID: identity.ledgerID, firstSequence: first, previousHash: previous)
         let file = try fileSystem.open(
             paths.segment(firstSequence: first), .createNew(permissions: LedgerDirectory.filePermissions))
         do {
             try fileSystem.write(file, header.encoded(), at: 0)
+            onSync()
             try fileSystem.synchronize(file)
+            onSync()
             try fileSystem.synchronizeDirectory(paths.journal)
         } catch {
             try? fileSystem.close(file)
             throw error
         }
         return file
-    }
-
-    private func startWriter() {
-        let thread = Thread { [self] in self.runWriter() }
-        thread.name = "ContactsLedger journal writer"
-        thread.start()
     }
 
     // MARK: Appending
@@ -282,6 +304,161 @@ public final class Journal: @unchecked Sendable {
     /// or the writer has failed.
     @discardableResult
     public func enqueue(
+        _ entry: JournalEntry, completion: @escaping @Sendable (Result<AppendReceipt, StorageError>) -> Void
+    ) throws(StorageError) -> UInt64 {
+        try writer.enqueue(entry, completion: completion)
+    }
+
+    /// Appends one record and returns after it is on disk (fdatasync has returned).
+    public func append(_ entry: JournalEntry) async throws(StorageError) -> AppendReceipt {
+        let result: Result<AppendReceipt, StorageError> = await withCheckedContinuation { continuation in
+            do throws(StorageError) {
+                try enqueue(entry) { continuation.resume(returning: $0) }
+            } catch {
+                continuation.resume(returning: .failure(error))
+            }
+        }
+        return try result.get()
+    }
+
+    /// Appends one record and blocks the calling thread until it is on disk.
+    ///
+    /// Must not be called from a completion (the writer thread), which it would wait for forever.
+    public func appendAndWait(_ entry: JournalEntry) throws(StorageError) -> AppendReceipt {
+        precondition(
+            !writer.isWriterThread,
+            "Journal.appendAndWait was called on the journal's writer thread (from a completion); it would wait "
+                + "for itself forever. Use enqueue(_:completion:) or append(_:) there.")
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        try enqueue(entry) { result in
+            box.set(result)
+            done.signal()
+        }
+        done.wait()
+        return try box.get()
+    }
+
+    /// The head as of the last durable group.
+    public var durableHead: HeadDigest { writer.durableHead }
+
+    /// The writer's counters.
+    public var statistics: WriterStatistics { writer.statistics }
+
+    /// The error that made the writer fail closed, if it has.
+    public var writerFailure: StorageError? { writer.failureIfAny }
+
+    /// Waits for every queued record to be written, stops the writer and releases the lock.
+    ///
+    /// Safe to call more than once and from several threads at once. Called from a completion
+    /// (on the writer thread), it marks the journal closing and returns at once: the writer
+    /// writes what is queued, then closes the files and releases the lock.
+    public func close() { writer.close() }
+
+    deinit { writer.close() }
+}
+
+/// The state of one open journal that the writer thread works on.
+///
+/// It is separate from ``Journal`` so that the thread keeps it, not the journal, alive.
+private final class JournalWriter: @unchecked Sendable {
+    // Thread-safety: the lets are immutable. `queue`, `nextSequence`, `durable`, `failure`,
+    // `closing`, `writerDone`, `filesReleased`, `filesClosed`, `writerThread` and `counters` are
+    // read and written only with `condition` held. `segment`, `segmentFirst`, `writeOffset`,
+    // `syncedOffset`, `lastHash` and `lastCommit` belong to the writer thread while it runs; after
+    // it has set `writerDone` (under `condition`), `releaseFiles` may take `segment`.
+
+    let paths: LedgerPaths
+    let identity: LedgerIdentity
+    let fileSystem: any FileSystem
+    let limits: JournalLimits
+    private let clock: @Sendable () -> Int64
+    private let lockFile: OpenFile
+
+    private struct Pending {
+        var entry: JournalEntry
+        var sequence: UInt64
+        var frameBytes: Int
+        var completion: @Sendable (Result<AppendReceipt, StorageError>) -> Void
+    }
+
+    private let condition = NSCondition()
+    private var queue: [Pending] = []
+    private var nextSequence: UInt64
+    private var durable: HeadDigest
+    private var failure: StorageError?
+    private var closing = false
+    private var writerDone = false
+    private var filesReleased = false
+    private var filesClosed = false
+    private var writerThread: pthread_t?
+    private var counters = WriterStatistics()
+
+    private var segment: OpenFile?
+    private var segmentFirst: UInt64
+    private var writeOffset: Int64
+    /// How much of `segment` the last successful sync made durable.
+    private var syncedOffset: Int64
+    private var lastHash: SHA256Digest
+    private var lastCommit: Int64
+
+    init(
+        paths: LedgerPaths, identity: LedgerIdentity, options: JournalOptions, lockFile: OpenFile, segment: OpenFile,
+        segmentFirst: UInt64, writeOffset: Int64, head: HeadDigest, lastCommit: Int64
+    ) {
+        self.paths = paths
+        self.identity = identity
+        self.fileSystem = options.fileSystem
+        self.limits = options.limits
+        self.clock = options.clock
+        self.lockFile = lockFile
+        self.segment = segment
+        self.segmentFirst = segmentFirst
+        self.writeOffset = writeOffset
+        self.syncedOffset = writeOffset
+        self.lastHash = head.hash
+        self.lastCommit = lastCommit
+        self.nextSequence = head.sequence + 1
+        self.durable = head
+    }
+
+    func start() {
+        let thread = Thread { [self] in self.run() }
+        thread.name = "ContactsLedger journal writer"
+        thread.start()
+    }
+
+    /// Whether the calling thread is this journal's writer thread.
+    var isWriterThread: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return isWriterThreadLocked
+    }
+
+    private var isWriterThreadLocked: Bool {
+        guard let writerThread else { return false }
+        return pthread_equal(writerThread, pthread_self()) != 0
+    }
+
+    var durableHead: HeadDigest {
+        condition.lock()
+        defer { condition.unlock() }
+        return durable
+    }
+
+    var statistics: WriterStatistics {
+        condition.lock()
+        defer { condition.unlock() }
+        return counters
+    }
+
+    var failureIfAny: StorageError? {
+        condition.lock()
+        defer { condition.unlock() }
+        return failure
+    }
+
+    func enqueue(
         _ entry: JournalEntry, completion: @escaping @Sendable (Result<AppendReceipt, StorageError>) -> Void
     ) throws(StorageError) -> UInt64 {
         let authorBytes = entry.author.utf8.count
@@ -307,81 +484,67 @@ public final class Journal: @unchecked Sendable {
         return sequence
     }
 
-    /// Appends one record and returns after it is on disk (fdatasync has returned).
-    public func append(_ entry: JournalEntry) async throws(StorageError) -> AppendReceipt {
-        let result: Result<AppendReceipt, StorageError> = await withCheckedContinuation { continuation in
-            do throws(StorageError) {
-                try enqueue(entry) { continuation.resume(returning: $0) }
-            } catch {
-                continuation.resume(returning: .failure(error))
-            }
-        }
-        return try result.get()
-    }
-
-    /// Appends one record and blocks the calling thread until it is on disk.
-    public func appendAndWait(_ entry: JournalEntry) throws(StorageError) -> AppendReceipt {
-        let done = DispatchSemaphore(value: 0)
-        let box = ResultBox()
-        try enqueue(entry) { result in
-            box.set(result)
-            done.signal()
-        }
-        done.wait()
-        return try box.get()
-    }
-
-    /// The head as of the last durable group.
-    public var durableHead: HeadDigest {
+    /// Stops accepting appends; off the writer thread, also waits for the queue to be written
+    /// and the files to be closed.
+    func close() {
         condition.lock()
-        defer { condition.unlock() }
-        return durable
-    }
-
-    /// The writer's counters.
-    public var statistics: WriterStatistics {
-        condition.lock()
-        defer { condition.unlock() }
-        return counters
-    }
-
-    /// The error that made the writer fail closed, if it has.
-    public var writerFailure: StorageError? {
-        condition.lock()
-        defer { condition.unlock() }
-        return failure
-    }
-
-    /// Waits for every queued record to be written, stops the writer and releases the lock.
-    public func close() {
-        condition.lock()
-        if closed {
+        closing = true
+        condition.broadcast()
+        if isWriterThreadLocked {
+            // Waiting here would wait for this very thread: the writer closes the files when it exits.
             condition.unlock()
             return
         }
-        closing = true
-        condition.broadcast()
         while !writerDone { condition.wait() }
-        closed = true
         condition.unlock()
-        try? fileSystem.close(segment)
-        try? fileSystem.close(lockFile)
+        releaseFiles()
+        condition.lock()
+        while !filesClosed { condition.wait() }
+        condition.unlock()
     }
 
-    deinit {
-        close()
+    /// Closes the segment and the lock file, once, after the writer thread has stopped; only the
+    /// first caller closes them, so a descriptor number is never closed twice.
+    private func releaseFiles() {
+        condition.lock()
+        guard writerDone, !filesReleased else {
+            condition.unlock()
+            return
+        }
+        filesReleased = true
+        let file = segment
+        segment = nil
+        condition.unlock()
+        if let file { try? fileSystem.close(file) }
+        try? fileSystem.close(lockFile)
+        condition.lock()
+        filesClosed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func countSync() {
+        condition.lock()
+        counters.dataSyncs += 1
+        condition.unlock()
     }
 
     // MARK: The writer thread
 
-    private func runWriter() {
+    private func run() {
+        condition.lock()
+        writerThread = pthread_self()
+        condition.unlock()
         while true {
             condition.lock()
             while queue.isEmpty && !closing && failure == nil { condition.wait() }
             if failure != nil || (queue.isEmpty && closing) {
                 writerDone = true
+                let release = closing
                 condition.broadcast()
                 condition.unlock()
+                // After a failure the files (and the lock) stay open until close() or deinit.
+                if release { releaseFiles() }
                 return
             }
             var count = 0
@@ -397,6 +560,13 @@ public final class Journal: @unchecked Sendable {
 
             let outcome = writeGroup(group, frameBytes: bytes)
 
+            if case .failure = outcome, !crashedFileSystem {
+                // What was written after `syncedOffset` may be in the page cache but not on disk,
+                // and a later fsync through another descriptor would not say so (fsyncgate).
+                FailedWriterRegistry.shared.record(
+                    root: paths.root,
+                    .init(ledgerID: identity.ledgerID, segmentFirstSequence: segmentFirst, offset: syncedOffset))
+            }
             condition.lock()
             var abandoned: [Pending] = []
             switch outcome {
@@ -405,8 +575,7 @@ public final class Journal: @unchecked Sendable {
                 counters.records += receipts.count
                 counters.groups += 1
             case .failure(let error):
-                let failed = StorageError.writerFailed(cause: error.description)
-                failure = failed
+                failure = StorageError.writerFailed(cause: error.description)
                 abandoned = queue
                 queue = []
             }
@@ -423,6 +592,12 @@ public final class Journal: @unchecked Sendable {
         }
     }
 
+    /// Whether the file layer is a fault-injecting one that has simulated a power cut: the
+    /// process that would remember a failed writer died with the machine.
+    private var crashedFileSystem: Bool {
+        (fileSystem as? FaultInjectingFileSystem)?.hasCrashed == true
+    }
+
     /// Writes one group: frames into the current segment, rolling when a record would not fit,
     /// then one fdatasync. Runs on the writer thread only.
     private func writeGroup(_ group: [Pending], frameBytes: Int) -> Result<[AppendReceipt], StorageError> {
@@ -431,22 +606,14 @@ public final class Journal: @unchecked Sendable {
         var receipts: [AppendReceipt] = []
         receipts.reserveCapacity(group.count)
         var hash = lastHash
-        var syncs = 0
         do throws(StorageError) {
             for pending in group {
                 let end = writeOffset + Int64(buffer.count) + Int64(pending.frameBytes)
                 if end > Int64(limits.segmentBytesMax)
                     && writeOffset + Int64(buffer.count) > Int64(SegmentHeader.encodedBytes)
                 {
-                    if buffer.count > 0 {
-                        try flush(&buffer)
-                        syncs += 1
-                    }
-                    try fileSystem.close(segment)
-                    segment = try Self.createSegment(
-                        paths, identity, fileSystem, first: pending.sequence, previous: hash)
-                    writeOffset = Int64(SegmentHeader.encodedBytes)
-                    syncs += 1
+                    try flush(&buffer)
+                    try roll(first: pending.sequence, previous: hash)
                     buffer = ByteWriter(capacity: frameBytes)
                 }
                 hash = RecordFrame.encode(
@@ -455,26 +622,38 @@ public final class Journal: @unchecked Sendable {
                 receipts.append(AppendReceipt(sequence: pending.sequence, commitMicroseconds: commit, hash: hash))
             }
             try flush(&buffer)
-            syncs += 1
         } catch {
             return .failure(error)
         }
         lastHash = hash
         lastCommit = commit
-        condition.lock()
-        counters.dataSyncs += syncs
-        condition.unlock()
         return .success(receipts)
+    }
+
+    /// Closes the full segment and creates the next one, named after `first`.
+    private func roll(first: UInt64, previous: SHA256Digest) throws(StorageError) {
+        if let old = segment {
+            // Its data is already synced; an error from close changes nothing about durability.
+            segment = nil
+            try? fileSystem.close(old)
+        }
+        let file = try Journal.createSegment(
+            paths, identity, fileSystem, first: first, previous: previous, onSync: { self.countSync() })
+        segment = file
+        segmentFirst = first
+        writeOffset = Int64(SegmentHeader.encodedBytes)
+        syncedOffset = writeOffset
     }
 
     /// Writes the buffered frames at the end of the segment and fdatasyncs it.
     private func flush(_ buffer: inout ByteWriter) throws(StorageError) {
         guard buffer.count > 0 else { return }
-        let file = segment
-        let offset = writeOffset
-        try fileSystem.write(file, buffer.bytes, at: offset)
+        guard let file = segment else { preconditionFailure("the writer appends only with a segment open") }
+        try fileSystem.write(file, buffer.bytes, at: writeOffset)
+        countSync()
         try fileSystem.synchronizeData(file)
         writeOffset += Int64(buffer.count)
+        syncedOffset = writeOffset
         buffer = ByteWriter(capacity: 0)
     }
 }

@@ -12,26 +12,25 @@ public struct JournalReader: Sendable {
     public let identity: LedgerIdentity
     /// The file layer used for every read.
     public let fileSystem: any FileSystem
-    /// The largest record body accepted as plausible.
-    public let recordBytesMax: Int
 
     /// Opens the ledger at `path` for reading.
-    public init(
-        at path: String, fileSystem: any FileSystem = SystemFileSystem(),
-        recordBytesMax: Int = JournalLimits.standard.recordBytesMax
-    ) throws(StorageError) {
+    ///
+    /// Records are bounded only by the format, never by a configured ``JournalLimits/recordBytesMax``,
+    /// so a reader accepts every valid record whatever limit the writer used.
+    public init(at path: String, fileSystem: any FileSystem = SystemFileSystem()) throws(StorageError) {
         paths = LedgerPaths(root: path)
         self.fileSystem = fileSystem
-        self.recordBytesMax = recordBytesMax
         identity = try LedgerDirectory.identity(at: path, fileSystem: fileSystem)
     }
 
     /// A cursor over the records from `sequence` on, checking the chain from the start of the segment that holds it.
+    ///
+    /// From sequence 1 the whole journal is checked, including that its first segment starts at
+    /// sequence 1. From a later sequence, segments before the one holding it are not read, and
+    /// that segment's header is taken on trust (unless it is an empty last segment, when the scan
+    /// starts one segment earlier).
     public func records(from sequence: UInt64 = 1) throws(StorageError) -> JournalCursor {
-        JournalCursor(
-            scan: try JournalScan(
-                paths: paths, identity: identity, fileSystem: fileSystem, recordBytesMax: recordBytesMax,
-                from: sequence))
+        JournalCursor(scan: try JournalScan(paths: paths, identity: identity, fileSystem: fileSystem, from: sequence))
     }
 
     /// Calls `body` with every record from `sequence` on, in order.
@@ -44,8 +43,9 @@ public struct JournalReader: Sendable {
 
     /// Reads the whole journal from sequence 1, checking every record, and returns its head.
     ///
-    /// When `expected` is given, the record at its sequence must carry its hash; otherwise
-    /// this throws a corruption error, because something up to that point was altered.
+    /// When `expected` is given, the record at its sequence must carry its hash (and a digest of
+    /// sequence 0, the empty journal, must carry the zero hash); otherwise this throws a
+    /// corruption error, because something up to that point was altered or lost.
     public func verify(against expected: HeadDigest? = nil) throws(StorageError) -> VerifiedJournal {
         var cursor = try records(from: 1)
         var head = HeadDigest.empty
@@ -65,9 +65,17 @@ public struct JournalReader: Sendable {
                 matched = true
             }
         }
+        let end = cursor.endLocation ?? LedgerLocation(file: paths.relative(paths.journal), offset: 0)
+        if let expected, expected.sequence == 0, expected.hash != .zero {
+            throw StorageError.corruption(
+                location: end,
+                reason:
+                    "the saved digest says sequence 0 has hash \(expected.hash.hex), but sequence 0 (the empty journal) "
+                    + "always has the zero hash")
+        }
         if let expected, !matched {
             throw StorageError.corruption(
-                location: LedgerLocation(file: "journal", offset: 0),
+                location: end,
                 reason:
                     "the journal ends at sequence \(head.sequence), before the saved digest's sequence \(expected.sequence)"
             )
@@ -75,20 +83,13 @@ public struct JournalReader: Sendable {
         return VerifiedJournal(head: head, records: count, tail: cursor.tail ?? .clean)
     }
 
-    /// The head digest, checking the segment that holds it.
+    /// The head digest, checking the last two segments: the last one's header is checked against
+    /// the chain of the one before, so an empty or torn last segment cannot vouch for a head.
     public func head() throws(StorageError) -> HeadDigest {
         let sequences = try LedgerDirectory.segmentSequences(paths, fileSystem: fileSystem)
-        var cursor = try records(from: sequences.last ?? 1)
-        var head = HeadDigest.empty
-        while let record = try cursor.next() { head = HeadDigest(sequence: record.sequence, hash: record.hash) }
-        if head.sequence == 0, let first = sequences.last, first > 1 {
-            // The last segment is empty (just rolled): its header carries the previous head.
-            let bytes = try fileSystem.readAll(paths.segment(firstSequence: first))
-            if case .success(let header) = SegmentHeader.decode(bytes) {
-                head = HeadDigest(sequence: header.firstSequence - 1, hash: header.previousHash)
-            }
-        }
-        return head
+        var cursor = try records(from: sequences.count >= 2 ? sequences[sequences.count - 2] : 1)
+        while try cursor.next() != nil {}
+        return cursor.head
     }
 
     /// The chain hash of the record with this sequence number, or nil if there is none.
@@ -121,4 +122,11 @@ public struct JournalCursor {
 
     /// How the journal ended, once `next()` has returned nil.
     public var tail: JournalTail? { scan.tail }
+
+    /// Where the journal's valid data ended, once `next()` has returned nil.
+    var endLocation: LedgerLocation? { scan.endLocation }
+
+    /// The last record checked (or the record before the first segment scanned): once `next()`
+    /// has returned nil, the head.
+    var head: HeadDigest { HeadDigest(sequence: scan.expectedSequence - 1, hash: scan.previousHash) }
 }

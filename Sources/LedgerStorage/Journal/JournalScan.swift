@@ -17,16 +17,23 @@ public enum JournalTail: Sendable, Hashable {
 /// |---|---|
 /// | clean end of the last segment | `tail = .clean` |
 /// | a bad record at the very end of the last segment, nothing valid after it | `tail = .tornRecord` |
-/// | a last segment shorter than its header, header not valid | `tail = .tornSegmentHeader` |
+/// | a last segment no longer than a header, header not valid, named after the expected sequence | `tail = .tornSegmentHeader` |
 /// | a bad record anywhere else, or followed by a valid record | throws `.corruption` (file, offset) |
 /// | a gap or repeat in sequence numbers, a broken chain, a foreign segment | throws `.corruption` (file, offset) |
+/// | a first segment not named 1, or not after the zero hash (when the scan starts there) | throws `.corruption` |
 ///
-/// The scan never modifies anything; ``Journal/open(at:options:onRecord:)`` acts on the tail.
+/// A scan that starts at the journal's first segment checks the whole journal: the first segment
+/// must start at sequence 1 after the zero hash, so a deleted first segment is caught. A scan
+/// that starts later (from a sequence a later segment holds) trusts that segment's header and
+/// checks nothing before it. When the segment to start at is the last one and it is no longer
+/// than a header (empty after a roll, or torn while rolling), the scan starts one segment earlier,
+/// so that its header is checked against the chain and the last commit time is known.
+///
+/// The scan never modifies anything; ``Journal/open(at:options:replayFrom:onRecord:)`` acts on the tail.
 struct JournalScan {
     let paths: LedgerPaths
     let identity: LedgerIdentity
     let fileSystem: any FileSystem
-    let recordBytesMax: Int
     let sequences: [UInt64]
     let deliverFrom: UInt64
 
@@ -43,20 +50,35 @@ struct JournalScan {
     private(set) var lastCommitMicroseconds: Int64 = .min
     /// How the scan ended; nil until `next()` has returned nil.
     private(set) var tail: JournalTail?
+    /// Where the journal's valid data ends, once `next()` has returned nil: the last segment and
+    /// the offset after its last good record (or the start of a torn header); nil without segments.
+    private(set) var endLocation: LedgerLocation?
 
     /// Prepares a scan that returns the records from `sequence` on, checking from the start of
     /// the segment that holds it.
     init(
-        paths: LedgerPaths, identity: LedgerIdentity, fileSystem: any FileSystem, recordBytesMax: Int,
-        from sequence: UInt64 = 1
+        paths: LedgerPaths, identity: LedgerIdentity, fileSystem: any FileSystem, from sequence: UInt64 = 1
     ) throws(StorageError) {
         self.paths = paths
         self.identity = identity
         self.fileSystem = fileSystem
-        self.recordBytesMax = recordBytesMax
-        self.sequences = try LedgerDirectory.segmentSequences(paths, fileSystem: fileSystem)
-        self.deliverFrom = sequence
-        self.segmentIndex = max(0, (sequences.lastIndex(where: { $0 <= sequence }) ?? 0))
+        let sequences = try LedgerDirectory.segmentSequences(paths, fileSystem: fileSystem)
+        self.sequences = sequences
+        self.deliverFrom = max(1, sequence)
+        var start = sequences.lastIndex(where: { $0 <= max(1, sequence) }) ?? 0
+        if start > 0 && start == sequences.count - 1 {
+            let last = try fileSystem.open(paths.segment(firstSequence: sequences[start]), .readOnly)
+            let size: Int64
+            do {
+                size = try fileSystem.size(of: last)
+            } catch {
+                try? fileSystem.close(last)
+                throw error
+            }
+            try? fileSystem.close(last)
+            if size <= Int64(SegmentHeader.encodedBytes) { start -= 1 }
+        }
+        self.segmentIndex = start
     }
 
     /// The path of the segment being scanned (or last scanned).
@@ -73,20 +95,43 @@ struct JournalScan {
         .corruption(location: LedgerLocation(file: paths.relative(path), offset: Int64(offset)), reason: reason)
     }
 
+    private mutating func end(_ tail: JournalTail, at location: LedgerLocation?) {
+        self.tail = tail
+        endLocation = location
+    }
+
     /// Loads the current segment and checks its header; returns false when the scan is over.
-    private mutating func loadSegment(first: Bool) throws(StorageError) -> Bool {
+    private mutating func loadSegment() throws(StorageError) -> Bool {
         guard segmentIndex < sequences.count else {
-            tail = .clean
+            end(.clean, at: nil)
             return false
         }
         let named = sequences[segmentIndex]
         let path = paths.segment(firstSequence: named)
+        // Whether the segments before this one have been checked (or there are none): only then
+        // is the expected sequence and previous hash known, rather than taken from this header.
+        let continuesChecked = hasLoadedAny || segmentIndex == 0
+        if !hasLoadedAny && segmentIndex == 0 && named != 1 {
+            throw corruption(
+                path, 0, "the journal's first segment starts at sequence \(named), not 1: earlier segments are missing")
+        }
         bytes = try fileSystem.readAll(path)
         switch SegmentHeader.decode(bytes) {
         case .failure(let failure):
-            if isLastSegment && bytes.count <= SegmentHeader.encodedBytes {
-                tail = .tornSegmentHeader(file: paths.relative(path), bytes: Int64(bytes.count))
+            // A crash while rolling leaves a short, invalid header in a new last segment named
+            // after the record that was to go in it. Anything else is damage.
+            if isLastSegment && bytes.count <= SegmentHeader.encodedBytes && continuesChecked
+                && named == expectedSequence
+            {
+                end(
+                    .tornSegmentHeader(file: paths.relative(path), bytes: Int64(bytes.count)),
+                    at: LedgerLocation(file: paths.relative(path), offset: 0))
                 return false
+            }
+            if continuesChecked && named != expectedSequence {
+                throw corruption(
+                    path, 0,
+                    "segment named for sequence \(named) where \(expectedSequence) was expected; \(failure.reason)")
             }
             throw corruption(path, 0, failure.reason)
         case .success(let header):
@@ -96,18 +141,23 @@ struct JournalScan {
             guard header.firstSequence == named else {
                 throw corruption(path, 0, "header says first sequence \(header.firstSequence), file name says \(named)")
             }
-            if first {
-                expectedSequence = header.firstSequence
-                previousHash = header.previousHash
-            } else {
+            if continuesChecked {
                 guard header.firstSequence == expectedSequence else {
                     throw corruption(
                         path, 0,
                         "segment starts at sequence \(header.firstSequence) where \(expectedSequence) was expected")
                 }
                 guard header.previousHash == previousHash else {
-                    throw corruption(path, 0, "chain broken at segment boundary")
+                    throw corruption(
+                        path, 0,
+                        hasLoadedAny
+                            ? "chain broken at segment boundary"
+                            : "the first segment's previous hash is not zero")
                 }
+            } else {
+                // Segments before this one are not read: take the chain from here on trust.
+                expectedSequence = header.firstSequence
+                previousHash = header.previousHash
             }
         }
         offset = SegmentHeader.encodedBytes
@@ -121,14 +171,14 @@ struct JournalScan {
         while true {
             if tail != nil { return nil }
             if !loaded {
-                guard try loadSegment(first: !hasLoadedAny) else {
+                guard try loadSegment() else {
                     return nil
                 }
             }
             guard let path = currentSegmentPath else { return nil }
             if offset == bytes.count {
                 if isLastSegment {
-                    tail = .clean
+                    end(.clean, at: LedgerLocation(file: paths.relative(path), offset: Int64(offset)))
                     return nil
                 }
                 segmentIndex += 1
@@ -136,7 +186,7 @@ struct JournalScan {
                 bytes = []
                 continue
             }
-            switch RecordFrame.parse(bytes, at: offset, recordBytesMax: recordBytesMax) {
+            switch RecordFrame.parse(bytes, at: offset) {
             case .bad(let reason):
                 guard isLastSegment else { throw corruption(path, offset, reason) }
                 if let later = laterValidFrame(after: offset) {
@@ -144,9 +194,10 @@ struct JournalScan {
                         path, offset, "\(reason); a valid record follows at offset \(later), so this is not a torn tail"
                     )
                 }
-                tail = .tornRecord(
-                    location: LedgerLocation(file: paths.relative(path), offset: Int64(offset)),
-                    droppedBytes: Int64(bytes.count - offset), reason: reason)
+                let location = LedgerLocation(file: paths.relative(path), offset: Int64(offset))
+                end(
+                    .tornRecord(location: location, droppedBytes: Int64(bytes.count - offset), reason: reason),
+                    at: location)
                 return nil
             case .frame(let bodyStart, let bodyLength):
                 let sequence = RecordFrame.peekSequence(bytes, bodyStart: bodyStart)
@@ -177,7 +228,9 @@ struct JournalScan {
     /// Looks past a bad record for any frame that checks out and continues the sequence.
     ///
     /// A torn write leaves nothing valid behind the tear; a valid record after a bad one means
-    /// bytes in the middle of durable data changed, which must never be truncated away.
+    /// bytes in the middle of durable data changed, which must never be truncated away. A
+    /// candidate is judged by the same rule as any frame (``RecordFrame/parse(_:at:)``: a length
+    /// the format allows that fits in the file, and the CRC), never by the configured limit.
     private func laterValidFrame(after bad: Int) -> Int? {
         let minimum = RecordFrame.frameHeaderBytes + RecordFrame.envelopeFixedBytes
         guard bytes.count - bad > minimum else { return nil }
@@ -186,12 +239,12 @@ struct JournalScan {
         while candidate + minimum <= bytes.count {
             defer { candidate += 1 }
             let length = Int(RecordFrame.readUInt32(bytes, candidate))
-            guard length >= RecordFrame.envelopeFixedBytes, length <= recordBytesMax,
+            guard length >= RecordFrame.envelopeFixedBytes,
                 candidate + RecordFrame.frameHeaderBytes + length <= bytes.count
             else { continue }
             let sequence = RecordFrame.peekSequence(bytes, bodyStart: candidate + RecordFrame.frameHeaderBytes)
             guard sequence >= expectedSequence, sequence <= highestPlausible else { continue }
-            if case .frame = RecordFrame.parse(bytes, at: candidate, recordBytesMax: recordBytesMax) {
+            if case .frame = RecordFrame.parse(bytes, at: candidate) {
                 return candidate
             }
         }

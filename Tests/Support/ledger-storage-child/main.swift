@@ -3,6 +3,10 @@
 //   ledger-storage-child append LEDGER THREADS   append from THREADS threads until killed; after each
 //                                                 acknowledged append print "ACK SEQUENCE REQUEST-ID"
 //   ledger-storage-child hold LEDGER             take the writer lock, print "LOCKED", wait to be killed
+//   ledger-storage-child wait-in-completion LEDGER
+//                                                 call appendAndWait from a completion (on the writer
+//                                                 thread), which must stop the process, not hang it;
+//                                                 print "RETURNED" if it ever returns
 //
 // Each payload is derived from its request id (see `payload(for:)`), so the parent can check
 // that what it reads back is exactly what was acknowledged.
@@ -35,7 +39,8 @@ func payload(for id: UUID) -> [UInt8] {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    FileHandle.standardError.write("usage: ledger-storage-child append|hold LEDGER [THREADS]\n".data(using: .utf8)!)
+    FileHandle.standardError.write(
+        "usage: ledger-storage-child append|hold|wait-in-completion LEDGER [THREADS]\n".data(using: .utf8)!)
     exit(64)
 }
 do {
@@ -64,6 +69,15 @@ do {
             }.start()
         }
         while true { sleep(60) }
+    case "wait-in-completion":
+        let done = DispatchSemaphore(value: 0)
+        try journal.enqueue(JournalEntry(author: "child", schemaVersion: 1, payload: [1])) { _ in
+            _ = try? journal.appendAndWait(JournalEntry(author: "child", schemaVersion: 1, payload: [2]))
+            done.signal()
+        }
+        done.wait()
+        emit("RETURNED")
+        exit(0)
     default:
         exit(64)
     }

@@ -1,0 +1,316 @@
+import Foundation
+import LedgerMigrations
+
+/// Encodes and decodes a contact's values for a key set as a Contact message of the event schema
+/// (`Documentation/EventSchema.md`).
+///
+/// Only the set's keys are written, and a value equal to its default is left out; the key set
+/// itself is written first, as a bit mask, so that a decoder tells "this key, at its default"
+/// from "not this key", which updates need. Decoding gives back exactly the values encoded
+/// (`==`), with the default for every key the set does not hold. A date keeps its calendar by
+/// identifier only, with the time zone the date components themselves carry.
+package enum ContactCodec {
+    /// Encodes the values of `keys` as a standalone Contact message.
+    package static func encode(_ values: ContactValues, keys: ContactKeySet) -> [UInt8] {
+        var encoder = WireEncoder(capacity: 256)
+        encode(values, keys: keys, into: &encoder)
+        return encoder.bytes
+    }
+
+    /// Appends the fields of a Contact message holding the values of `keys`.
+    package static func encode(_ values: ContactValues, keys: ContactKeySet, into encoder: inout WireEncoder) {
+        typealias Field = EventSchema.ContactField
+        encoder.appendVarint(field: Field.keys.rawValue, value: keys.rawValue)
+        if keys.contains(.givenName) { encoder.appendNonEmpty(Field.givenName, values.givenName) }
+        if keys.contains(.familyName) { encoder.appendNonEmpty(Field.familyName, values.familyName) }
+        if keys.contains(.organizationName) {
+            encoder.appendNonEmpty(Field.organizationName, values.organizationName)
+        }
+        if keys.contains(.phoneNumbers) {
+            for phone in values.phoneNumbers {
+                encodeLabeled(phone, field: Field.phoneNumbers, into: &encoder) { value, encoder in
+                    encoder.appendNonEmpty(EventSchema.LabeledValueField.value, value.stringValue)
+                }
+            }
+        }
+        if keys.contains(.emailAddresses) {
+            for email in values.emailAddresses {
+                encodeLabeled(email, field: Field.emailAddresses, into: &encoder, value: encodeStringValue)
+            }
+        }
+        if keys.contains(.contactType), values.contactType != .person {
+            encoder.appendVarint(field: Field.contactType.rawValue, value: UInt64(values.contactType.rawValue))
+        }
+        if keys.contains(.middleName) { encoder.appendNonEmpty(Field.middleName, values.middleName) }
+        if keys.contains(.namePrefix) { encoder.appendNonEmpty(Field.namePrefix, values.namePrefix) }
+        if keys.contains(.nameSuffix) { encoder.appendNonEmpty(Field.nameSuffix, values.nameSuffix) }
+        if keys.contains(.nickname) { encoder.appendNonEmpty(Field.nickname, values.nickname) }
+        if keys.contains(.jobTitle) { encoder.appendNonEmpty(Field.jobTitle, values.jobTitle) }
+        if keys.contains(.departmentName) { encoder.appendNonEmpty(Field.departmentName, values.departmentName) }
+        if keys.contains(.postalAddresses) {
+            for address in values.postalAddresses {
+                encodeLabeled(address, field: Field.postalAddresses, into: &encoder) { value, encoder in
+                    encoder.appendMessage(field: EventSchema.LabeledValueField.value.rawValue, omitIfEmpty: true) {
+                        encodePostalAddress(value, into: &$0)
+                    }
+                }
+            }
+        }
+        if keys.contains(.urlAddresses) {
+            for url in values.urlAddresses {
+                encodeLabeled(url, field: Field.urlAddresses, into: &encoder, value: encodeStringValue)
+            }
+        }
+        if keys.contains(.previousFamilyName) {
+            encoder.appendNonEmpty(Field.previousFamilyName, values.previousFamilyName)
+        }
+        if keys.contains(.phoneticGivenName) {
+            encoder.appendNonEmpty(Field.phoneticGivenName, values.phoneticGivenName)
+        }
+        if keys.contains(.phoneticMiddleName) {
+            encoder.appendNonEmpty(Field.phoneticMiddleName, values.phoneticMiddleName)
+        }
+        if keys.contains(.phoneticFamilyName) {
+            encoder.appendNonEmpty(Field.phoneticFamilyName, values.phoneticFamilyName)
+        }
+        if keys.contains(.phoneticOrganizationName) {
+            encoder.appendNonEmpty(Field.phoneticOrganizationName, values.phoneticOrganizationName)
+        }
+        if keys.contains(.note) { encoder.appendNonEmpty(Field.note, values.note) }
+        if keys.contains(.birthday), let birthday = values.birthday {
+            encoder.appendMessage(field: Field.birthday.rawValue) { encodeDate(birthday, into: &$0) }
+        }
+        if keys.contains(.nonGregorianBirthday), let birthday = values.nonGregorianBirthday {
+            encoder.appendMessage(field: Field.nonGregorianBirthday.rawValue) { encodeDate(birthday, into: &$0) }
+        }
+        if keys.contains(.dates) {
+            for date in values.dates {
+                encodeLabeled(date, field: Field.dates, into: &encoder) { value, encoder in
+                    encoder.appendMessage(field: EventSchema.LabeledValueField.value.rawValue, omitIfEmpty: true) {
+                        encodeDate(value, into: &$0)
+                    }
+                }
+            }
+        }
+        if keys.contains(.contactRelations) {
+            for relation in values.contactRelations {
+                encodeLabeled(relation, field: Field.contactRelations, into: &encoder) { value, encoder in
+                    encoder.appendNonEmpty(EventSchema.LabeledValueField.value, value.name)
+                }
+            }
+        }
+        if keys.contains(.socialProfiles) {
+            for profile in values.socialProfiles {
+                encodeLabeled(profile, field: Field.socialProfiles, into: &encoder) { value, encoder in
+                    encoder.appendMessage(field: EventSchema.LabeledValueField.value.rawValue, omitIfEmpty: true) {
+                        encodeSocialProfile(value, into: &$0)
+                    }
+                }
+            }
+        }
+        if keys.contains(.instantMessageAddresses) {
+            for address in values.instantMessageAddresses {
+                encodeLabeled(address, field: Field.instantMessageAddresses, into: &encoder) { value, encoder in
+                    encoder.appendMessage(field: EventSchema.LabeledValueField.value.rawValue, omitIfEmpty: true) {
+                        encodeInstantMessageAddress(value, into: &$0)
+                    }
+                }
+            }
+        }
+        // The image data is kept whenever any of the three image keys is (see ContactValues).
+        if !keys.isDisjoint(with: .image), let imageData = values.imageData {
+            imageData.withUnsafeBytes { encoder.appendBytes(field: Field.imageData.rawValue, bytes: $0) }
+        }
+    }
+
+    /// Decodes a standalone Contact message: the values, with defaults for the keys it does not
+    /// hold, and the key set it was written for.
+    package static func decode(_ bytes: [UInt8]) throws(EventDecodingError) -> (values: ContactValues, keys: ContactKeySet) {
+        try WireReader.withReader(bytes) { (wire: inout WireReader) throws(EventDecodingError) in
+            var reader = PayloadReader(wire: wire)
+            var values = ContactValues()
+            let keys = try decode(from: &reader, into: &values)
+            return (values, keys)
+        }
+    }
+
+    /// Decodes the rest of a reader's message as a Contact message into `values`, which must be
+    /// empty, and returns the key set it was written for.
+    ///
+    /// The values are filled in place rather than returned: a ``ContactValues`` is close to a
+    /// kilobyte, and every copy of it showed up in the replay benchmark.
+    static func decode(
+        from reader: inout PayloadReader, into values: inout ContactValues
+    ) throws(EventDecodingError) -> ContactKeySet {
+        typealias Field = EventSchema.ContactField
+        let messageStart = reader.offset
+        var keyBits: UInt64 = 0
+        // The keys whose fields appeared, checked against the key set at the end, since nothing
+        // requires the key set to come first.
+        var seenBits: UInt64 = 0
+        while !reader.isAtEnd {
+            let key = try reader.nextKey()
+            guard let field = Field(rawValue: key.field) else {
+                try reader.skip(key)
+                continue
+            }
+            do throws(EventDecodingError) {
+                switch field {
+                case .keys:
+                    let start = reader.offset
+                    keyBits = try reader.varint(key)
+                    guard keyBits & ~ContactKeySet.all.rawValue == 0 else {
+                        throw EventDecodingError(.invalidValue(keyBits), offset: start)
+                    }
+                case .givenName: values.givenName = try reader.string(key)
+                case .familyName: values.familyName = try reader.string(key)
+                case .organizationName: values.organizationName = try reader.string(key)
+                case .phoneNumbers:
+                    reserve(&values.phoneNumbers, reader, key)
+                    values.phoneNumbers.append(
+                        try decodeLabeled(&reader, key, empty: PhoneNumber(stringValue: "")) { reader, key throws(EventDecodingError) in
+                            PhoneNumber(stringValue: try reader.string(key))
+                        })
+                case .emailAddresses:
+                    reserve(&values.emailAddresses, reader, key)
+                    values.emailAddresses.append(try decodeLabeled(&reader, key, empty: "", value: decodeStringValue))
+                case .contactType: values.contactType = try reader.enumeration(key, as: ContactType.self)
+                case .middleName: values.middleName = try reader.string(key)
+                case .namePrefix: values.namePrefix = try reader.string(key)
+                case .nameSuffix: values.nameSuffix = try reader.string(key)
+                case .nickname: values.nickname = try reader.string(key)
+                case .jobTitle: values.jobTitle = try reader.string(key)
+                case .departmentName: values.departmentName = try reader.string(key)
+                case .postalAddresses:
+                    reserve(&values.postalAddresses, reader, key)
+                    values.postalAddresses.append(
+                        try decodeLabeled(&reader, key, empty: PostalAddress()) { reader, key throws(EventDecodingError) in
+                            var nested = try reader.nested(key)
+                            return try decodePostalAddress(from: &nested)
+                        })
+                case .urlAddresses:
+                    reserve(&values.urlAddresses, reader, key)
+                    values.urlAddresses.append(try decodeLabeled(&reader, key, empty: "", value: decodeStringValue))
+                case .previousFamilyName: values.previousFamilyName = try reader.string(key)
+                case .phoneticGivenName: values.phoneticGivenName = try reader.string(key)
+                case .phoneticMiddleName: values.phoneticMiddleName = try reader.string(key)
+                case .phoneticFamilyName: values.phoneticFamilyName = try reader.string(key)
+                case .phoneticOrganizationName: values.phoneticOrganizationName = try reader.string(key)
+                case .note: values.note = try reader.string(key)
+                case .birthday:
+                    var nested = try reader.nested(key)
+                    values.birthday = try decodeDate(from: &nested)
+                case .nonGregorianBirthday:
+                    var nested = try reader.nested(key)
+                    values.nonGregorianBirthday = try decodeDate(from: &nested)
+                case .dates:
+                    reserve(&values.dates, reader, key)
+                    values.dates.append(
+                        try decodeLabeled(&reader, key, empty: DateComponents()) { reader, key throws(EventDecodingError) in
+                            var nested = try reader.nested(key)
+                            return try decodeDate(from: &nested)
+                        })
+                case .contactRelations:
+                    reserve(&values.contactRelations, reader, key)
+                    values.contactRelations.append(
+                        try decodeLabeled(&reader, key, empty: ContactRelation(name: "")) { reader, key throws(EventDecodingError) in
+                            ContactRelation(name: try reader.string(key))
+                        })
+                case .socialProfiles:
+                    reserve(&values.socialProfiles, reader, key)
+                    values.socialProfiles.append(
+                        try decodeLabeled(&reader, key, empty: SocialProfile()) { reader, key throws(EventDecodingError) in
+                            var nested = try reader.nested(key)
+                            return try decodeSocialProfile(from: &nested)
+                        })
+                case .instantMessageAddresses:
+                    reserve(&values.instantMessageAddresses, reader, key)
+                    values.instantMessageAddresses.append(
+                        try decodeLabeled(&reader, key, empty: InstantMessageAddress(username: "", service: "")) {
+                            reader, key throws(EventDecodingError) in
+                            var nested = try reader.nested(key)
+                            return try decodeInstantMessageAddress(from: &nested)
+                        })
+                case .imageData:
+                    values.imageData = try reader.withBytes(key) { Data(buffer: $0) }
+                }
+            } catch {
+                throw error.within(pathComponent(field, in: values))
+            }
+            seenBits |= field.keyBits
+        }
+        // A value for a key outside the set would be silently dropped by whoever applies the
+        // event, so it is refused. The image data belongs to any of the three image keys.
+        var allowedBits = keyBits
+        if keyBits & ContactKeySet.image.rawValue != 0 { allowedBits |= ContactKeySet.image.rawValue }
+        let strayBits = seenBits & ~allowedBits
+        if strayBits != 0 {
+            let bitIndex = strayBits.trailingZeroBitCount
+            let name = Field.allCases.first { $0.keyBits == 1 << UInt64(bitIndex) }.map { "\($0)" } ?? ""
+            throw EventDecodingError(.valueOutsideKeySet, field: name, offset: messageStart)
+        }
+        return ContactKeySet(rawValue: keyBits)
+    }
+
+    /// Makes room for every element of a repeated field when its first one is read.
+    @inline(__always)
+    private static func reserve<Element>(_ array: inout [Element], _ reader: PayloadReader, _ key: WireKey) {
+        if array.isEmpty { array.reserveCapacity(reader.runLength(startingAt: key)) }
+    }
+
+    /// The name an error shows for a field, with the index of the element of a repeated field
+    /// that was being read.
+    private static func pathComponent(_ field: EventSchema.ContactField, in values: ContactValues) -> String {
+        let count: Int? =
+            switch field {
+            case .phoneNumbers: values.phoneNumbers.count
+            case .emailAddresses: values.emailAddresses.count
+            case .postalAddresses: values.postalAddresses.count
+            case .urlAddresses: values.urlAddresses.count
+            case .dates: values.dates.count
+            case .contactRelations: values.contactRelations.count
+            case .socialProfiles: values.socialProfiles.count
+            case .instantMessageAddresses: values.instantMessageAddresses.count
+            default: nil
+            }
+        return count.map { "\(field)[\($0)]" } ?? "\(field)"
+    }
+}
+
+extension EventSchema.ContactField {
+    /// The ``ContactKeySet`` bit of the key this field holds a value of; none for the key set.
+    var keyBits: UInt64 {
+        let key: ContactKey? =
+            switch self {
+            case .keys: nil
+            case .givenName: .givenName
+            case .familyName: .familyName
+            case .organizationName: .organizationName
+            case .phoneNumbers: .phoneNumbers
+            case .emailAddresses: .emailAddresses
+            case .contactType: .contactType
+            case .middleName: .middleName
+            case .namePrefix: .namePrefix
+            case .nameSuffix: .nameSuffix
+            case .nickname: .nickname
+            case .jobTitle: .jobTitle
+            case .departmentName: .departmentName
+            case .postalAddresses: .postalAddresses
+            case .urlAddresses: .urlAddresses
+            case .previousFamilyName: .previousFamilyName
+            case .phoneticGivenName: .phoneticGivenName
+            case .phoneticMiddleName: .phoneticMiddleName
+            case .phoneticFamilyName: .phoneticFamilyName
+            case .phoneticOrganizationName: .phoneticOrganizationName
+            case .note: .note
+            case .birthday: .birthday
+            case .nonGregorianBirthday: .nonGregorianBirthday
+            case .dates: .dates
+            case .contactRelations: .contactRelations
+            case .socialProfiles: .socialProfiles
+            case .instantMessageAddresses: .instantMessageAddresses
+            case .imageData: .imageData
+            }
+        return key.map { 1 << UInt64($0.bitIndex) } ?? 0
+    }
+}

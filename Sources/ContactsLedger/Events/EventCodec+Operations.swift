@@ -1,0 +1,335 @@
+import LedgerMigrations
+
+/// The Operation message and the message of each kind of operation.
+extension EventCodec {
+    /// Appends the fields of an Operation message: one field, named after the operation's kind,
+    /// holding that kind's message.
+    static func encode(_ operation: LedgerOperation, into encoder: inout WireEncoder) {
+        typealias Kind = EventSchema.OperationField
+        switch operation {
+        case .addContact(let identifier, let containerIdentifier, let createdBy, let values):
+            typealias Field = EventSchema.AddContactField
+            encoder.appendMessage(field: Kind.addContact.rawValue) { encoder in
+                encoder.appendNonEmpty(Field.identifier, identifier)
+                encoder.appendNonEmpty(Field.containerIdentifier, containerIdentifier)
+                encoder.appendNonEmpty(Field.createdBy, createdBy)
+                encoder.appendMessage(field: Field.values.rawValue) {
+                    ContactCodec.encode(values, keys: .all, into: &$0)
+                }
+            }
+        case .updateContact(let identifier, let keys, let old, let new):
+            typealias Field = EventSchema.UpdateContactField
+            encoder.appendMessage(field: Kind.updateContact.rawValue) { encoder in
+                encoder.appendNonEmpty(Field.identifier, identifier)
+                encoder.appendMessage(field: Field.old.rawValue) { ContactCodec.encode(old, keys: keys, into: &$0) }
+                encoder.appendMessage(field: Field.new.rawValue) { ContactCodec.encode(new, keys: keys, into: &$0) }
+            }
+        case .deleteContact(let identifier, let containerIdentifier, let createdBy, let groupIdentifiers, let last):
+            typealias Field = EventSchema.DeleteContactField
+            encoder.appendMessage(field: Kind.deleteContact.rawValue) { encoder in
+                encoder.appendNonEmpty(Field.identifier, identifier)
+                encoder.appendNonEmpty(Field.containerIdentifier, containerIdentifier)
+                encoder.appendNonEmpty(Field.createdBy, createdBy)
+                encoder.appendEach(Field.groupIdentifiers, groupIdentifiers)
+                encoder.appendMessage(field: Field.last.rawValue) { ContactCodec.encode(last, keys: .all, into: &$0) }
+            }
+        case .addGroup(let identifier, let containerIdentifier, let name):
+            typealias Field = EventSchema.AddGroupField
+            encoder.appendMessage(field: Kind.addGroup.rawValue) { encoder in
+                encoder.appendNonEmpty(Field.identifier, identifier)
+                encoder.appendNonEmpty(Field.containerIdentifier, containerIdentifier)
+                encoder.appendNonEmpty(Field.name, name)
+            }
+        case .updateGroup(let identifier, let oldName, let newName):
+            typealias Field = EventSchema.UpdateGroupField
+            encoder.appendMessage(field: Kind.updateGroup.rawValue) { encoder in
+                encoder.appendNonEmpty(Field.identifier, identifier)
+                encoder.appendNonEmpty(Field.oldName, oldName)
+                encoder.appendNonEmpty(Field.newName, newName)
+            }
+        case .deleteGroup(
+            let identifier, let containerIdentifier, let name, let memberIdentifiers, let subgroupIdentifiers,
+            let parentGroupIdentifiers):
+            typealias Field = EventSchema.DeleteGroupField
+            encoder.appendMessage(field: Kind.deleteGroup.rawValue) { encoder in
+                encoder.appendNonEmpty(Field.identifier, identifier)
+                encoder.appendNonEmpty(Field.containerIdentifier, containerIdentifier)
+                encoder.appendNonEmpty(Field.name, name)
+                encoder.appendEach(Field.memberIdentifiers, memberIdentifiers)
+                encoder.appendEach(Field.subgroupIdentifiers, subgroupIdentifiers)
+                encoder.appendEach(Field.parentGroupIdentifiers, parentGroupIdentifiers)
+            }
+        case .addMember(let contactIdentifier, let groupIdentifier):
+            encodeMembership(Kind.addMember, contactIdentifier, groupIdentifier, into: &encoder)
+        case .removeMember(let contactIdentifier, let groupIdentifier):
+            encodeMembership(Kind.removeMember, contactIdentifier, groupIdentifier, into: &encoder)
+        case .addSubgroup(let groupIdentifier, let parentGroupIdentifier):
+            encodeSubgroup(Kind.addSubgroup, groupIdentifier, parentGroupIdentifier, into: &encoder)
+        case .removeSubgroup(let groupIdentifier, let parentGroupIdentifier):
+            encodeSubgroup(Kind.removeSubgroup, groupIdentifier, parentGroupIdentifier, into: &encoder)
+        case .addContainer(let identifier, let name, let type, let isDefault):
+            typealias Field = EventSchema.AddContainerField
+            encoder.appendMessage(field: Kind.addContainer.rawValue) { encoder in
+                encoder.appendNonEmpty(Field.identifier, identifier)
+                encoder.appendNonEmpty(Field.name, name)
+                if type != .unassigned { encoder.appendVarint(field: Field.type.rawValue, value: UInt64(type.rawValue)) }
+                if isDefault { encoder.appendBool(field: Field.isDefault.rawValue, value: true) }
+            }
+        case .setAuthorization(let clientIdentifier, let status, let notesEntitlement):
+            typealias Field = EventSchema.SetAuthorizationField
+            encoder.appendMessage(field: Kind.setAuthorization.rawValue) { encoder in
+                encoder.appendNonEmpty(Field.clientIdentifier, clientIdentifier)
+                if status != .notDetermined {
+                    encoder.appendVarint(field: Field.status.rawValue, value: UInt64(status.rawValue))
+                }
+                if notesEntitlement { encoder.appendBool(field: Field.notesEntitlement.rawValue, value: true) }
+            }
+        case .grantAccess(let clientIdentifier, let contactIdentifiers):
+            encodeAccess(Kind.grantAccess, clientIdentifier, contactIdentifiers, into: &encoder)
+        case .revokeAccess(let clientIdentifier, let contactIdentifiers):
+            encodeAccess(Kind.revokeAccess, clientIdentifier, contactIdentifiers, into: &encoder)
+        }
+    }
+
+    private static func encodeMembership(
+        _ kind: EventSchema.OperationField, _ contactIdentifier: String, _ groupIdentifier: String,
+        into encoder: inout WireEncoder
+    ) {
+        typealias Field = EventSchema.MembershipField
+        encoder.appendMessage(field: kind.rawValue) { encoder in
+            encoder.appendNonEmpty(Field.contactIdentifier, contactIdentifier)
+            encoder.appendNonEmpty(Field.groupIdentifier, groupIdentifier)
+        }
+    }
+
+    private static func encodeSubgroup(
+        _ kind: EventSchema.OperationField, _ groupIdentifier: String, _ parentGroupIdentifier: String,
+        into encoder: inout WireEncoder
+    ) {
+        typealias Field = EventSchema.SubgroupField
+        encoder.appendMessage(field: kind.rawValue) { encoder in
+            encoder.appendNonEmpty(Field.groupIdentifier, groupIdentifier)
+            encoder.appendNonEmpty(Field.parentGroupIdentifier, parentGroupIdentifier)
+        }
+    }
+
+    private static func encodeAccess(
+        _ kind: EventSchema.OperationField, _ clientIdentifier: String, _ contactIdentifiers: [String],
+        into encoder: inout WireEncoder
+    ) {
+        typealias Field = EventSchema.AccessField
+        encoder.appendMessage(field: kind.rawValue) { encoder in
+            encoder.appendNonEmpty(Field.clientIdentifier, clientIdentifier)
+            encoder.appendEach(Field.contactIdentifiers, contactIdentifiers)
+        }
+    }
+
+    /// Reads an Operation message, which must hold exactly one kind of operation, and appends
+    /// the operation.
+    ///
+    /// The operation goes straight into the array: a ``LedgerOperation`` is nearly two kilobytes
+    /// (an update holds two ``ContactValues``), and every copy of one showed up in the replay
+    /// benchmark.
+    static func decodeOperation(
+        from reader: inout PayloadReader, appendingTo operations: inout [LedgerOperation]
+    ) throws(EventDecodingError) {
+        let messageStart = reader.offset
+        var found = false
+        while !reader.isAtEnd {
+            let key = try reader.nextKey()
+            guard let kind = EventSchema.OperationField(rawValue: key.field) else {
+                try reader.skip(key)
+                continue
+            }
+            guard !found else {
+                operations.removeLast()
+                throw EventDecodingError(.operationWithSeveralKinds, field: "\(kind)", offset: key.offset)
+            }
+            do throws(EventDecodingError) {
+                var nested = try reader.nested(key)
+                try decodeOperation(kind, from: &nested, appendingTo: &operations)
+            } catch {
+                throw error.within("\(kind)")
+            }
+            found = true
+        }
+        guard found else {
+            throw EventDecodingError(.operationWithoutKind, offset: messageStart)
+        }
+    }
+
+    /// Reads the message of one kind of operation and appends the operation.
+    private static func decodeOperation(
+        _ kind: EventSchema.OperationField, from reader: inout PayloadReader,
+        appendingTo operations: inout [LedgerOperation]
+    ) throws(EventDecodingError) {
+        switch kind {
+        case .addContact:
+            var identifier = "", containerIdentifier = "", createdBy = ""
+            var values = ContactValues()
+            try ContactCodec.decodeFields(from: &reader, as: EventSchema.AddContactField.self) {
+                field, reader, key throws(EventDecodingError) in
+                switch field {
+                case .identifier: identifier = try reader.string(key)
+                case .containerIdentifier: containerIdentifier = try reader.string(key)
+                case .createdBy: createdBy = try reader.string(key)
+                case .values:
+                    var nested = try reader.nested(key)
+                    _ = try ContactCodec.decode(from: &nested, into: &values)
+                }
+            }
+            operations.append(.addContact(
+                identifier: identifier, containerIdentifier: containerIdentifier, createdBy: createdBy, values: consume values))
+        case .updateContact:
+            var identifier = ""
+            var old = ContactValues(), new = ContactValues()
+            var oldKeys = ContactKeySet(), newKeys = ContactKeySet()
+            var oldOffset = reader.offset
+            try ContactCodec.decodeFields(from: &reader, as: EventSchema.UpdateContactField.self) {
+                field, reader, key throws(EventDecodingError) in
+                switch field {
+                case .identifier: identifier = try reader.string(key)
+                case .old:
+                    oldOffset = key.offset
+                    var nested = try reader.nested(key)
+                    oldKeys = try ContactCodec.decode(from: &nested, into: &old)
+                case .new:
+                    var nested = try reader.nested(key)
+                    newKeys = try ContactCodec.decode(from: &nested, into: &new)
+                }
+            }
+            guard oldKeys == newKeys else {
+                throw EventDecodingError(
+                    .keySetsDiffer(old: oldKeys.rawValue, new: newKeys.rawValue), field: "old", offset: oldOffset)
+            }
+            operations.append(.updateContact(identifier: identifier, keys: newKeys, old: consume old, new: consume new))
+        case .deleteContact:
+            var identifier = "", containerIdentifier = "", createdBy = ""
+            var groupIdentifiers: [String] = []
+            var last = ContactValues()
+            try ContactCodec.decodeFields(from: &reader, as: EventSchema.DeleteContactField.self) {
+                field, reader, key throws(EventDecodingError) in
+                switch field {
+                case .identifier: identifier = try reader.string(key)
+                case .containerIdentifier: containerIdentifier = try reader.string(key)
+                case .createdBy: createdBy = try reader.string(key)
+                case .groupIdentifiers: groupIdentifiers.append(try reader.string(key))
+                case .last:
+                    var nested = try reader.nested(key)
+                    _ = try ContactCodec.decode(from: &nested, into: &last)
+                }
+            }
+            operations.append(.deleteContact(
+                identifier: identifier, containerIdentifier: containerIdentifier, createdBy: createdBy,
+                groupIdentifiers: groupIdentifiers, last: consume last))
+        case .addGroup:
+            var identifier = "", containerIdentifier = "", name = ""
+            try ContactCodec.decodeFields(from: &reader, as: EventSchema.AddGroupField.self) {
+                field, reader, key throws(EventDecodingError) in
+                switch field {
+                case .identifier: identifier = try reader.string(key)
+                case .containerIdentifier: containerIdentifier = try reader.string(key)
+                case .name: name = try reader.string(key)
+                }
+            }
+            operations.append(.addGroup(identifier: identifier, containerIdentifier: containerIdentifier, name: name))
+        case .updateGroup:
+            var identifier = "", oldName = "", newName = ""
+            try ContactCodec.decodeFields(from: &reader, as: EventSchema.UpdateGroupField.self) {
+                field, reader, key throws(EventDecodingError) in
+                switch field {
+                case .identifier: identifier = try reader.string(key)
+                case .oldName: oldName = try reader.string(key)
+                case .newName: newName = try reader.string(key)
+                }
+            }
+            operations.append(.updateGroup(identifier: identifier, oldName: oldName, newName: newName))
+        case .deleteGroup:
+            var identifier = "", containerIdentifier = "", name = ""
+            var memberIdentifiers: [String] = [], subgroupIdentifiers: [String] = []
+            var parentGroupIdentifiers: [String] = []
+            try ContactCodec.decodeFields(from: &reader, as: EventSchema.DeleteGroupField.self) {
+                field, reader, key throws(EventDecodingError) in
+                switch field {
+                case .identifier: identifier = try reader.string(key)
+                case .containerIdentifier: containerIdentifier = try reader.string(key)
+                case .name: name = try reader.string(key)
+                case .memberIdentifiers: memberIdentifiers.append(try reader.string(key))
+                case .subgroupIdentifiers: subgroupIdentifiers.append(try reader.string(key))
+                case .parentGroupIdentifiers: parentGroupIdentifiers.append(try reader.string(key))
+                }
+            }
+            operations.append(.deleteGroup(
+                identifier: identifier, containerIdentifier: containerIdentifier, name: name,
+                memberIdentifiers: memberIdentifiers, subgroupIdentifiers: subgroupIdentifiers,
+                parentGroupIdentifiers: parentGroupIdentifiers))
+        case .addMember, .removeMember:
+            var contactIdentifier = "", groupIdentifier = ""
+            try ContactCodec.decodeFields(from: &reader, as: EventSchema.MembershipField.self) {
+                field, reader, key throws(EventDecodingError) in
+                switch field {
+                case .contactIdentifier: contactIdentifier = try reader.string(key)
+                case .groupIdentifier: groupIdentifier = try reader.string(key)
+                }
+            }
+            operations.append(
+                kind == .addMember
+                    ? .addMember(contactIdentifier: contactIdentifier, groupIdentifier: groupIdentifier)
+                    : .removeMember(contactIdentifier: contactIdentifier, groupIdentifier: groupIdentifier))
+        case .addSubgroup, .removeSubgroup:
+            var groupIdentifier = "", parentGroupIdentifier = ""
+            try ContactCodec.decodeFields(from: &reader, as: EventSchema.SubgroupField.self) {
+                field, reader, key throws(EventDecodingError) in
+                switch field {
+                case .groupIdentifier: groupIdentifier = try reader.string(key)
+                case .parentGroupIdentifier: parentGroupIdentifier = try reader.string(key)
+                }
+            }
+            operations.append(
+                kind == .addSubgroup
+                    ? .addSubgroup(groupIdentifier: groupIdentifier, parentGroupIdentifier: parentGroupIdentifier)
+                    : .removeSubgroup(groupIdentifier: groupIdentifier, parentGroupIdentifier: parentGroupIdentifier))
+        case .addContainer:
+            var identifier = "", name = ""
+            var type = ContainerType.unassigned
+            var isDefault = false
+            try ContactCodec.decodeFields(from: &reader, as: EventSchema.AddContainerField.self) {
+                field, reader, key throws(EventDecodingError) in
+                switch field {
+                case .identifier: identifier = try reader.string(key)
+                case .name: name = try reader.string(key)
+                case .type: type = try reader.enumeration(key, as: ContainerType.self)
+                case .isDefault: isDefault = try reader.bool(key)
+                }
+            }
+            operations.append(.addContainer(identifier: identifier, name: name, type: type, isDefault: isDefault))
+        case .setAuthorization:
+            var clientIdentifier = ""
+            var status = AuthorizationStatus.notDetermined
+            var notesEntitlement = false
+            try ContactCodec.decodeFields(from: &reader, as: EventSchema.SetAuthorizationField.self) {
+                field, reader, key throws(EventDecodingError) in
+                switch field {
+                case .clientIdentifier: clientIdentifier = try reader.string(key)
+                case .status: status = try reader.enumeration(key, as: AuthorizationStatus.self)
+                case .notesEntitlement: notesEntitlement = try reader.bool(key)
+                }
+            }
+            operations.append(.setAuthorization(clientIdentifier: clientIdentifier, status: status, notesEntitlement: notesEntitlement))
+        case .grantAccess, .revokeAccess:
+            var clientIdentifier = ""
+            var contactIdentifiers: [String] = []
+            try ContactCodec.decodeFields(from: &reader, as: EventSchema.AccessField.self) {
+                field, reader, key throws(EventDecodingError) in
+                switch field {
+                case .clientIdentifier: clientIdentifier = try reader.string(key)
+                case .contactIdentifiers: contactIdentifiers.append(try reader.string(key))
+                }
+            }
+            operations.append(
+                kind == .grantAccess
+                    ? .grantAccess(clientIdentifier: clientIdentifier, contactIdentifiers: contactIdentifiers)
+                    : .revokeAccess(clientIdentifier: clientIdentifier, contactIdentifiers: contactIdentifiers))
+        }
+    }
+}

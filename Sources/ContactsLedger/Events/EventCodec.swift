@@ -1,0 +1,88 @@
+import LedgerMigrations
+
+/// Encodes a ``LedgerEvent`` as a journal payload and decodes it back, in the schema of
+/// `Documentation/EventSchema.md`.
+///
+/// A payload of the current schema version is decoded straight from its bytes. An older one is
+/// parsed into its stored form, brought to the current version by the ``upcasters`` chain, encoded
+/// again and then decoded the same way, so the model is only ever built by one decoder.
+package enum EventCodec {
+    /// The schema version ``encode(_:)`` writes and the fast decoder reads.
+    package static let currentSchemaVersion: UInt16 = 1
+
+    /// The shipped upcasters, from every older schema version to the current one.
+    package static let upcasters = UpcasterChain(
+        currentVersion: currentSchemaVersion, upcasters: LedgerEventUpcasters.all)
+
+    /// Encodes an event in the current schema version.
+    package static func encode(_ event: LedgerEvent) -> [UInt8] {
+        var encoder = WireEncoder(capacity: 512)
+        for operation in event.operations {
+            encoder.appendMessage(field: EventSchema.EventField.operations.rawValue) { encode(operation, into: &$0) }
+        }
+        return encoder.bytes
+    }
+
+    /// Decodes a payload written in schema version `schemaVersion`, upcasting it first when it
+    /// is older than the current version.
+    ///
+    /// `upcasters` is for tests, which fabricate older versions; its current version must be
+    /// ``currentSchemaVersion``.
+    package static func decode(
+        _ payload: [UInt8], schemaVersion: UInt16, upcasters: UpcasterChain = EventCodec.upcasters
+    ) throws(EventDecodingError) -> LedgerEvent {
+        precondition(
+            upcasters.currentVersion == currentSchemaVersion,
+            "an upcaster chain to version \(upcasters.currentVersion) cannot feed the decoder of \(currentSchemaVersion)")
+        if schemaVersion == currentSchemaVersion {
+            return try decodeCurrent(payload)
+        }
+        // Refuse a version that cannot be read before parsing anything.
+        do throws(MigrationError) {
+            try upcasters.checkReadable(schemaVersion)
+        } catch {
+            throw EventDecodingError(.migration(error), offset: nil)
+        }
+        let stored: StoredEvent
+        do throws(WireFormatError) {
+            stored = try StoredEvent(schemaVersion: schemaVersion, parsing: payload)
+        } catch {
+            throw EventDecodingError(error)
+        }
+        let upcast: StoredEvent
+        do throws(MigrationError) {
+            upcast = try upcasters.upcast(stored)
+        } catch {
+            throw EventDecodingError(.migration(error), offset: nil)
+        }
+        do throws(EventDecodingError) {
+            return try decodeCurrent(WireEncoder.encode(upcast.message))
+        } catch {
+            var error = error
+            error.upcastFrom = schemaVersion
+            throw error
+        }
+    }
+
+    /// Decodes a payload of the current schema version, straight from its bytes.
+    static func decodeCurrent(_ payload: [UInt8]) throws(EventDecodingError) -> LedgerEvent {
+        try WireReader.withReader(payload) { (wire: inout WireReader) throws(EventDecodingError) in
+            var reader = PayloadReader(wire: wire)
+            var operations: [LedgerOperation] = []
+            while !reader.isAtEnd {
+                let key = try reader.nextKey()
+                guard key.field == EventSchema.EventField.operations.rawValue else {
+                    try reader.skip(key)
+                    continue
+                }
+                do throws(EventDecodingError) {
+                    var nested = try reader.nested(key)
+                    try decodeOperation(from: &nested, appendingTo: &operations)
+                } catch {
+                    throw error.within("operations[\(operations.count)]")
+                }
+            }
+            return LedgerEvent(operations: operations)
+        }
+    }
+}

@@ -1,0 +1,182 @@
+/// Dense ids for byte strings (folded words, folded email addresses, phone keys), with the
+/// bytes themselves kept so that a lookup is exact.
+///
+/// The strings live back to back in one array and a bucket array with linear probing maps
+/// them to their ids, so a key costs its bytes plus about twelve bytes, where a Swift
+/// `Dictionary<String, Int>` would cost a heap object per key longer than fifteen bytes.
+/// Ids are never reused or removed one by one; an index that accumulates dead keys rebuilds
+/// the table with ``compacted(keeping:)``.
+struct ByteStringTable: Sendable {
+    /// The strings, back to back in id order.
+    private var bytes: [UInt8] = []
+    /// `ends[id]` is where string `id` ends in ``bytes``; it starts where the previous ends.
+    private var ends: [UInt32] = []
+    /// Zero for a free bucket, otherwise the low 32 bits of the key's hash shifted up by 32,
+    /// plus the id plus one. Keeping the hash lets probing skip most strings without reading
+    /// them and lets the table grow without rehashing bytes.
+    private var buckets: [UInt64] = []
+
+    /// The number of ids handed out.
+    var count: Int { ends.count }
+
+    /// The id of a string, if it has one.
+    func find(_ key: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        guard !buckets.isEmpty else { return nil }
+        let hash = UInt32(truncatingIfNeeded: Self.hash(key))
+        return bytes.withUnsafeBufferPointer { stored in
+            buckets.withUnsafeBufferPointer { buckets in
+                let mask = buckets.count - 1
+                var index = Int(hash) & mask
+                while true {
+                    let bucket = buckets[index]
+                    if bucket == 0 { return nil }
+                    if UInt32(truncatingIfNeeded: bucket >> 32) == hash {
+                        let id = UInt32(truncatingIfNeeded: bucket) - 1
+                        if equals(id, key, in: stored) { return id }
+                    }
+                    index = (index + 1) & mask
+                }
+            }
+        }
+    }
+
+    /// The id of a string, given a new one when it has none yet.
+    mutating func findOrInsert(_ key: UnsafeBufferPointer<UInt8>) -> (id: UInt32, inserted: Bool) {
+        if (ends.count + 1) * 4 > buckets.count * 3 {
+            grow()
+        }
+        let hash = UInt32(truncatingIfNeeded: Self.hash(key))
+        let mask = buckets.count - 1
+        var index = Int(hash) & mask
+        while true {
+            let bucket = buckets[index]
+            if bucket == 0 { break }
+            if UInt32(truncatingIfNeeded: bucket >> 32) == hash {
+                let id = UInt32(truncatingIfNeeded: bucket) - 1
+                let found = bytes.withUnsafeBufferPointer { equals(id, key, in: $0) }
+                if found { return (id, false) }
+            }
+            index = (index + 1) & mask
+        }
+        let id = UInt32(ends.count)
+        bytes.append(contentsOf: key)
+        precondition(bytes.count <= Int(UInt32.max), "search strings exceed 4 GiB")
+        ends.append(UInt32(bytes.count))
+        buckets[index] = UInt64(hash) << 32 | UInt64(id + 1)
+        return (id, true)
+    }
+
+    /// Calls `body` with the bytes of a string.
+    func withBytes<Result>(
+        of id: UInt32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
+        let range = self.range(of: id)
+        return try bytes.withUnsafeBufferPointer {
+            try body(UnsafeBufferPointer(rebasing: $0[range]))
+        }
+    }
+
+    /// Calls `body` with all the strings and a function that cuts one out, so that a sort
+    /// or a binary search can compare many strings without a call per access.
+    func withStorage<Result>(
+        _ body: (_ slice: (UInt32) -> UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
+        try bytes.withUnsafeBufferPointer { stored in
+            try ends.withUnsafeBufferPointer { ends in
+                try body { id in
+                    let start = id == 0 ? 0 : Int(ends[Int(id) - 1])
+                    return UnsafeBufferPointer(rebasing: stored[start..<Int(ends[Int(id)])])
+                }
+            }
+        }
+    }
+
+    /// A table of the strings for which `newID` gives an id; the ids must be 0, 1, 2, ... in
+    /// the order of the old ids, so that orderings by id survive.
+    func compacted(keeping newID: [UInt32?]) -> ByteStringTable {
+        var result = ByteStringTable()
+        withStorage { slice in
+            for (oldID, kept) in newID.enumerated() {
+                guard let kept else { continue }
+                let inserted = result.findOrInsert(slice(UInt32(oldID)))
+                precondition(inserted.inserted && inserted.id == kept, "compaction out of order")
+            }
+        }
+        return result
+    }
+
+    /// Roughly the bytes held, for the benchmark's memory report.
+    var estimatedBytes: Int {
+        bytes.capacity + ends.capacity * 4 + buckets.capacity * 8
+    }
+
+    /// Checks that every id can be found again by its bytes.
+    func checkInvariants() {
+        for id in 0..<UInt32(ends.count) {
+            precondition(withBytes(of: id) { find($0) } == id, "string \(id) is lost")
+        }
+    }
+
+    // MARK: Internals
+
+    private func range(of id: UInt32) -> Range<Int> {
+        let start = id == 0 ? 0 : Int(ends[Int(id) - 1])
+        return start..<Int(ends[Int(id)])
+    }
+
+    private func equals(
+        _ id: UInt32, _ key: UnsafeBufferPointer<UInt8>, in stored: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        let range = self.range(of: id)
+        guard range.count == key.count else { return false }
+        return UnsafeBufferPointer(rebasing: stored[range]).elementsEqual(key)
+    }
+
+    /// Doubles the buckets (at least 16) and puts every id back by its stored hash.
+    private mutating func grow() {
+        let capacity = max(16, buckets.count * 2)
+        var grown = [UInt64](repeating: 0, count: capacity)
+        let mask = capacity - 1
+        for bucket in buckets where bucket != 0 {
+            var index = Int(UInt32(truncatingIfNeeded: bucket >> 32)) & mask
+            while grown[index] != 0 { index = (index + 1) & mask }
+            grown[index] = bucket
+        }
+        buckets = grown
+    }
+
+    /// A 64-bit hash of bytes: eight bytes at a time through a multiply-xorshift mix. Not a
+    /// cryptographic hash; the table compares bytes, so a collision costs time, not answers.
+    static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(key.count)
+        let raw = UnsafeRawBufferPointer(key)
+        var offset = 0
+        while offset + 8 <= raw.count {
+            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            state = mix(state ^ word)
+            offset += 8
+        }
+        if offset < raw.count {
+            var word: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < raw.count {
+                word |= UInt64(raw[offset]) << shift
+                shift += 8
+                offset += 1
+            }
+            state = mix(state ^ word)
+        }
+        return mix(state)
+    }
+
+    /// The finalizer of MurmurHash3 (fmix64): every input bit affects every output bit.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var x = value
+        x ^= x >> 33
+        x &*= 0xFF51_AFD7_ED55_8CCD
+        x ^= x >> 33
+        x &*= 0xC4CE_B9FE_1A85_EC53
+        x ^= x >> 33
+        return x
+    }
+}

@@ -1,0 +1,71 @@
+/// Byte-string keys (folded email addresses, packed phone keys) to the sorted slots of the
+/// contacts that have them; lookups are exact, by hash and then by bytes.
+///
+/// A key whose last slot goes stays in the table until dead keys outnumber live ones, when
+/// the table is rebuilt without them; so churn costs memory only up to a factor of two.
+struct ExactKeyIndex: Sendable {
+    private var keys = ByteStringTable()
+    private var slots = SlotPostings()
+    private var deadKeys = 0
+
+    /// Adds a slot to a key's set.
+    mutating func insert(_ slot: ContactSlot, key: [UInt8]) {
+        let (id, inserted) = key.withUnsafeBufferPointer { keys.findOrInsert($0) }
+        if inserted {
+            slots.appendKey()
+        } else if slots.isEmpty(id) {
+            deadKeys -= 1
+        }
+        slots.insert(slot, into: id)
+    }
+
+    /// Removes a slot from a key's set.
+    mutating func remove(_ slot: ContactSlot, key: [UInt8]) {
+        guard let id = key.withUnsafeBufferPointer({ keys.find($0) }) else { return }
+        if slots.remove(slot, from: id), slots.isEmpty(id) {
+            deadKeys += 1
+            if deadKeys > max(1024, keys.count / 2) { compact() }
+        }
+    }
+
+    /// Calls `body` with the sorted slots of a key (empty when nobody has it).
+    func withSlots<Result>(
+        of key: [UInt8], _ body: (UnsafeBufferPointer<ContactSlot>) throws -> Result
+    ) rethrows -> Result {
+        guard let id = key.withUnsafeBufferPointer({ keys.find($0) }) else {
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        return try slots.withSlots(of: id, body)
+    }
+
+    /// The sorted slots of a key.
+    func slots(of key: [UInt8]) -> [ContactSlot] {
+        withSlots(of: key) { Array($0) }
+    }
+
+    private mutating func compact() {
+        var newID = [UInt32?](repeating: nil, count: keys.count)
+        var next: UInt32 = 0
+        for id in 0..<keys.count where !slots.isEmpty(UInt32(id)) {
+            newID[id] = next
+            next += 1
+        }
+        keys = keys.compacted(keeping: newID)
+        slots = slots.compacted(keeping: newID)
+        deadKeys = 0
+    }
+
+    /// Roughly the bytes held, for the benchmark's memory report.
+    var estimatedBytes: Int {
+        keys.estimatedBytes + slots.estimatedBytes
+    }
+
+    /// Checks the tables and the count of dead keys.
+    func checkInvariants() {
+        keys.checkInvariants()
+        slots.checkInvariants()
+        precondition(slots.keyCount == keys.count, "keys and slot sets disagree")
+        let dead = (0..<keys.count).filter { slots.isEmpty(UInt32($0)) }.count
+        precondition(dead == deadKeys, "dead keys are miscounted")
+    }
+}

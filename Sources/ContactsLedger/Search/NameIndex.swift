@@ -1,0 +1,373 @@
+import Foundation
+
+/// The name index: folded name words to the slots of the contacts that have them, and the
+/// words in byte order, so that the words starting with a query word form one range.
+///
+/// - Words get dense ids from a ``ByteStringTable``; each id has a sorted slot set.
+/// - Byte order is kept in three runs: ``sortedWords`` (large), ``recentWords`` (small,
+///   merged into the large run when it outgrows a thirty-second of it) and
+///   ``unsortedWords`` (new since the last ``prepareForQueries()``). An insert appends to
+///   the last, so replaying a million contacts never moves the large run; a query binary
+///   searches the first two and scans the third, so it is correct before preparation and
+///   logarithmic after it.
+/// - Query words of one or two bytes ("j", "jo") would gather thousands of words, so the
+///   index also keeps, for every one- and two-byte word start, the sorted set of contacts
+///   with a word that starts so; such a query is a copy of one set.
+struct NameIndex: Sendable {
+    private var words = ByteStringTable()
+    private var wordSlots = SlotPostings()
+    /// One- and two-byte word starts (see ``prefixCode(of:)``) to their id in ``prefixSlots``.
+    private var prefixIDs: [UInt32: UInt32] = [:]
+    private var prefixSlots = SlotPostings()
+    private var sortedWords: [UInt32] = []
+    private var recentWords: [UInt32] = []
+    private var unsortedWords: [UInt32] = []
+    /// Words whose slot set is empty; the table is compacted when they dominate.
+    private var deadWords = 0
+    /// One past the largest slot ever indexed: the size of a bitmap over all slots.
+    private var slotBound = 0
+
+    /// Whether some words are not yet in byte order, so that queries scan them.
+    var needsPreparation: Bool { !unsortedWords.isEmpty }
+
+    // MARK: Changes
+
+    /// Indexes a contact's words (deduplicated).
+    mutating func insert(_ slot: ContactSlot, words contactWords: FoldedWords) {
+        insert(slot, words: contactWords, prefixCodes: Self.prefixCodes(of: contactWords))
+    }
+
+    /// Removes a contact's words (deduplicated), as they were indexed.
+    mutating func remove(_ slot: ContactSlot, words contactWords: FoldedWords) {
+        remove(slot, words: contactWords, prefixCodes: Self.prefixCodes(of: contactWords))
+    }
+
+    /// Re-indexes a contact whose words changed, touching only the words that differ.
+    mutating func update(_ slot: ContactSlot, from old: FoldedWords, to new: FoldedWords) {
+        var removed = FoldedWords()
+        for index in 0..<old.count where !new.contains(old.word(index)) {
+            removed.append(old.word(index))
+        }
+        var added = FoldedWords()
+        for index in 0..<new.count where !old.contains(new.word(index)) {
+            added.append(new.word(index))
+        }
+        // Word starts are shared between words ("john", "johnny"), so they are diffed as
+        // sets of their own rather than derived from the changed words.
+        let oldCodes = Self.prefixCodes(of: old)
+        let newCodes = Self.prefixCodes(of: new)
+        remove(slot, words: removed, prefixCodes: oldCodes.filter { !newCodes.contains($0) })
+        insert(slot, words: added, prefixCodes: newCodes.filter { !oldCodes.contains($0) })
+    }
+
+    private mutating func insert(_ slot: ContactSlot, words added: FoldedWords, prefixCodes: [UInt32]) {
+        if added.isEmpty && prefixCodes.isEmpty { return }
+        slotBound = max(slotBound, Int(slot) + 1)
+        for index in 0..<added.count {
+            added.withWord(index) { addWord($0, slot: slot) }
+        }
+        for code in prefixCodes {
+            let id: UInt32
+            if let existing = prefixIDs[code] {
+                id = existing
+            } else {
+                id = UInt32(prefixSlots.keyCount)
+                prefixSlots.appendKey()
+                prefixIDs[code] = id
+            }
+            prefixSlots.insert(slot, into: id)
+        }
+    }
+
+    private mutating func remove(_ slot: ContactSlot, words removed: FoldedWords, prefixCodes: [UInt32]) {
+        for index in 0..<removed.count {
+            let id = removed.withWord(index) { words.find($0) }
+            if let id, wordSlots.remove(slot, from: id), wordSlots.isEmpty(id) {
+                deadWords += 1
+            }
+        }
+        for code in prefixCodes {
+            if let id = prefixIDs[code] { prefixSlots.remove(slot, from: id) }
+        }
+        if deadWords > max(4096, words.count / 2) { compact() }
+    }
+
+    private mutating func addWord(_ word: UnsafeBufferPointer<UInt8>, slot: ContactSlot) {
+        let (id, inserted) = words.findOrInsert(word)
+        if inserted {
+            wordSlots.appendKey()
+            unsortedWords.append(id)
+        } else if wordSlots.isEmpty(id) {
+            deadWords -= 1
+        }
+        wordSlots.insert(slot, into: id)
+    }
+
+    /// Puts new words in byte order. Queries are correct without it, but scan the new words.
+    mutating func prepareForQueries() {
+        guard !unsortedWords.isEmpty else { return }
+        var fresh = unsortedWords
+        unsortedWords = []
+        words.withStorage { slice in
+            fresh.sort { Self.compare(slice($0), slice($1)) < 0 }
+            if sortedWords.isEmpty || fresh.count > sortedWords.count / 8 {
+                let merged = Self.merge(recentWords, fresh, slice)
+                sortedWords = Self.merge(sortedWords, merged, slice)
+                recentWords = []
+            } else {
+                recentWords = Self.merge(recentWords, fresh, slice)
+                if recentWords.count > max(1024, sortedWords.count / 32) {
+                    sortedWords = Self.merge(sortedWords, recentWords, slice)
+                    recentWords = []
+                }
+            }
+        }
+    }
+
+    /// Drops the words no contact has any more and renumbers the rest, keeping their order.
+    private mutating func compact() {
+        var newID = [UInt32?](repeating: nil, count: words.count)
+        var next: UInt32 = 0
+        for id in 0..<words.count where !wordSlots.isEmpty(UInt32(id)) {
+            newID[id] = next
+            next += 1
+        }
+        words = words.compacted(keeping: newID)
+        wordSlots = wordSlots.compacted(keeping: newID)
+        sortedWords = sortedWords.compactMap { newID[Int($0)] }
+        recentWords = recentWords.compactMap { newID[Int($0)] }
+        unsortedWords = unsortedWords.compactMap { newID[Int($0)] }
+        deadWords = 0
+    }
+
+    // MARK: Queries
+
+    /// What one query word matches: either one prefix set, or the sets of the words it starts.
+    private struct Term {
+        var prefixID: UInt32?
+        var wordIDs: [UInt32] = []
+        /// The sum of the sets' sizes: an upper bound of the term's matches.
+        var estimatedCount = 0
+    }
+
+    /// The slots of the contacts that have, for every query word, a word starting with it.
+    func slots(matching query: FoldedWords) -> [ContactSlot] {
+        guard !query.isEmpty else { return [] }
+        var terms: [Term] = []
+        terms.reserveCapacity(query.count)
+        for index in 0..<query.count {
+            let term = query.withWord(index) { self.term(for: $0) }
+            if term.estimatedCount == 0 { return [] }
+            terms.append(term)
+        }
+        // The rarest word first: every later word can only shrink the candidates, and a
+        // small candidate set gallops through a large one.
+        terms.sort { $0.estimatedCount < $1.estimatedCount }
+        var candidates = materialize(terms[0])
+        for term in terms.dropFirst() {
+            if candidates.isEmpty { break }
+            candidates = filter(candidates, by: term)
+        }
+        return candidates
+    }
+
+    private func term(for word: UnsafeBufferPointer<UInt8>) -> Term {
+        var term = Term()
+        if let code = Self.prefixCode(of: word, length: word.count) {
+            if let id = prefixIDs[code] {
+                term.prefixID = id
+                term.estimatedCount = prefixSlots.count(of: id)
+            }
+            return term
+        }
+        words.withStorage { slice in
+            func consider(_ id: UInt32) {
+                let count = wordSlots.count(of: id)
+                if count > 0 {
+                    term.wordIDs.append(id)
+                    term.estimatedCount += count
+                }
+            }
+            for run in [sortedWords, recentWords] {
+                run.withUnsafeBufferPointer { run in
+                    let start = Self.partition(run) { Self.comparePrefix(slice($0), word) < 0 }
+                    let end = Self.partition(run) { Self.comparePrefix(slice($0), word) <= 0 }
+                    for position in start..<end { consider(run[position]) }
+                }
+            }
+            for id in unsortedWords where Self.comparePrefix(slice(id), word) == 0 {
+                consider(id)
+            }
+        }
+        return term
+    }
+
+    private func materialize(_ term: Term) -> [ContactSlot] {
+        if let id = term.prefixID { return prefixSlots.slots(of: id) }
+        if term.wordIDs.count == 1 { return wordSlots.slots(of: term.wordIDs[0]) }
+        return SlotSetAlgebra.union(totalCount: term.estimatedCount, slotBound: slotBound) { body in
+            for id in term.wordIDs { wordSlots.withSlots(of: id, body) }
+        }
+    }
+
+    private func filter(_ candidates: [ContactSlot], by term: Term) -> [ContactSlot] {
+        if let id = term.prefixID {
+            return prefixSlots.withSlots(of: id) { SlotSetAlgebra.intersection(candidates, $0) }
+        }
+        if term.wordIDs.count == 1 {
+            return wordSlots.withSlots(of: term.wordIDs[0]) { SlotSetAlgebra.intersection(candidates, $0) }
+        }
+        return candidates.withUnsafeBufferPointer { candidates in
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: candidates.count) { keep in
+                keep.initialize(repeating: false)
+                for id in term.wordIDs {
+                    wordSlots.withSlots(of: id) {
+                        SlotSetAlgebra.markMembers(of: candidates, in: $0, keep: keep)
+                    }
+                }
+                return SlotSetAlgebra.kept(candidates, keep: UnsafeBufferPointer(keep))
+            }
+        }
+    }
+
+    // MARK: Word starts
+
+    /// The code of a word's first one or two bytes (`length`), or nil when those bytes are not
+    /// whole characters: only an ASCII byte, or two ASCII bytes, or one two-byte character.
+    static func prefixCode(of word: UnsafeBufferPointer<UInt8>, length: Int) -> UInt32? {
+        guard word.count >= length else { return nil }
+        switch length {
+        case 1:
+            return word[0] < 0x80 ? 0x1_0000 | UInt32(word[0]) : nil
+        case 2:
+            let first = word[0]
+            let second = word[1]
+            let whole = (first < 0x80 && second < 0x80) || ((0xC2...0xDF).contains(first) && second >= 0x80)
+            return whole ? UInt32(first) << 8 | UInt32(second) : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The distinct one- and two-byte word starts of some words.
+    static func prefixCodes(of words: FoldedWords) -> [UInt32] {
+        var codes: [UInt32] = []
+        for index in 0..<words.count {
+            words.withWord(index) { word in
+                for length in 1...2 {
+                    if let code = prefixCode(of: word, length: length), !codes.contains(code) {
+                        codes.append(code)
+                    }
+                }
+            }
+        }
+        return codes
+    }
+
+    // MARK: Byte order
+
+    /// Compares bytes lexicographically (memcmp, then length).
+    static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(left.count, right.count)
+        if common > 0 {
+            let order = memcmp(left.baseAddress!, right.baseAddress!, common)
+            if order != 0 { return Int(order) }
+        }
+        return left.count - right.count
+    }
+
+    /// Compares a word with a query word for prefix search: 0 when the query starts the word,
+    /// otherwise the order of the word relative to all words the query starts.
+    static func comparePrefix(_ word: UnsafeBufferPointer<UInt8>, _ query: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(word.count, query.count)
+        if common > 0 {
+            let order = memcmp(word.baseAddress!, query.baseAddress!, common)
+            if order != 0 { return Int(order) }
+        }
+        return word.count < query.count ? -1 : 0
+    }
+
+    /// The first position of `run` where `isBefore` is false; `isBefore` must be true for a
+    /// prefix of the run and false for the rest.
+    private static func partition(
+        _ run: UnsafeBufferPointer<UInt32>, _ isBefore: (UInt32) -> Bool
+    ) -> Int {
+        var low = 0
+        var high = run.count
+        while low < high {
+            let middle = (low + high) >> 1
+            if isBefore(run[middle]) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Merges two runs of ids sorted by their words.
+    private static func merge(
+        _ left: [UInt32], _ right: [UInt32], _ slice: (UInt32) -> UnsafeBufferPointer<UInt8>
+    ) -> [UInt32] {
+        if left.isEmpty { return right }
+        if right.isEmpty { return left }
+        var merged: [UInt32] = []
+        merged.reserveCapacity(left.count + right.count)
+        var leftIndex = 0
+        var rightIndex = 0
+        while leftIndex < left.count, rightIndex < right.count {
+            if compare(slice(right[rightIndex]), slice(left[leftIndex])) < 0 {
+                merged.append(right[rightIndex])
+                rightIndex += 1
+            } else {
+                merged.append(left[leftIndex])
+                leftIndex += 1
+            }
+        }
+        merged.append(contentsOf: left[leftIndex...])
+        merged.append(contentsOf: right[rightIndex...])
+        return merged
+    }
+
+    // MARK: Accounting
+
+    /// Roughly the bytes held, for the benchmark's memory report.
+    var estimatedBytes: Int {
+        words.estimatedBytes + wordSlots.estimatedBytes + prefixSlots.estimatedBytes
+            + prefixIDs.capacity * 12 + (sortedWords.capacity + recentWords.capacity + unsortedWords.capacity) * 4
+    }
+
+    /// Checks the representation: every word in exactly one run, runs in byte order,
+    /// prefix sets equal to the union of their words' sets.
+    func checkInvariants() {
+        words.checkInvariants()
+        wordSlots.checkInvariants()
+        prefixSlots.checkInvariants()
+        let runs = sortedWords + recentWords + unsortedWords
+        precondition(runs.count == words.count && Set(runs).count == words.count, "a word is lost")
+        words.withStorage { slice in
+            for run in [sortedWords, recentWords] {
+                for (first, second) in zip(run, run.dropFirst()) {
+                    precondition(Self.compare(slice(first), slice(second)) < 0, "a run is out of order")
+                }
+            }
+        }
+        var dead = 0
+        var expected: [UInt32: Set<ContactSlot>] = [:]
+        for id in 0..<UInt32(words.count) {
+            let slots = wordSlots.slots(of: id)
+            if slots.isEmpty { dead += 1 }
+            words.withBytes(of: id) { word in
+                for length in 1...2 {
+                    if let code = Self.prefixCode(of: word, length: length) {
+                        expected[code, default: []].formUnion(slots)
+                    }
+                }
+            }
+        }
+        precondition(dead == deadWords, "dead words are miscounted")
+        for (code, id) in prefixIDs {
+            let actual = prefixSlots.slots(of: id)
+            precondition(Set(actual) == expected[code] ?? [], "the word start \(code) has the wrong slots")
+        }
+        for (code, slots) in expected where prefixIDs[code] == nil {
+            precondition(slots.isEmpty, "the word start \(code) is lost")
+        }
+    }
+}

@@ -1,0 +1,224 @@
+/// The search indexes a contact store keeps as projections, answering the framework's name,
+/// email and phone predicates without scanning the contacts.
+///
+/// The store gives every contact a dense slot and calls ``insert(_:values:)``,
+/// ``update(_:from:to:)`` and ``remove(_:values:)`` as it applies events (live commits and
+/// replay alike), then ``prepareForQueries()`` after a replay and after each commit. Queries
+/// answer sorted slots without duplicates. The indexes are a value: a copy taken for readers
+/// is immutable and can be queried from any number of threads, and nothing is cached behind
+/// the value's back.
+///
+/// ## Name matching (`predicateForContacts(matchingName:)`)
+///
+/// The query is split into words, and a contact matches when **every** query word is a
+/// prefix of **some** word of its name fields; the words may come in any order and two query
+/// words may match the same name word ("jo john" finds John Smith). An approximation of
+/// Apple's undocumented behaviour.
+///
+/// - Name fields: name prefix, given, middle, family and previous family name, name suffix,
+///   nickname, the phonetic given, middle, family and organization names, and the
+///   organization name. The organization counts for every contact, not only for
+///   organization contacts as on Apple's platforms, so "appl" finds the people of Apple Inc.
+/// - Folding: case, diacritics and width are ignored, as Foundation's
+///   `folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive])` does
+///   ("José" = "jose", "Ångström" = "angstrom", "ß" = "ss", "ＪＯＨＮ" = "john"), and the
+///   letters that have no decomposition but are commonly typed without their stroke fold
+///   too: ø → o, ł → l, đ and ð → d, ħ → h, ı → i, ŧ → t, æ → ae, œ → oe, þ → th.
+/// - Words: maximal runs of letters, digits and combining marks; whitespace, punctuation
+///   (hyphen, apostrophe, period, comma, ...) and symbols separate words, so "Jean-Luc"
+///   is "jean" and "luc", and "O'Brien" is "o" and "brien".
+/// - Han, Kana and Hangul are written without spaces, so in a run of them every character
+///   starts a word of its own: "田中太郎" is found by "田中", "太郎" and "郎".
+/// - A query with no words (empty, or only separators) matches nothing.
+///
+/// ## Email matching (`predicateForContacts(matchingEmailAddress:)`)
+///
+/// The whole address is compared, without surrounding whitespace, ignoring case (Unicode case
+/// folding) and up to canonical equivalence; there is no prefix or domain matching and no
+/// "mailto:" stripping. Diacritics count. An empty query matches nothing.
+///
+/// ## Phone matching (`predicateForContacts(matching: PhoneNumber)`)
+///
+/// Only digits are compared (of any script: "٤١٥" is 415), after reducing each number to a
+/// country calling code and a national significant number:
+///
+/// 1. A number is international when it starts with "+", or with an international prefix of
+///    the default region ("00"; "011" in NANP; "010" in Japan; "0011" in Australia; "810" in
+///    Russia; an unknown region takes "00"). Its calling code is read from the ITU table (1
+///    and 7 are one digit, 44 codes are two digits, the rest three); a trunk "0" written after
+///    the code of a country that dials one ("+44 (0)20 ...") is dropped.
+/// 2. Otherwise it is national, in the default region: its trunk prefix is dropped ("0" in
+///    most of Europe and Asia; "1" before ten digits in NANP; "8" before ten digits in Russia
+///    and Kazakhstan; "06" in Hungary; none in Italy, Spain, Scandinavia, ...) and the region's
+///    calling code is assumed. The default region is the store's
+///    ``ContactsUserDefaults/countryCode``; for a region without data (see
+///    ``PhoneNumbering/regions``) a leading "0" is dropped and the calling code is unknown.
+/// 3. Two numbers match when their national significant numbers are equal and their calling
+///    codes are equal or one is unknown. So with "gb" as default, "+44 20 7946 0958",
+///    "0044 20 7946 0958" and "020 7946 0958" match each other; with "us",
+///    "+1 (415) 555-0100", "1-415-555-0100" and "415-555-0100" do.
+/// 4. A number whose national significant number has fewer than three digits matches nothing.
+///    There is no suffix matching: "555-0100" does not find "415-555-0100".
+package struct SearchIndexes: Sendable {
+    /// Slots must be below this; the top half of the range is the indexes' bookkeeping.
+    package static let slotLimit: ContactSlot = 1 << 31
+
+    /// The region national phone numbers are taken to be in (lowercase ISO 3166-1 alpha-2).
+    package let defaultCountryCode: String
+    private let phoneRegion: PhoneRegion?
+    private var names = NameIndex()
+    private var emails = ExactKeyIndex()
+    private var phones = ExactKeyIndex()
+    /// How many phone keys use each calling code, kept only when the region is unknown:
+    /// a national query then matches every calling code.
+    private var phoneCallingCodes: [UInt16: Int] = [:]
+
+    /// Creates empty indexes whose phone matching assumes the given default country.
+    package init(defaultCountryCode: String = ContactsUserDefaults.shared.countryCode) {
+        self.defaultCountryCode = defaultCountryCode.lowercased()
+        phoneRegion = PhoneNumbering.region(for: defaultCountryCode)
+    }
+
+    // MARK: Changes
+
+    /// Indexes a contact's name words, email addresses and phone numbers under its slot.
+    ///
+    /// Indexing is a set operation: inserting what is already indexed changes nothing.
+    package mutating func insert(_ slot: ContactSlot, values: ContactValues) {
+        precondition(slot < Self.slotLimit, "slot \(slot) is beyond the search index's limit")
+        names.insert(slot, words: SearchFolding.nameWords(of: values))
+        for key in emailKeys(of: values) { emails.insert(slot, key: key) }
+        for key in phoneKeys(of: values) { insertPhone(slot, key: key) }
+    }
+
+    /// Removes a contact; `values` must be what was indexed for the slot.
+    package mutating func remove(_ slot: ContactSlot, values: ContactValues) {
+        names.remove(slot, words: SearchFolding.nameWords(of: values))
+        for key in emailKeys(of: values) { emails.remove(slot, key: key) }
+        for key in phoneKeys(of: values) { removePhone(slot, key: key) }
+    }
+
+    /// Re-indexes a changed contact; fields that did not change cost a comparison, and of
+    /// those that did, only the words, addresses and numbers that differ are touched.
+    package mutating func update(_ slot: ContactSlot, from old: ContactValues, to new: ContactValues) {
+        precondition(slot < Self.slotLimit, "slot \(slot) is beyond the search index's limit")
+        if !SearchFolding.sameNameFields(old, new) {
+            names.update(slot, from: SearchFolding.nameWords(of: old), to: SearchFolding.nameWords(of: new))
+        }
+        if !old.emailAddresses.elementsEqual(new.emailAddresses, by: { $0.value == $1.value }) {
+            let before = emailKeys(of: old)
+            let after = emailKeys(of: new)
+            for key in before where !after.contains(key) { emails.remove(slot, key: key) }
+            for key in after where !before.contains(key) { emails.insert(slot, key: key) }
+        }
+        if !old.phoneNumbers.elementsEqual(new.phoneNumbers, by: { $0.value == $1.value }) {
+            let before = phoneKeys(of: old)
+            let after = phoneKeys(of: new)
+            for key in before where !after.contains(key) { removePhone(slot, key: key) }
+            for key in after where !before.contains(key) { insertPhone(slot, key: key) }
+        }
+    }
+
+    /// Puts the words added since the last call in order, so that name queries binary search
+    /// them instead of scanning; the store calls it after a replay and after each commit.
+    /// Queries are correct without it, only slower.
+    package mutating func prepareForQueries() {
+        names.prepareForQueries()
+    }
+
+    /// Whether changes since the last ``prepareForQueries()`` left work for it.
+    package var needsPreparation: Bool { names.needsPreparation }
+
+    // MARK: Queries
+
+    /// The slots of the contacts whose name matches the query (see the type's documentation),
+    /// sorted ascending, without duplicates.
+    package func slots(matchingName query: String) -> [ContactSlot] {
+        names.slots(matching: SearchFolding.queryWords(query))
+    }
+
+    /// The slots of the contacts with the email address (see the type's documentation),
+    /// sorted ascending, without duplicates.
+    package func slots(matchingEmailAddress query: String) -> [ContactSlot] {
+        guard let key = SearchFolding.foldedEmail(query) else { return [] }
+        return emails.slots(of: key)
+    }
+
+    /// The slots of the contacts with a phone number matching the query (see the type's
+    /// documentation), sorted ascending, without duplicates.
+    package func slots(matchingPhoneNumber query: String) -> [ContactSlot] {
+        guard let key = PhoneNumbering.key(for: query, region: phoneRegion) else { return [] }
+        if phoneRegion != nil {
+            // Every number has a calling code: the key is looked up as it is.
+            return phones.slots(of: key.packed)
+        }
+        let codes = key.callingCode == 0 ? Array(phoneCallingCodes.keys) : [key.callingCode, 0]
+        var found: [ContactSlot] = []
+        for code in codes {
+            let variant = PhoneKey(callingCode: code, nationalNumber: key.nationalNumber)
+            phones.withSlots(of: variant.packed) { found.append(contentsOf: $0) }
+        }
+        found.sort()
+        SlotSetAlgebra.removeDuplicates(fromSorted: &found)
+        return found
+    }
+
+    /// Roughly the bytes the indexes hold, for the benchmark's memory report.
+    package var estimatedBytes: Int {
+        names.estimatedBytes + emails.estimatedBytes + phones.estimatedBytes + phoneCallingCodes.capacity * 16
+    }
+
+    /// Checks the indexes' internal consistency; for tests, and slow.
+    func checkInvariants() {
+        names.checkInvariants()
+        emails.checkInvariants()
+        phones.checkInvariants()
+    }
+
+    // MARK: Keys
+
+    private func emailKeys(of values: ContactValues) -> [[UInt8]] {
+        var keys: [[UInt8]] = []
+        for address in values.emailAddresses {
+            if let key = SearchFolding.foldedEmail(address.value), !keys.contains(key) {
+                keys.append(key)
+            }
+        }
+        return keys
+    }
+
+    private func phoneKeys(of values: ContactValues) -> [PhoneKey] {
+        var keys: [PhoneKey] = []
+        for number in values.phoneNumbers {
+            if let key = PhoneNumbering.key(for: number.value.stringValue, region: phoneRegion),
+                !keys.contains(key)
+            {
+                keys.append(key)
+            }
+        }
+        return keys
+    }
+
+    private mutating func insertPhone(_ slot: ContactSlot, key: PhoneKey) {
+        if phoneRegion == nil {
+            let packed = key.packed
+            let known = phones.withSlots(of: packed) { $0.contains(slot) }
+            if !known { phoneCallingCodes[key.callingCode, default: 0] += 1 }
+            phones.insert(slot, key: packed)
+        } else {
+            phones.insert(slot, key: key.packed)
+        }
+    }
+
+    private mutating func removePhone(_ slot: ContactSlot, key: PhoneKey) {
+        let packed = key.packed
+        if phoneRegion == nil {
+            let known = phones.withSlots(of: packed) { $0.contains(slot) }
+            if known {
+                phoneCallingCodes[key.callingCode, default: 0] -= 1
+                if phoneCallingCodes[key.callingCode] == 0 { phoneCallingCodes[key.callingCode] = nil }
+            }
+        }
+        phones.remove(slot, key: packed)
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+
+extension ContactStore {
+    /// Throws unless the client may read contacts.
+    private func checkCanRead(_ access: ClientAccess) throws(ContactStoreError) {
+        switch access.status {
+        case .authorized, .limited: return
+        case .notDetermined, .denied, .restricted:
+            throw ContactStoreError(
+                .authorizationDenied, "client \(client.identifier) is \(access.status), not authorized")
+        }
+    }
+
+    /// The keys a fetch asks for, checked against the notes entitlement.
+    private func keys(
+        _ descriptors: [any KeyDescriptor], _ access: ClientAccess
+    ) throws(ContactStoreError) -> ContactKeySet {
+        let keys = ContactKeySet(descriptors: descriptors).union(ContactKeySet(.identifier))
+        if keys.contains(.note) && !access.notesEntitlement {
+            throw ContactStoreError(
+                .unauthorizedKeys, "reading the note needs the notes entitlement", keyPaths: [ContactKey.note.rawValue])
+        }
+        return keys
+    }
+
+    /// Whether the client sees a contact.
+    private func isVisible(
+        _ projection: Projection, identifier: String, createdBy: String, _ access: ClientAccess
+    ) -> Bool {
+        access.status == .authorized || createdBy == client.identifier
+            || projection.grants(of: client.identifier).contains(identifier)
+    }
+
+    /// The contact with an identifier, with only the requested keys, like `unifiedContact(withIdentifier:keysToFetch:)`.
+    ///
+    /// Throws ``ContactStoreError/Code/recordDoesNotExist`` if there is none (or a limited client may not see it).
+    public func unifiedContact(withIdentifier identifier: String, keysToFetch: [any KeyDescriptor]) throws -> Contact {
+        let access = currentAccess
+        try checkCanRead(access)
+        let keys = try keys(keysToFetch, access)
+        let found: Contact? = withProjection { projection in
+            guard let state = projection.contact(identifier),
+                isVisible(projection, identifier: identifier, createdBy: state.createdBy, access)
+            else { return nil }
+            return Contact(identifier: identifier, values: state.values, availableKeys: keys, revision: state.revision)
+        }
+        guard let found else {
+            throw ContactStoreError(
+                .recordDoesNotExist, "contact \(identifier) does not exist", affectedIdentifiers: [identifier])
+        }
+        return found
+    }
+
+    /// The contacts matching a predicate, with only the requested keys.
+    public func unifiedContacts(
+        matching predicate: ContactPredicate, keysToFetch: [any KeyDescriptor]
+    ) throws -> [Contact] {
+        var result: [Contact] = []
+        try enumerateContacts(with: ContactFetchRequest(keysToFetch: keysToFetch, predicate: predicate)) { contact, _ in
+            result.append(contact)
+        }
+        return result
+    }
+
+    /// Calls `block` with each contact the request selects, in its order, until the block sets `stop`.
+    public func enumerateContacts(
+        with request: ContactFetchRequest, usingBlock block: (Contact, inout Bool) throws -> Void
+    ) throws {
+        let access = currentAccess
+        try checkCanRead(access)
+        let keys = try keys(request.keysToFetch, access)
+        let (slots, readable) = try withProjection { projection throws -> ([ContactSlot], ContactKeySet) in
+            var readable = ContactKeySet.all
+            if !access.notesEntitlement { readable.remove(.note) }
+            return (try selectSlots(projection, request.predicate, access, readable: readable), readable)
+        }
+        _ = readable
+        let ordered = withProjection { projection in sort(slots, in: projection, by: request.sortOrder) }
+        // Decode in batches so a long enumeration does not hold the read lock throughout.
+        var stop = false
+        var index = 0
+        while index < ordered.count && !stop {
+            let batch = ordered[index..<min(ordered.count, index + 256)]
+            index += batch.count
+            let contacts: [Contact] = withProjection { projection in
+                batch.compactMap { slot in
+                    guard let owner = projection.owner(at: slot), let state = projection.state(at: slot) else {
+                        return nil
+                    }
+                    return Contact(
+                        identifier: owner.identifier, values: state.values, availableKeys: keys,
+                        revision: state.revision)
+                }
+            }
+            for contact in contacts {
+                try block(contact, &stop)
+                if stop { break }
+            }
+        }
+    }
+
+    /// The slots a predicate selects, visible to the client, in slot order.
+    private func selectSlots(
+        _ projection: Projection, _ predicate: ContactPredicate?, _ access: ClientAccess, readable: ContactKeySet
+    )
+        throws -> [ContactSlot]
+    {
+        var slots: [ContactSlot]
+        switch predicate?.kind {
+        case nil:
+            slots = projection.occupiedSlots
+        case .name(let query):
+            slots = projection.indexes.slots(matchingName: query)
+        case .emailAddress(let address):
+            slots = projection.indexes.slots(matchingEmailAddress: address)
+        case .phoneNumber(let number):
+            slots = projection.indexes.slots(matchingPhoneNumber: number.stringValue)
+        case .identifiers(let identifiers):
+            slots = Array(Set(identifiers.compactMap { projection.slot(of: $0) })).sorted()
+        case .group(let identifier):
+            guard let group = projection.group(identifier) else {
+                throw ContactStoreError(
+                    .predicateInvalid, "group \(identifier) does not exist", affectedIdentifiers: [identifier])
+            }
+            slots = group.members.compactMap { projection.slot(of: $0) }.sorted()
+        case .container(let identifier):
+            guard projection.container(identifier) != nil else {
+                throw ContactStoreError(
+                    .predicateInvalid, "container \(identifier) does not exist", affectedIdentifiers: [identifier])
+            }
+            slots = projection.occupiedSlots.filter { projection.owner(at: $0)?.container == identifier }
+        case .custom(let filter):
+            slots = try projection.occupiedSlots.filter { slot in
+                guard let owner = projection.owner(at: slot), let state = projection.state(at: slot) else {
+                    return false
+                }
+                let contact = Contact(
+                    identifier: owner.identifier, values: state.values, availableKeys: readable,
+                    revision: state.revision)
+                do {
+                    return try filter.evaluate(contact)
+                } catch {
+                    throw ContactStoreError(.predicateInvalid, "the custom predicate failed: \(error)")
+                }
+            }
+        }
+        if access.status != .authorized {
+            slots = slots.filter { slot in
+                guard let owner = projection.owner(at: slot) else { return false }
+                return isVisible(projection, identifier: owner.identifier, createdBy: owner.createdBy, access)
+            }
+        }
+        return slots
+    }
+
+    /// Orders slots by a sort order: given or family name first, then the other, then
+    /// organization, ignoring case and diacritics; ties broken by identifier.
+    private func sort(_ slots: [ContactSlot], in projection: Projection, by order: ContactSortOrder) -> [ContactSlot] {
+        var resolved = order
+        if resolved == .userDefault { resolved = ContactsUserDefaults.shared.sortOrder }
+        guard resolved == .givenName || resolved == .familyName else { return slots }
+        let keyed: [(key: [String], identifier: String, slot: ContactSlot)] = slots.compactMap { slot in
+            guard let owner = projection.owner(at: slot), let state = projection.state(at: slot) else { return nil }
+            let values = state.values
+            let fold: (String) -> String = {
+                $0.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            }
+            let first = resolved == .givenName ? values.givenName : values.familyName
+            let second = resolved == .givenName ? values.familyName : values.givenName
+            var key = [fold(first), fold(second), fold(values.organizationName)]
+            // Contacts without any name sort by organization, among the others by that name.
+            if key[0].isEmpty && key[1].isEmpty { key = [key[2], "", ""] }
+            return (key, owner.identifier, slot)
+        }
+        return keyed.sorted { left, right in
+            if left.key != right.key { return left.key.lexicographicallyPrecedes(right.key) }
+            return left.identifier < right.identifier
+        }.map(\.slot)
+    }
+
+    /// The groups matching a predicate (all groups when nil), like `groups(matching:)`.
+    public func groups(matching predicate: GroupPredicate? = nil) throws -> [Group] {
+        try checkCanRead(currentAccess)
+        return withProjection { projection in
+            let identifiers: [String]
+            switch predicate {
+            case nil: identifiers = projection.groupIdentifiers
+            case .withIdentifiers(let wanted): identifiers = wanted.filter { projection.group($0) != nil }
+            case .inContainer(let container):
+                identifiers = projection.groupIdentifiers.filter {
+                    projection.group($0)?.containerIdentifier == container
+                }
+            case .subgroupsOfGroup(let parent): identifiers = (projection.group(parent)?.subgroups ?? []).sorted()
+            }
+            return identifiers.compactMap { identifier in
+                projection.group(identifier).map { Group(identifier: identifier, name: $0.name) }
+            }
+        }
+    }
+
+    /// The containers matching a predicate (all when nil), like `containers(matching:)`.
+    public func containers(matching predicate: ContainerPredicate? = nil) throws -> [Container] {
+        try checkCanRead(currentAccess)
+        return withProjection { projection in
+            switch predicate {
+            case nil: return projection.allContainers
+            case .withIdentifiers(let wanted): return wanted.compactMap { projection.container($0) }
+            case .ofContact(let identifier):
+                return projection.contact(identifier).flatMap { projection.container($0.containerIdentifier) }.map {
+                    [$0]
+                } ?? []
+            case .ofGroup(let identifier):
+                return projection.group(identifier).flatMap { projection.container($0.containerIdentifier) }.map {
+                    [$0]
+                } ?? []
+            }
+        }
+    }
+
+    /// The container new contacts go to when a save request names none.
+    public func defaultContainerIdentifier() -> String {
+        withProjection { $0.defaultContainer.identifier }
+    }
+}

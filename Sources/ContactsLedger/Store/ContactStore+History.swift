@@ -1,0 +1,270 @@
+import Foundation
+import LedgerStorage
+
+/// A position in a ledger's change history, handed out as opaque `Data` like the framework's tokens.
+///
+/// Layout: the bytes `CLHT`, a format byte (1), the ledger id (16 bytes), the sequence (8 bytes,
+/// little-endian). A token from another ledger, or one that does not parse, is refused with
+/// ``ContactStoreError/Code/changeHistoryInvalidAnchor``.
+public struct ChangeHistoryToken: Sendable, Hashable {
+    /// The ledger the token belongs to.
+    public var ledgerID: UUID
+    /// The last sequence the holder has seen.
+    public var sequence: UInt64
+
+    /// The token's bytes.
+    public var data: Data {
+        var writer = ByteWriter(capacity: 29)
+        writer.write(bytes: Array("CLHT".utf8))
+        writer.write(UInt8(1))
+        writer.write(ledgerID)
+        writer.write(sequence)
+        return Data(writer.bytes)
+    }
+
+    /// Parses a token's bytes.
+    public init?(data: Data) {
+        let bytes = Array(data)
+        guard bytes.count == 29, Array(bytes[0..<4]) == Array("CLHT".utf8), bytes[4] == 1 else { return nil }
+        var reader = ByteReader(bytes, range: 5..<29)
+        guard let id = try? reader.readUUID(), let sequence = try? reader.readUInt64() else { return nil }
+        self.init(ledgerID: id, sequence: sequence)
+    }
+
+    /// Creates a token.
+    public init(ledgerID: UUID, sequence: UInt64) {
+        self.ledgerID = ledgerID
+        self.sequence = sequence
+    }
+}
+
+/// What to fetch from the change history, like `CNChangeHistoryFetchRequest`.
+public struct ChangeHistoryFetchRequest: Sendable {
+    /// Changes after this token; nil returns a drop-everything event and an add for every contact (and group).
+    public var startingToken: Data?
+    /// Keys the contacts in the events carry, beyond the identifier.
+    public var additionalContactKeyDescriptors: [any KeyDescriptor] = []
+    /// Whether group events are returned.
+    public var includeGroupChanges = false
+    /// Records made by these transaction authors are left out.
+    public var excludedTransactionAuthors: [String] = []
+
+    /// Creates a request.
+    public init(
+        startingToken: Data? = nil, additionalContactKeyDescriptors: [any KeyDescriptor] = [],
+        includeGroupChanges: Bool = false, excludedTransactionAuthors: [String] = []
+    ) {
+        self.startingToken = startingToken
+        self.additionalContactKeyDescriptors = additionalContactKeyDescriptors
+        self.includeGroupChanges = includeGroupChanges
+        self.excludedTransactionAuthors = excludedTransactionAuthors
+    }
+}
+
+/// One change-history event, like the framework's `CNChangeHistoryEvent` subclasses.
+public enum ChangeHistoryEvent: Sendable, Hashable {
+    /// Forget everything cached; the events after it describe the whole store.
+    case dropEverything
+    /// A contact was added (its current state).
+    case addContact(Contact, containerIdentifier: String)
+    /// A contact was changed (its current state).
+    case updateContact(Contact)
+    /// A contact was deleted.
+    case deleteContact(identifier: String)
+    /// A group was added.
+    case addGroup(Group, containerIdentifier: String)
+    /// A group was renamed.
+    case updateGroup(Group)
+    /// A group was deleted.
+    case deleteGroup(identifier: String)
+    /// A contact joined a group.
+    case addMember(contactIdentifier: String, groupIdentifier: String)
+    /// A contact left a group.
+    case removeMember(contactIdentifier: String, groupIdentifier: String)
+    /// A group became a subgroup.
+    case addSubgroup(groupIdentifier: String, parentGroupIdentifier: String)
+    /// A group stopped being a subgroup.
+    case removeSubgroup(groupIdentifier: String, parentGroupIdentifier: String)
+}
+
+/// The events of a history fetch and the token to start the next one from.
+public struct ChangeHistoryResult: Sendable {
+    /// The events, coalesced.
+    public var events: [ChangeHistoryEvent]
+    /// The token for the next fetch.
+    public var currentHistoryToken: Data
+}
+
+extension ContactStore {
+    /// The token for the state this store shows now.
+    public var currentHistoryToken: Data {
+        ChangeHistoryToken(ledgerID: identity.ledgerID, sequence: headDigest.sequence).data
+    }
+
+    /// The changes after a token, coalesced per object as the framework does: an object added
+    /// and changed shows as one add with its current state, one added and deleted not at all,
+    /// one changed several times as one update. Contacts carry their current state with the
+    /// identifier and the requested keys.
+    public func changeHistory(_ request: ChangeHistoryFetchRequest) throws -> ChangeHistoryResult {
+        let access = currentAccess
+        guard access.status == .authorized || access.status == .limited else {
+            throw ContactStoreError(
+                .authorizationDenied, "client \(client.identifier) is \(access.status), not authorized")
+        }
+        var keys = ContactKeySet(descriptors: request.additionalContactKeyDescriptors).union(ContactKeySet(.identifier))
+        if keys.contains(.note) && !access.notesEntitlement {
+            throw ContactStoreError(
+                .unauthorizedKeys, "reading the note needs the notes entitlement", keyPaths: [ContactKey.note.rawValue])
+        }
+        keys.insert(.identifier)
+        let head = headDigest.sequence
+        let token = ChangeHistoryToken(ledgerID: identity.ledgerID, sequence: head).data
+        let visible: (String, ContactState) -> Bool = { identifier, state in
+            access.status == .authorized || state.createdBy == self.client.identifier
+                || self.withProjection { $0.grants(of: self.client.identifier).contains(identifier) }
+        }
+        guard let data = request.startingToken else {
+            var events: [ChangeHistoryEvent] = [.dropEverything]
+            withProjection { projection in
+                for slot in projection.occupiedSlots {
+                    guard let owner = projection.owner(at: slot), let state = projection.state(at: slot),
+                        visible(owner.identifier, state)
+                    else { continue }
+                    events.append(
+                        .addContact(
+                            Contact(
+                                identifier: owner.identifier, values: state.values, availableKeys: keys,
+                                revision: state.revision),
+                            containerIdentifier: state.containerIdentifier))
+                }
+                if request.includeGroupChanges {
+                    for identifier in projection.groupIdentifiers {
+                        guard let group = projection.group(identifier) else { continue }
+                        events.append(
+                            .addGroup(
+                                Group(identifier: identifier, name: group.name),
+                                containerIdentifier: group.containerIdentifier))
+                    }
+                }
+            }
+            return ChangeHistoryResult(events: events, currentHistoryToken: token)
+        }
+        guard let start = ChangeHistoryToken(data: data), start.ledgerID == identity.ledgerID, start.sequence <= head
+        else {
+            throw ContactStoreError(
+                .changeHistoryInvalidAnchor, "the change-history token is malformed or belongs to another ledger")
+        }
+        let excluded = Set(request.excludedTransactionAuthors)
+        // The first change seen per object decides whether it existed at the token.
+        var contactOrder: [String] = []
+        var contactWasNew: [String: Bool] = [:]
+        var groupOrder: [String] = []
+        var groupWasNew: [String: Bool] = [:]
+        var groupRenamed: Set<String> = []
+        var links: [ChangeHistoryEvent] = []
+        try forEachCommittedEvent(after: start.sequence, through: head) { record, event in
+            guard !excluded.contains(record.author) else { return }
+            for operation in event.operations {
+                switch operation {
+                case .addContact(let identifier, _, _, _):
+                    if contactWasNew[identifier] == nil {
+                        contactOrder.append(identifier); contactWasNew[identifier] = true
+                    }
+                case .updateContact(let identifier, _, _, _), .deleteContact(let identifier, _, _, _, _):
+                    if contactWasNew[identifier] == nil {
+                        contactOrder.append(identifier); contactWasNew[identifier] = false
+                    }
+                case .addGroup(let identifier, _, _):
+                    if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = true }
+                case .updateGroup(let identifier, _, _):
+                    if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = false }
+                    groupRenamed.insert(identifier)
+                case .deleteGroup(let identifier, _, _, _, _, _):
+                    if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = false }
+                case .addMember(let contact, let group):
+                    links.append(.addMember(contactIdentifier: contact, groupIdentifier: group))
+                case .removeMember(let contact, let group):
+                    links.append(.removeMember(contactIdentifier: contact, groupIdentifier: group))
+                case .addSubgroup(let child, let parent):
+                    links.append(.addSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
+                case .removeSubgroup(let child, let parent):
+                    links.append(.removeSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
+                case .addContainer, .setAuthorization, .grantAccess, .revokeAccess:
+                    break
+                }
+            }
+        }
+        var events: [ChangeHistoryEvent] = []
+        withProjection { projection in
+            for identifier in contactOrder {
+                let wasNew = contactWasNew[identifier]!
+                if let state = projection.contact(identifier) {
+                    guard visible(identifier, state) else { continue }
+                    let contact = Contact(
+                        identifier: identifier, values: state.values, availableKeys: keys, revision: state.revision)
+                    events.append(
+                        wasNew
+                            ? .addContact(contact, containerIdentifier: state.containerIdentifier)
+                            : .updateContact(contact))
+                } else if !wasNew {
+                    events.append(.deleteContact(identifier: identifier))
+                }
+            }
+            guard request.includeGroupChanges else { return }
+            for identifier in groupOrder {
+                let wasNew = groupWasNew[identifier]!
+                if let group = projection.group(identifier) {
+                    let value = Group(identifier: identifier, name: group.name)
+                    if wasNew {
+                        events.append(.addGroup(value, containerIdentifier: group.containerIdentifier))
+                    } else if groupRenamed.contains(identifier) {
+                        events.append(.updateGroup(value))
+                    }
+                } else if !wasNew {
+                    events.append(.deleteGroup(identifier: identifier))
+                }
+            }
+            // Membership changes, last change per pair, only between objects that still exist.
+            var last: [String: ChangeHistoryEvent] = [:]
+            var order: [String] = []
+            for link in links {
+                let key: String
+                switch link {
+                case .addMember(let contact, let group), .removeMember(let contact, let group):
+                    key = "m\(contact)\u{0}\(group)"
+                case .addSubgroup(let child, let parent), .removeSubgroup(let child, let parent):
+                    key = "s\(child)\u{0}\(parent)"
+                default: continue
+                }
+                if last[key] == nil { order.append(key) }
+                last[key] = link
+            }
+            for key in order {
+                guard let link = last[key] else { continue }
+                switch link {
+                case .addMember(let contact, let group), .removeMember(let contact, let group):
+                    guard let state = projection.contact(contact), visible(contact, state),
+                        projection.group(group) != nil
+                    else { continue }
+                case .addSubgroup(let child, let parent), .removeSubgroup(let child, let parent):
+                    guard projection.group(child) != nil, projection.group(parent) != nil else { continue }
+                default: continue
+                }
+                events.append(link)
+            }
+        }
+        return ChangeHistoryResult(events: events, currentHistoryToken: token)
+    }
+
+    /// Calls `body` with each committed record after `sequence` through `last`, decoded.
+    package func forEachCommittedEvent(
+        after sequence: UInt64, through last: UInt64, _ body: (JournalRecord, LedgerEvent) throws -> Void
+    ) throws {
+        guard sequence < last else { return }
+        try forEachRecord(from: sequence + 1) { record in
+            guard record.sequence <= last else { return false }
+            try body(record, try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion))
+            return record.sequence < last
+        }
+    }
+}

@@ -1,0 +1,665 @@
+import Dispatch
+import Foundation
+import LedgerStorage
+
+/// Who is using a store, and what the platform says it may do.
+public struct ClientContext: Sendable {
+    /// A stable identifier for the client (for example its bundle identifier).
+    public var identifier: String
+    /// The client's authorization as the host knows it; `.notDetermined` defers to the ledger's
+    /// record of an earlier decision, or to ``accessDecision`` when access is requested.
+    public var authorization: AuthorizationStatus
+    /// Whether the client holds the notes entitlement (may read and write ``Contact/note``).
+    public var notesEntitlement: Bool
+    /// What the user decides when a not-yet-determined client requests access (the prompt's stand-in).
+    public var accessDecision: @Sendable () -> AuthorizationStatus
+
+    /// Creates a client context.
+    public init(
+        identifier: String, authorization: AuthorizationStatus = .authorized, notesEntitlement: Bool = false,
+        accessDecision: @escaping @Sendable () -> AuthorizationStatus = { .denied }
+    ) {
+        self.identifier = identifier
+        self.authorization = authorization
+        self.notesEntitlement = notesEntitlement
+        self.accessDecision = accessDecision
+    }
+
+    /// A client with full access and the notes entitlement, for tools and tests.
+    public static func fullAccess(_ identifier: String = "contacts-ledger") -> ClientContext {
+        ClientContext(identifier: identifier, authorization: .authorized, notesEntitlement: true)
+    }
+}
+
+/// A point in a ledger's history: a sequence number, or a time (inclusive).
+public enum LedgerPoint: Sendable, Hashable {
+    /// After the record with this sequence number (0 is the empty ledger).
+    case sequence(UInt64)
+    /// After the last record committed at or before this time.
+    case time(Date)
+}
+
+/// The address book over a ledger, like `CNContactStore`: fetches, save requests, access,
+/// notifications and change history.
+///
+/// A store opened on a ledger directory is its single writer (other processes get
+/// ``StorageError/locked(path:)``) unless it is opened read-only. Saves are acknowledged only
+/// after their record is on disk; reads see only durable state.
+public final class ContactStore: @unchecked Sendable {
+    // Thread-safety: `projection` is guarded by `projectionLock` (readers share it; applying a
+    // record takes it exclusively). `staged`, `nextSequence`, `failure`, `access` and
+    // `pendingRequests` are guarded by `commitLock`. Lock order: `commitLock`, then
+    // `projectionLock`, then the journal's own lock. `observers` is guarded by `observerLock`.
+
+    /// How the store reaches its ledger.
+    private enum Backing {
+        case journal(any JournalStore)
+        case reader(JournalReader)
+        case frozen(JournalReader)
+    }
+
+    private let backing: Backing
+    /// The ledger's identity.
+    public let identity: LedgerIdentity
+    /// The client this store serves.
+    public let client: ClientContext
+    private let projectionLock = ReadWriteLock()
+    private var projection: Projection
+    private let commitLock = NSLock()
+    private var staged = StagedChanges()
+    private var nextSequence: UInt64
+    private var failure: ContactStoreError?
+    private var access: ClientAccess
+    private var pendingRequests: [UUID: [@Sendable (Result<SaveResult, ContactStoreError>) -> Void]] = [:]
+    private let observerLock = NSLock()
+    private var observers: [UUID: AsyncStream<StoreChange>.Continuation] = [:]
+
+    private init(backing: Backing, identity: LedgerIdentity, projection: Projection, client: ClientContext) {
+        self.backing = backing
+        self.identity = identity
+        self.projection = projection
+        self.client = client
+        nextSequence = projection.head.sequence + 1
+        var resolved = ClientAccess(status: client.authorization, notesEntitlement: client.notesEntitlement)
+        if client.authorization == .notDetermined, let recorded = projection.access(of: client.identifier) {
+            resolved = recorded
+        }
+        access = resolved
+    }
+
+    // MARK: Opening
+
+    /// Opens (creating it if `create` is true and nothing is there) the ledger at `path` as its
+    /// single writer, replaying the journal into the projections.
+    public convenience init(
+        ledgerAt path: String, client: ClientContext, create: Bool = true, lockWaitSeconds: Double = 0,
+        fileSystem: any FileSystem = SystemFileSystem()
+    ) throws {
+        if create && !fileSystem.exists(LedgerPaths(root: path).identity) {
+            do { try LedgerDirectory.create(at: path, fileSystem: fileSystem) } catch { throw ContactStoreError(error) }
+        }
+        var replayed: Projection?
+        let journal: Journal
+        do {
+            journal = try Journal.open(
+                at: path, options: JournalOptions(lockWaitSeconds: lockWaitSeconds, fileSystem: fileSystem)
+            ) { record in
+                if replayed == nil {
+                    replayed = Projection(
+                        ledgerID: try LedgerDirectory.identity(at: path, fileSystem: fileSystem).ledgerID)
+                }
+                try replayed!.apply(record)
+            }
+        } catch let error as StorageError {
+            throw ContactStoreError(error)
+        }
+        var projection = replayed ?? Projection(ledgerID: journal.identity.ledgerID)
+        projection.prepareForQueries()
+        self.init(backing: .journal(journal), identity: journal.identity, projection: projection, client: client)
+    }
+
+    /// Opens the ledger at `path` read-only, without the writer lock: ``refresh()`` reads what
+    /// the writer appends later. With `asOf`, the store shows the ledger as it was at that point
+    /// and never changes.
+    public convenience init(readingLedgerAt path: String, asOf point: LedgerPoint? = nil, client: ClientContext) throws
+    {
+        let reader: JournalReader
+        do { reader = try JournalReader(at: path) } catch { throw ContactStoreError(error) }
+        var projection = Projection(ledgerID: reader.identity.ledgerID)
+        try Self.replay(reader, into: &projection, through: point)
+        projection.prepareForQueries()
+        self.init(
+            backing: point == nil ? .reader(reader) : .frozen(reader), identity: reader.identity,
+            projection: projection,
+            client: client)
+    }
+
+    /// Creates a store over an empty in-memory journal: the same code as a file ledger, no files.
+    public static func inMemory(client: ClientContext = .fullAccess()) -> ContactStore {
+        let journal = InMemoryJournal()
+        return ContactStore(
+            backing: .journal(journal), identity: journal.identity,
+            projection: Projection(ledgerID: journal.identity.ledgerID), client: client)
+    }
+
+    /// Creates an in-memory store that starts from a recorded ledger (all of it, or through a
+    /// point); nothing the store does touches the recording.
+    public static func inMemory(
+        copyingLedgerAt path: String, through point: LedgerPoint? = nil, client: ClientContext = .fullAccess()
+    )
+        throws -> ContactStore
+    {
+        do {
+            let reader = try JournalReader(at: path)
+            let last = try Self.lastSequence(reader, through: point)
+            let journal = try InMemoryJournal(copying: reader, through: last)
+            var projection = Projection(ledgerID: reader.identity.ledgerID)
+            try journal.forEachRecord(from: 1) { record in
+                try projection.apply(record)
+                return true
+            }
+            projection.prepareForQueries()
+            return ContactStore(
+                backing: .journal(journal), identity: journal.identity, projection: projection, client: client)
+        } catch let error as StorageError {
+            throw ContactStoreError(error)
+        }
+    }
+
+    /// The sequence a point resolves to in a ledger (inclusive).
+    package static func lastSequence(_ reader: JournalReader, through point: LedgerPoint?) throws -> UInt64? {
+        switch point {
+        case nil: return nil
+        case .sequence(let sequence): return sequence
+        case .time(let date):
+            let limit = Int64((date.timeIntervalSince1970 * 1_000_000).rounded(.down))
+            var last: UInt64 = 0
+            try reader.forEach { record in
+                if record.commitMicroseconds <= limit { last = record.sequence }
+            }
+            return last
+        }
+    }
+
+    private static func replay(
+        _ reader: JournalReader, into projection: inout Projection, through point: LedgerPoint?
+    )
+        throws
+    {
+        let last = try lastSequence(reader, through: point)
+        do {
+            var cursor = try reader.records(from: 1)
+            while let record = try cursor.next() {
+                if let last, record.sequence > last { break }
+                try projection.apply(record)
+            }
+        } catch let error as StorageError {
+            throw ContactStoreError(error)
+        }
+    }
+
+    /// Waits for queued saves and releases the ledger; the store accepts no saves afterwards.
+    public func close() {
+        if case .journal(let journal) = backing { journal.close() }
+        commitLock.lock()
+        if failure == nil { failure = ContactStoreError(.storeNotWritable, "the store is closed") }
+        commitLock.unlock()
+        observerLock.lock()
+        let streams = observers.values
+        observers = [:]
+        observerLock.unlock()
+        for stream in streams { stream.finish() }
+    }
+
+    /// The head digest of the state this store shows.
+    public var headDigest: HeadDigest { projectionLock.read { projection.head } }
+
+    /// Calls `body` with each durable record from `sequence` on, until it returns false.
+    package func forEachRecord(from sequence: UInt64, _ body: (JournalRecord) throws -> Bool) throws {
+        do {
+            switch backing {
+            case .journal(let journal):
+                try journal.forEachRecord(from: sequence, body)
+            case .reader(let reader), .frozen(let reader):
+                var cursor = try reader.records(from: sequence)
+                while let record = try cursor.next() {
+                    if try !body(record) { return }
+                }
+            }
+        } catch let error as StorageError {
+            throw ContactStoreError(error)
+        }
+    }
+
+    /// Reads the projection under the read lock.
+    package func withProjection<R>(_ body: (Projection) throws -> R) rethrows -> R {
+        try projectionLock.read { try body(projection) }
+    }
+
+    // MARK: Saving
+
+    /// Executes a save request: validates every change, commits them as one record, and returns
+    /// after the record is on disk (fdatasync has returned). On any error nothing is written,
+    /// nothing changes, and no notification is posted.
+    @discardableResult
+    public func execute(_ request: SaveRequest) async throws -> SaveResult {
+        try await withCheckedThrowingContinuation { continuation in
+            submit(request) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// Executes a save request, blocking the calling thread until the record is on disk.
+    @discardableResult
+    public func execute(_ request: SaveRequest) throws -> SaveResult {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox<SaveResult>()
+        submit(request) { result in
+            box.set(result)
+            done.signal()
+        }
+        done.wait()
+        return try box.get()
+    }
+
+    /// Validates and queues a request; `completion` runs once it is durable or has failed.
+    private func submit(
+        _ request: SaveRequest, completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
+    ) {
+        commitLock.lock()
+        if let failure {
+            commitLock.unlock()
+            return completion(.failure(failure))
+        }
+        let journal: any JournalStore
+        guard case .journal(let writable) = backing else {
+            commitLock.unlock()
+            return completion(.failure(ContactStoreError(.storeNotWritable, "the store is read-only")))
+        }
+        journal = writable
+        let requestID = request.requestIdentifier
+        if pendingRequests[requestID] != nil {
+            // The same request is queued already: answer with its outcome when it has one.
+            pendingRequests[requestID]!.append { result in
+                completion(
+                    result.map {
+                        SaveResult(
+                            sequence: $0.sequence, commitDate: $0.commitDate,
+                            affectedIdentifiers: $0.affectedIdentifiers, wasAlreadyCommitted: true)
+                    })
+            }
+            commitLock.unlock()
+            return
+        }
+        if let committed = projectionLock.read({ projection.sequence(ofRequest: requestID) }) {
+            commitLock.unlock()
+            let original = Result { try self.originalResult(of: committed, journal: journal) }
+            return completion(
+                original.mapError { $0 as? ContactStoreError ?? ContactStoreError(.dataAccessError, "\($0)") })
+        }
+        let sequence = nextSequence
+        let saveClient = SaveClient(identifier: client.identifier, access: access)
+        let planned:
+            Result<
+                (operations: [LedgerOperation], affected: [String], staged: StagedChanges, touched: Set<StagedKey>),
+                ContactStoreError
+            > =
+                projectionLock.read {
+                    var planner = SavePlanner(
+                        state: StagedView(base: projection, staged: staged), client: saveClient, request: request,
+                        sequence: sequence)
+                    do throws(ContactStoreError) {
+                        let plan = try planner.plan()
+                        return .success((plan.operations, plan.affected, planner.state.staged, planner.state.touched))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+        let plan: (operations: [LedgerOperation], affected: [String], staged: StagedChanges, touched: Set<StagedKey>)
+        switch planned {
+        case .failure(let error):
+            commitLock.unlock()
+            return completion(.failure(error))
+        case .success(let value): plan = value
+        }
+        guard !plan.operations.isEmpty else {
+            let head = projectionLock.read { (projection.head, projection.lastCommitMicroseconds) }
+            commitLock.unlock()
+            return completion(
+                .success(
+                    SaveResult(
+                        sequence: head.0.sequence, commitDate: Date(microseconds: head.1), affectedIdentifiers: [],
+                        wasAlreadyCommitted: false)))
+        }
+        let event = LedgerEvent(operations: plan.operations)
+        if let error = enqueueLocked(
+            event, requestID: requestID, author: request.transactionAuthor ?? "", affected: plan.affected,
+            staged: plan.staged, touched: plan.touched, journal: journal, completion: completion)
+        {
+            commitLock.unlock()
+            return completion(.failure(error))
+        }
+        commitLock.unlock()
+    }
+
+    /// Encodes and queues an event whose effects are already staged; call with `commitLock` held.
+    /// Returns the error if the journal refused the record (nothing is staged then).
+    private func enqueueLocked(
+        _ event: LedgerEvent, requestID: UUID, author: String, affected: [String], staged newStaged: StagedChanges,
+        touched: Set<StagedKey>, journal: any JournalStore,
+        completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
+    ) -> ContactStoreError? {
+        let sequence = nextSequence
+        let entry = JournalEntry(
+            requestID: requestID, author: author, schemaVersion: EventCodec.currentSchemaVersion,
+            payload: EventCodec.encode(event))
+        do {
+            let assigned = try journal.enqueue(entry) { [self] result in
+                self.finish(
+                    event, requestID: requestID, author: author, affected: affected, touched: touched, result: result)
+            }
+            precondition(assigned == sequence, "the journal assigned \(assigned) where the store expected \(sequence)")
+        } catch {
+            return ContactStoreError(error)
+        }
+        staged = newStaged
+        staged.retain(touched)
+        nextSequence += 1
+        pendingRequests[requestID] = [completion]
+        return nil
+    }
+
+    /// Runs on the journal's writer after a record is durable (or failed): advances the
+    /// projection, completes the callers, and posts the change.
+    private func finish(
+        _ event: LedgerEvent, requestID: UUID, author: String, affected: [String], touched: Set<StagedKey>,
+        result: Result<AppendReceipt, StorageError>
+    ) {
+        commitLock.lock()
+        let waiting = pendingRequests.removeValue(forKey: requestID) ?? []
+        let outcome: Result<SaveResult, ContactStoreError>
+        switch result {
+        case .success(let receipt):
+            projectionLock.write {
+                projection.apply(event, receipt: receipt, requestID: requestID)
+                projection.prepareForQueries()
+            }
+            staged.release(touched)
+            outcome = .success(
+                SaveResult(
+                    sequence: receipt.sequence, commitDate: Date(microseconds: receipt.commitMicroseconds),
+                    affectedIdentifiers: affected, wasAlreadyCommitted: false))
+        case .failure(let error):
+            // Fail closed: nothing queued can be trusted; reads keep serving the durable state.
+            failure = ContactStoreError(
+                .storeNotWritable, "a write to the ledger failed; reopen the store to recover: \(error)")
+            staged = StagedChanges()
+            outcome = .failure(ContactStoreError(error))
+        }
+        commitLock.unlock()
+        // DESIGN.md's commit path: the projection has advanced; post the change, then return to the callers.
+        if case .success(let saved) = outcome {
+            publish(
+                StoreChange(
+                    sequences: saved.sequence...saved.sequence, authors: [author], affectedIdentifiers: affected,
+                    origin: .thisStore))
+        }
+        for completion in waiting { completion(outcome) }
+    }
+
+    /// The result a committed request had, rebuilt from its record.
+    private func originalResult(of sequence: UInt64, journal: any JournalStore) throws -> SaveResult {
+        var found: SaveResult?
+        try journal.forEachRecord(from: sequence) { record in
+            let event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+            found = SaveResult(
+                sequence: record.sequence, commitDate: record.commitDate,
+                affectedIdentifiers: event.affectedIdentifiers,
+                wasAlreadyCommitted: true)
+            return false
+        }
+        guard let found else {
+            throw ContactStoreError(.dataAccessError, "record \(sequence) of a committed request cannot be read")
+        }
+        return found
+    }
+
+    // MARK: Access
+
+    /// The client's authorization for contacts.
+    public func authorizationStatus(for entityType: EntityType = .contacts) -> AuthorizationStatus {
+        commitLock.lock()
+        defer { commitLock.unlock() }
+        return access.status
+    }
+
+    /// The client's current access (status and notes entitlement).
+    package var currentAccess: ClientAccess {
+        commitLock.lock()
+        defer { commitLock.unlock() }
+        return access
+    }
+
+    /// Asks for access: a not-yet-determined client gets the decision of its
+    /// ``ClientContext/accessDecision``, recorded in the ledger. Returns true when the client may
+    /// reach contacts (fully or limited); throws ``ContactStoreError/Code/authorizationDenied`` otherwise.
+    @discardableResult
+    public func requestAccess(for entityType: EntityType = .contacts) async throws -> Bool {
+        let current = authorizationStatus()
+        var decided = current
+        if current == .notDetermined {
+            decided = client.accessDecision()
+            try await record(
+                [
+                    .setAuthorization(
+                        clientIdentifier: client.identifier, status: decided, notesEntitlement: client.notesEntitlement)
+                ],
+                author: client.identifier)
+            setStatus(decided)
+        }
+        switch decided {
+        case .authorized, .limited: return true
+        case .notDetermined, .denied, .restricted:
+            throw ContactStoreError(.authorizationDenied, "client \(client.identifier) is \(decided)")
+        }
+    }
+
+    private func setStatus(_ status: AuthorizationStatus) {
+        commitLock.lock()
+        access.status = status
+        commitLock.unlock()
+    }
+
+    /// Grants a limited client these contacts (the contact picker's stand-in), recorded in the ledger.
+    public func grantAccess(toContactsWithIdentifiers identifiers: [String]) async throws {
+        try await record(
+            [.grantAccess(clientIdentifier: client.identifier, contactIdentifiers: identifiers)],
+            author: client.identifier)
+    }
+
+    /// Takes these contacts away from a limited client, recorded in the ledger.
+    public func revokeAccess(toContactsWithIdentifiers identifiers: [String]) async throws {
+        try await record(
+            [.revokeAccess(clientIdentifier: client.identifier, contactIdentifiers: identifiers)],
+            author: client.identifier)
+    }
+
+    /// Commits store-level operations (access decisions and grants) as one record, staged like a
+    /// save so that saves queued behind it see it; returns after it is on disk.
+    private func record(_ operations: [LedgerOperation], author: String) async throws {
+        guard case .journal(let journal) = backing else {
+            throw ContactStoreError(.storeNotWritable, "the store is read-only")
+        }
+        let event = LedgerEvent(operations: operations)
+        let requestID = UUID()
+        let _: SaveResult = try await withCheckedThrowingContinuation { continuation in
+            let completion: @Sendable (Result<SaveResult, ContactStoreError>) -> Void = {
+                continuation.resume(with: $0)
+            }
+            commitLock.lock()
+            if let failure {
+                commitLock.unlock()
+                return completion(.failure(failure))
+            }
+            let (newStaged, touched) = projectionLock.read {
+                var view = StagedView(base: projection, staged: staged)
+                view.apply(event, sequence: nextSequence, requestID: requestID)
+                return (view.staged, view.touched)
+            }
+            let error = enqueueLocked(
+                event, requestID: requestID, author: author, affected: event.affectedIdentifiers, staged: newStaged,
+                touched: touched, journal: journal, completion: completion)
+            commitLock.unlock()
+            if let error { completion(.failure(error)) }
+        }
+    }
+
+    // MARK: Refresh and notifications
+
+    /// Reads records another process appended since this read-only store last looked, applies
+    /// them, and posts a change for them; returns how many were read.
+    @discardableResult
+    public func refresh() throws -> Int {
+        guard case .reader(let reader) = backing else { return 0 }
+        let from = headDigest.sequence + 1
+        var applied: [(JournalRecord, LedgerEvent)] = []
+        do {
+            try reader.forEach(from: from) { record in
+                let event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+                applied.append((record, event))
+            }
+        } catch let error as StorageError {
+            throw ContactStoreError(error)
+        }
+        guard let first = applied.first, let last = applied.last else { return 0 }
+        projectionLock.write {
+            for (record, event) in applied { projection.apply(event, record: record) }
+            projection.prepareForQueries()
+        }
+        var authors: [String] = []
+        var affected: [String] = []
+        for (record, event) in applied {
+            if !authors.contains(record.author) { authors.append(record.author) }
+            for identifier in event.affectedIdentifiers where !affected.contains(identifier) {
+                affected.append(identifier)
+            }
+        }
+        publish(
+            StoreChange(
+                sequences: first.0.sequence...last.0.sequence, authors: authors, affectedIdentifiers: affected,
+                origin: .otherProcess))
+        return applied.count
+    }
+
+    /// A stream of the changes committed after the call, in order; it ends when the store closes.
+    public func changes() -> AsyncStream<StoreChange> {
+        let (stream, continuation) = AsyncStream<StoreChange>.makeStream(bufferingPolicy: .unbounded)
+        let key = UUID()
+        observerLock.lock()
+        observers[key] = continuation
+        observerLock.unlock()
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.observerLock.lock()
+            self.observers[key] = nil
+            self.observerLock.unlock()
+        }
+        return stream
+    }
+
+    private func publish(_ change: StoreChange) {
+        observerLock.lock()
+        let streams = Array(observers.values)
+        observerLock.unlock()
+        for stream in streams { stream.yield(change) }
+        NotificationCenter.default.post(name: .contactStoreDidChange, object: self, userInfo: change.userInfo)
+    }
+}
+
+/// One committed change, as observers see it.
+public struct StoreChange: Sendable, Hashable {
+    /// Where a change came from.
+    public enum Origin: Sendable, Hashable {
+        /// A save executed through this store.
+        case thisStore
+        /// Records another process appended, read by ``ContactStore/refresh()``.
+        case otherProcess
+    }
+
+    /// The journal sequences the change covers.
+    public var sequences: ClosedRange<UInt64>
+    /// The transaction authors of those records (empty strings for none).
+    public var authors: [String]
+    /// The contacts, groups and clients affected.
+    public var affectedIdentifiers: [String]
+    /// Whether it came from this store or from another process.
+    public var origin: Origin
+
+    /// The notification's user info: keys ``ContactStoreChangeKey``.
+    public var userInfo: [AnyHashable: Any] {
+        [
+            ContactStoreChangeKey.sequences: [sequences.lowerBound, sequences.upperBound],
+            ContactStoreChangeKey.authors: authors,
+            ContactStoreChangeKey.affectedIdentifiers: affectedIdentifiers,
+            ContactStoreChangeKey.originatedExternally: origin == .otherProcess,
+        ]
+    }
+}
+
+/// Keys of the `contactStoreDidChange` notification's user info.
+public enum ContactStoreChangeKey {
+    /// `[UInt64]`: the first and last journal sequence of the change.
+    public static let sequences = "ContactStoreChangeSequences"
+    /// `[String]`: the transaction authors.
+    public static let authors = "ContactStoreChangeAuthors"
+    /// `[String]`: the affected identifiers.
+    public static let affectedIdentifiers = "ContactStoreChangeAffectedIdentifiers"
+    /// `Bool`: whether the change came from another process.
+    public static let originatedExternally = "ContactStoreChangeOriginatedExternally"
+}
+
+extension Notification.Name {
+    /// Posted after each committed change a store applies, with ``StoreChange/userInfo``.
+    public static let contactStoreDidChange = Notification.Name("ContactStoreDidChange")
+}
+
+extension Date {
+    /// A date from microseconds since the Unix epoch.
+    package init(microseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(microseconds) / 1_000_000)
+    }
+}
+
+extension LedgerEvent {
+    /// The identifiers of the contacts, groups and clients the event touches, in order.
+    package var affectedIdentifiers: [String] {
+        var result: [String] = []
+        func add(_ identifier: String) { if !result.contains(identifier) { result.append(identifier) } }
+        for operation in operations {
+            switch operation {
+            case .addContact(let identifier, _, _, _), .updateContact(let identifier, _, _, _),
+                .deleteContact(let identifier, _, _, _, _), .addGroup(let identifier, _, _),
+                .updateGroup(let identifier, _, _), .deleteGroup(let identifier, _, _, _, _, _),
+                .addContainer(let identifier, _, _, _), .setAuthorization(let identifier, _, _):
+                add(identifier)
+            case .addMember(let contact, let group), .removeMember(let contact, let group):
+                add(group)
+                add(contact)
+            case .addSubgroup(let child, let parent), .removeSubgroup(let child, let parent):
+                add(parent)
+                add(child)
+            case .grantAccess(let client, let contacts), .revokeAccess(let client, let contacts):
+                add(client)
+                contacts.forEach(add)
+            }
+        }
+        return result
+    }
+}
+
+/// A result handed from a completion to a blocked caller.
+final class ResultBox<Value: Sendable>: @unchecked Sendable {
+    // Thread-safety: `set` happens before the semaphore signal and `get` after the wait.
+    private var result: Result<Value, ContactStoreError>?
+    func set(_ value: Result<Value, ContactStoreError>) { result = value }
+    func get() throws(ContactStoreError) -> Value { try result!.get() }
+}

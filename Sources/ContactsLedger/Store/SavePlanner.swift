@@ -1,0 +1,366 @@
+import Foundation
+
+/// Who is saving: a client and what it may do.
+package struct SaveClient: Sendable {
+    /// The client's identifier.
+    package var identifier: String
+    /// The client's access.
+    package var access: ClientAccess
+}
+
+/// Turns a save request into the effects it would have, validating everything against the
+/// durable state plus the queued requests' effects, and applying each effect to the view as it
+/// goes so later operations of the request see earlier ones.
+///
+/// The request's calls are first reduced to one intent per object by the framework's in-request
+/// rules (see ``SaveRequest``), then applied in phases: group adds, contact adds, contact updates,
+/// group renames, subgroup changes, membership changes, contact deletes, group deletes. Any
+/// failure throws before anything is written; the caller discards the view.
+package struct SavePlanner<State: LedgerState> {
+    package var state: State
+    let client: SaveClient
+    let request: SaveRequest
+    /// The sequence number the request's record will get.
+    let sequence: UInt64
+    private(set) var operations: [LedgerOperation] = []
+    private(set) var affected: [String] = []
+    private var issues: [ContactValidationIssue] = []
+    private var issueIdentifiers: [String] = []
+
+    package init(state: State, client: SaveClient, request: SaveRequest, sequence: UInt64) {
+        self.state = state
+        self.client = client
+        self.request = request
+        self.sequence = sequence
+    }
+
+    /// The intent left for one contact after the in-request rules.
+    private enum ContactIntent {
+        case add(MutableContact, container: String?)
+        case update(MutableContact)
+        case delete(MutableContact)
+    }
+
+    /// The intent left for one group after the in-request rules.
+    private enum GroupIntent {
+        case add(MutableGroup, container: String?)
+        case update(MutableGroup)
+        case delete(MutableGroup)
+    }
+
+    private struct Pair: Hashable {
+        var first: String
+        var second: String
+    }
+
+    /// Plans the whole request; returns the event's operations and the affected identifiers.
+    package mutating func plan() throws(ContactStoreError) -> (operations: [LedgerOperation], affected: [String]) {
+        try checkAuthorized()
+        var contactOrder: [String] = []
+        var contacts: [String: ContactIntent] = [:]
+        var groupOrder: [String] = []
+        var groups: [String: GroupIntent] = [:]
+        var memberOrder: [Pair] = []
+        var members: [Pair: Bool] = [:]
+        var subgroupOrder: [Pair] = []
+        var subgroups: [Pair: Bool] = [:]
+
+        for operation in request.operations {
+            switch operation {
+            case .addContact(let contact, let container):
+                if contacts[contact.identifier] == nil { contactOrder.append(contact.identifier) }
+                contacts[contact.identifier] = .add(contact, container: container)
+            case .updateContact(let contact):
+                if case .add(_, let container) = contacts[contact.identifier] {
+                    contacts[contact.identifier] = .add(contact, container: container)
+                } else {
+                    if contacts[contact.identifier] == nil { contactOrder.append(contact.identifier) }
+                    contacts[contact.identifier] = .update(contact)
+                }
+            case .deleteContact(let contact):
+                if case .add = contacts[contact.identifier] {
+                    contacts[contact.identifier] = nil
+                    contactOrder.removeAll { $0 == contact.identifier }
+                } else {
+                    if contacts[contact.identifier] == nil { contactOrder.append(contact.identifier) }
+                    contacts[contact.identifier] = .delete(contact)
+                }
+            case .addGroup(let group, let container):
+                if groups[group.identifier] == nil { groupOrder.append(group.identifier) }
+                groups[group.identifier] = .add(group, container: container)
+            case .updateGroup(let group):
+                if case .add(_, let container) = groups[group.identifier] {
+                    groups[group.identifier] = .add(group, container: container)
+                } else {
+                    if groups[group.identifier] == nil { groupOrder.append(group.identifier) }
+                    groups[group.identifier] = .update(group)
+                }
+            case .deleteGroup(let group):
+                if case .add = groups[group.identifier] {
+                    groups[group.identifier] = nil
+                    groupOrder.removeAll { $0 == group.identifier }
+                } else {
+                    if groups[group.identifier] == nil { groupOrder.append(group.identifier) }
+                    groups[group.identifier] = .delete(group)
+                }
+            case .addMember(let contact, let group), .removeMember(let contact, let group):
+                let pair = Pair(first: contact, second: group)
+                if members[pair] == nil { memberOrder.append(pair) }
+                if case .addMember = operation { members[pair] = true } else { members[pair] = false }
+            case .addSubgroup(let child, let parent), .removeSubgroup(let child, let parent):
+                let pair = Pair(first: child, second: parent)
+                if subgroups[pair] == nil { subgroupOrder.append(pair) }
+                if case .addSubgroup = operation { subgroups[pair] = true } else { subgroups[pair] = false }
+            }
+        }
+
+        for identifier in groupOrder {
+            if case .add(let group, let container) = groups[identifier] { try addGroup(group, container) }
+        }
+        for identifier in contactOrder {
+            if case .add(let contact, let container) = contacts[identifier] { try addContact(contact, container) }
+        }
+        for identifier in contactOrder {
+            if case .update(let contact) = contacts[identifier] { try updateContact(contact) }
+        }
+        try finishValidation()
+        for identifier in groupOrder {
+            if case .update(let group) = groups[identifier] { try updateGroup(group) }
+        }
+        for pair in subgroupOrder {
+            try changeSubgroup(pair.first, of: pair.second, add: subgroups[pair]!)
+        }
+        for pair in memberOrder {
+            try changeMember(pair.first, of: pair.second, add: members[pair]!)
+        }
+        for identifier in contactOrder {
+            if case .delete(let contact) = contacts[identifier] { try deleteContact(contact) }
+        }
+        for identifier in groupOrder {
+            if case .delete(let group) = groups[identifier] { try deleteGroup(group) }
+        }
+        return (operations, affected)
+    }
+
+    // MARK: Checks
+
+    private func checkAuthorized() throws(ContactStoreError) {
+        switch client.access.status {
+        case .authorized, .limited: return
+        case .notDetermined, .denied, .restricted:
+            throw ContactStoreError(
+                .authorizationDenied, "client \(client.identifier) is \(client.access.status), not authorized to save")
+        }
+    }
+
+    /// Whether the client may see and change a contact.
+    private func isVisible(_ identifier: String, _ contact: ContactState) -> Bool {
+        client.access.status == .authorized || contact.createdBy == client.identifier
+            || state.grants(of: client.identifier).contains(identifier)
+    }
+
+    /// A contact the client may change, or recordDoesNotExist.
+    private func existingContact(_ identifier: String) throws(ContactStoreError) -> ContactState {
+        guard let contact = state.contact(identifier), isVisible(identifier, contact) else {
+            throw ContactStoreError(
+                .recordDoesNotExist, "contact \(identifier) does not exist", affectedIdentifiers: [identifier])
+        }
+        return contact
+    }
+
+    private func existingGroup(_ identifier: String) throws(ContactStoreError) -> GroupState {
+        guard let group = state.group(identifier) else {
+            throw ContactStoreError(
+                .recordDoesNotExist, "group \(identifier) does not exist", affectedIdentifiers: [identifier])
+        }
+        return group
+    }
+
+    private func containerIdentifier(_ requested: String?, for identifier: String) throws(ContactStoreError) -> String {
+        guard let requested else { return state.defaultContainer.identifier }
+        guard state.container(requested) != nil else {
+            throw ContactStoreError(
+                .parentRecordDoesNotExist, "container \(requested) does not exist",
+                affectedIdentifiers: [identifier, requested])
+        }
+        return requested
+    }
+
+    private func checkNote(_ keys: ContactKeySet, _ identifier: String) throws(ContactStoreError) {
+        if keys.contains(.note) && !client.access.notesEntitlement {
+            throw ContactStoreError(
+                .unauthorizedKeys, "writing the note needs the notes entitlement", affectedIdentifiers: [identifier],
+                keyPaths: [ContactKey.note.rawValue])
+        }
+    }
+
+    private mutating func collect(_ found: [ContactValidationIssue], _ identifier: String) {
+        guard !found.isEmpty else { return }
+        issues += found
+        issueIdentifiers.append(identifier)
+    }
+
+    /// Throws the validation errors collected over all adds and updates, all at once.
+    private func finishValidation() throws(ContactStoreError) {
+        guard !issues.isEmpty else { return }
+        let code: ContactStoreError.Code = issues.count == 1 ? .validationConfigurationError : .validationMultipleErrors
+        throw ContactStoreError(
+            code, issues.map(\.description).joined(separator: "; "), affectedIdentifiers: issueIdentifiers,
+            keyPaths: issues.map(\.keyPath), validationIssues: issues)
+    }
+
+    private mutating func record(_ operation: LedgerOperation, affecting identifier: String) {
+        operations.append(operation)
+        if !affected.contains(identifier) { affected.append(identifier) }
+        state.apply(LedgerEvent(operations: [operation]), sequence: sequence, requestID: request.requestIdentifier)
+    }
+
+    // MARK: Contacts
+
+    private mutating func addContact(_ contact: MutableContact, _ container: String?) throws(ContactStoreError) {
+        let identifier = contact.identifier
+        guard !identifier.isEmpty else {
+            throw ContactStoreError(.recordIdentifierInvalid, "a contact's identifier is empty")
+        }
+        guard state.contact(identifier) == nil else {
+            throw ContactStoreError(
+                .insertedRecordAlreadyExists, "contact \(identifier) already exists", affectedIdentifiers: [identifier])
+        }
+        let containerID = try containerIdentifier(container, for: identifier)
+        let values = contact.values.keeping(contact.availableKeys)
+        try checkNote(values.note.isEmpty ? [] : [.note], identifier)
+        collect(contact.validate(keys: .all), identifier)
+        record(
+            .addContact(
+                identifier: identifier, containerIdentifier: containerID, createdBy: client.identifier, values: values),
+            affecting: identifier)
+    }
+
+    private mutating func updateContact(_ contact: MutableContact) throws(ContactStoreError) {
+        let identifier = contact.identifier
+        let current = try existingContact(identifier)
+        let keys = contact.changedKeys
+        try checkNote(keys, identifier)
+        collect(contact.validate(keys: keys), identifier)
+        if request.conflictPolicy == .mergeOrRefuse && contact.revision != current.revision {
+            let base = contact.base ?? ContactValues()
+            let conflicts = keys.keys.filter { !base.hasSameValue(as: current.values, for: $0) }
+            if !conflicts.isEmpty {
+                throw ContactStoreError(
+                    .recordChangedSinceFetch,
+                    "contact \(identifier) changed since it was fetched, in \(conflicts.map(\.rawValue).joined(separator: ", ")); fetch it again and rebuild the request",
+                    affectedIdentifiers: [identifier], keyPaths: conflicts.map(\.rawValue))
+            }
+        }
+        let effective = ContactKeySet(keys.keys.filter { !contact.values.hasSameValue(as: current.values, for: $0) })
+        guard !effective.isEmpty else { return }
+        var old = ContactValues()
+        var new = ContactValues()
+        for key in effective.keys {
+            old.copyValue(for: key, from: current.values)
+            new.copyValue(for: key, from: contact.values)
+        }
+        record(.updateContact(identifier: identifier, keys: effective, old: old, new: new), affecting: identifier)
+    }
+
+    private mutating func deleteContact(_ contact: MutableContact) throws(ContactStoreError) {
+        let identifier = contact.identifier
+        let current = try existingContact(identifier)
+        if request.conflictPolicy == .mergeOrRefuse && contact.revision != current.revision, let base = contact.base {
+            let held = contact.availableKeys.intersection(.writable)
+            let changed = base.keys(differingFrom: current.values, among: held)
+            if !changed.isEmpty {
+                throw ContactStoreError(
+                    .recordChangedSinceFetch,
+                    "contact \(identifier) changed since it was fetched (\(changed.keys.map(\.rawValue).joined(separator: ", "))); fetch it again before deleting",
+                    affectedIdentifiers: [identifier], keyPaths: changed.keys.map(\.rawValue))
+            }
+        }
+        record(
+            .deleteContact(
+                identifier: identifier, containerIdentifier: current.containerIdentifier, createdBy: current.createdBy,
+                groupIdentifiers: state.groups(containing: identifier), last: current.values),
+            affecting: identifier)
+    }
+
+    // MARK: Groups
+
+    private mutating func addGroup(_ group: MutableGroup, _ container: String?) throws(ContactStoreError) {
+        guard !group.identifier.isEmpty else {
+            throw ContactStoreError(.recordIdentifierInvalid, "a group's identifier is empty")
+        }
+        guard state.group(group.identifier) == nil else {
+            throw ContactStoreError(
+                .insertedRecordAlreadyExists, "group \(group.identifier) already exists",
+                affectedIdentifiers: [group.identifier])
+        }
+        let containerID = try containerIdentifier(container, for: group.identifier)
+        record(
+            .addGroup(identifier: group.identifier, containerIdentifier: containerID, name: group.name),
+            affecting: group.identifier)
+    }
+
+    private mutating func updateGroup(_ group: MutableGroup) throws(ContactStoreError) {
+        let current = try existingGroup(group.identifier)
+        guard current.name != group.name else { return }
+        record(
+            .updateGroup(identifier: group.identifier, oldName: current.name, newName: group.name),
+            affecting: group.identifier)
+    }
+
+    private mutating func deleteGroup(_ group: MutableGroup) throws(ContactStoreError) {
+        let current = try existingGroup(group.identifier)
+        record(
+            .deleteGroup(
+                identifier: group.identifier, containerIdentifier: current.containerIdentifier, name: current.name,
+                memberIdentifiers: current.members.sorted(), subgroupIdentifiers: current.subgroups.sorted(),
+                parentGroupIdentifiers: current.parents.sorted()),
+            affecting: group.identifier)
+    }
+
+    private mutating func changeMember(_ contactID: String, of groupID: String, add: Bool) throws(ContactStoreError) {
+        let contact = try existingContact(contactID)
+        let group = try existingGroup(groupID)
+        guard contact.containerIdentifier == group.containerIdentifier else {
+            throw ContactStoreError(
+                .containmentScope, "contact \(contactID) and group \(groupID) are in different containers",
+                affectedIdentifiers: [contactID, groupID])
+        }
+        if add && !group.members.contains(contactID) {
+            record(.addMember(contactIdentifier: contactID, groupIdentifier: groupID), affecting: groupID)
+        } else if !add && group.members.contains(contactID) {
+            record(.removeMember(contactIdentifier: contactID, groupIdentifier: groupID), affecting: groupID)
+        }
+    }
+
+    private mutating func changeSubgroup(_ childID: String, of parentID: String, add: Bool) throws(ContactStoreError) {
+        let child = try existingGroup(childID)
+        let parent = try existingGroup(parentID)
+        if !add {
+            if parent.subgroups.contains(childID) {
+                record(.removeSubgroup(groupIdentifier: childID, parentGroupIdentifier: parentID), affecting: parentID)
+            }
+            return
+        }
+        guard child.containerIdentifier == parent.containerIdentifier else {
+            throw ContactStoreError(
+                .containmentScope, "groups \(childID) and \(parentID) are in different containers",
+                affectedIdentifiers: [childID, parentID])
+        }
+        // A cycle: the parent is the child or one of the child's descendants.
+        var frontier = [childID]
+        var seen: Set<String> = []
+        while let next = frontier.popLast() {
+            if next == parentID {
+                throw ContactStoreError(
+                    .containmentCycle, "making \(childID) a subgroup of \(parentID) would make a group contain itself",
+                    affectedIdentifiers: [childID, parentID])
+            }
+            guard seen.insert(next).inserted else { continue }
+            frontier += state.group(next)?.subgroups ?? []
+        }
+        if !parent.subgroups.contains(childID) {
+            record(.addSubgroup(groupIdentifier: childID, parentGroupIdentifier: parentID), affecting: parentID)
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+/// What a ledger's event store needs from a journal: append with acknowledgement after
+/// durability, read back in order, and report the head.
+///
+/// ``Journal`` keeps records in segment files; ``InMemoryJournal`` keeps them in memory for tests
+/// and scratch stores, with the same framing and chain, so both report the same head digest for
+/// the same records. A deployment that outgrows local disks would put a replicated log behind
+/// this protocol.
+public protocol JournalStore: AnyObject, Sendable {
+    /// The ledger's identity.
+    var identity: LedgerIdentity { get }
+    /// The head as of the last durable append.
+    var durableHead: HeadDigest { get }
+    /// The error that made the journal fail closed, if it has.
+    var writerFailure: StorageError? { get }
+    /// Queues a record; `completion` runs once it is durable (or has failed), in sequence order,
+    /// never on the calling thread while `enqueue` is still running.
+    @discardableResult
+    func enqueue(
+        _ entry: JournalEntry, completion: @escaping @Sendable (Result<AppendReceipt, StorageError>) -> Void
+    ) throws(StorageError) -> UInt64
+    /// Calls `body` with each durable record from `sequence` on, in order, until it returns false.
+    func forEachRecord(from sequence: UInt64, _ body: (JournalRecord) throws -> Bool) throws
+    /// Waits for queued records and stops accepting new ones.
+    func close()
+}
+
+extension Journal: JournalStore {
+    /// Reads the durable records from `sequence` on with a lock-free reader, stopping at the durable head.
+    public func forEachRecord(from sequence: UInt64, _ body: (JournalRecord) throws -> Bool) throws {
+        let limit = durableHead.sequence
+        guard sequence <= limit else { return }
+        var cursor = try JournalReader(at: paths.root, fileSystem: fileSystemForReading).records(from: sequence)
+        // Stop at the durable head without reading further: records past it may still be
+        // half-written by the writer thread.
+        while let record = try cursor.next() {
+            if record.sequence > limit { return }
+            if try !body(record) { return }
+            if record.sequence == limit { return }
+        }
+    }
+}
+
+/// A journal kept in memory: the same framing, chain and checks as a file journal, no files.
+///
+/// It can start empty or as a copy of a recorded ledger (all of it, or up to a sequence), so that
+/// a test begins from recorded state and nothing it does touches the recording.
+public final class InMemoryJournal: JournalStore, @unchecked Sendable {
+    // Thread-safety: `records`, `failure` and `closed` are guarded by `lock`; completions run on
+    // `completions`, a serial queue, in the order records were appended.
+    /// The ledger's identity (copied from the recording, or new).
+    public let identity: LedgerIdentity
+    private let lock = NSLock()
+    private var records: [JournalRecord] = []
+    private var lastCommit: Int64 = 0
+    private var closed = false
+    private let clock: @Sendable () -> Int64
+    private let completions = DispatchQueue(label: "ContactsLedger in-memory journal")
+    private let recordBytesMax: Int
+
+    /// Creates an empty in-memory journal with a new identity.
+    public init(
+        clock: @escaping @Sendable () -> Int64 = WallClock.nowMicroseconds,
+        recordBytesMax: Int = JournalLimits.standard.recordBytesMax
+    ) {
+        identity = LedgerIdentity(createdMicroseconds: clock())
+        self.clock = clock
+        self.recordBytesMax = recordBytesMax
+    }
+
+    /// Creates an in-memory copy of a recorded ledger's records, up to and including `sequence`
+    /// (all of them when nil); the recording is only read.
+    public init(
+        copying reader: JournalReader, through sequence: UInt64? = nil,
+        clock: @escaping @Sendable () -> Int64 = WallClock.nowMicroseconds
+    ) throws {
+        identity = reader.identity
+        self.clock = clock
+        self.recordBytesMax = JournalLimits.standard.recordBytesMax
+        var cursor = try reader.records(from: 1)
+        while let record = try cursor.next() {
+            if let sequence, record.sequence > sequence { break }
+            records.append(record)
+            lastCommit = record.commitMicroseconds
+        }
+    }
+
+    /// The head as of the last append.
+    public var durableHead: HeadDigest {
+        lock.lock()
+        defer { lock.unlock() }
+        return records.last.map { HeadDigest(sequence: $0.sequence, hash: $0.hash) } ?? .empty
+    }
+
+    /// Always nil: memory does not fail.
+    public var writerFailure: StorageError? { nil }
+
+    /// Appends a record at once and schedules its completion on the journal's queue.
+    @discardableResult
+    public func enqueue(
+        _ entry: JournalEntry, completion: @escaping @Sendable (Result<AppendReceipt, StorageError>) -> Void
+    ) throws(StorageError) -> UInt64 {
+        let authorBytes = entry.author.utf8.count
+        guard authorBytes <= RecordFrame.authorBytesMax else {
+            throw StorageError.limitExceeded(what: "author bytes", limit: RecordFrame.authorBytesMax, actual: authorBytes)
+        }
+        let body = RecordFrame.envelopeFixedBytes + authorBytes + entry.payload.count
+        guard body <= recordBytesMax else {
+            throw StorageError.limitExceeded(what: "record bytes", limit: recordBytesMax, actual: body)
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { throw StorageError.closed }
+        let sequence = UInt64(records.count + 1)
+        let previous = records.last?.hash ?? .zero
+        let commit = max(clock(), lastCommit)
+        var writer = ByteWriter(capacity: RecordFrame.frameHeaderBytes + body)
+        _ = RecordFrame.encode(
+            entry, sequence: sequence, commitMicroseconds: commit, previousHash: previous, into: &writer)
+        let location = LedgerLocation(file: "memory", offset: Int64(sequence))
+        guard
+            case .success(let record) = RecordFrame.decodeBody(
+                writer.bytes, bodyStart: RecordFrame.frameHeaderBytes, bodyLength: body, previousHash: previous,
+                location: location)
+        else {
+            preconditionFailure("a record encoded here must decode here")
+        }
+        records.append(record)
+        lastCommit = commit
+        let receipt = AppendReceipt(sequence: sequence, commitMicroseconds: commit, hash: record.hash)
+        completions.async { completion(.success(receipt)) }
+        return sequence
+    }
+
+    /// Calls `body` with each record from `sequence` on.
+    public func forEachRecord(from sequence: UInt64, _ body: (JournalRecord) throws -> Bool) throws {
+        let snapshot: ArraySlice<JournalRecord>
+        lock.lock()
+        snapshot = records[min(records.count, Int(max(1, sequence)) - 1)...]
+        lock.unlock()
+        for record in snapshot where try !body(record) { return }
+    }
+
+    /// Stops accepting appends once queued completions have run.
+    public func close() {
+        lock.lock()
+        closed = true
+        lock.unlock()
+        completions.sync {}
+    }
+
+    /// Writes the records into a new ledger directory, giving it this journal's identity and chain.
+    public func write(to path: String, fileSystem: any FileSystem = SystemFileSystem()) throws {
+        try LedgerDirectory.create(
+            at: path, fileSystem: fileSystem, ledgerID: identity.ledgerID,
+            createdMicroseconds: identity.createdMicroseconds)
+        let copy: [JournalRecord]
+        lock.lock()
+        copy = records
+        lock.unlock()
+        let times = Locked(copy.map(\.commitMicroseconds))
+        let journal = try Journal.open(
+            at: path, options: JournalOptions(fileSystem: fileSystem, clock: { times.next() }))
+        defer { journal.close() }
+        for record in copy {
+            _ = try journal.appendAndWait(
+                JournalEntry(
+                    requestID: record.requestID, author: record.author, schemaVersion: record.schemaVersion,
+                    payload: record.payload))
+        }
+    }
+}
+
+/// Replays recorded commit times, one per call, for copying a journal with its times intact.
+private final class Locked: @unchecked Sendable {
+    // Thread-safety: guarded by `lock`.
+    private let lock = NSLock()
+    private var times: [Int64]
+    init(_ times: [Int64]) { self.times = times }
+    func next() -> Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return times.isEmpty ? WallClock.nowMicroseconds() : times.removeFirst()
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import LedgerMigrations
+import Testing
+
+@testable import ContactsLedger
+
+@Suite("The contact codec")
+struct ContactCodecTests {
+    /// Encodes and decodes values for a key set.
+    static func roundTrip(
+        _ values: ContactValues, keys: ContactKeySet = .all
+    ) throws -> (values: ContactValues, keys: ContactKeySet) {
+        try ContactCodec.decode(ContactCodec.encode(values, keys: keys))
+    }
+
+    @Test("Generated contacts with every property round-trip exactly")
+    func generatedContacts() throws {
+        var generator = EventFixtures.SeededGenerator(seed: EventFixtures.seed("Generated contacts round-trip"))
+        for _ in 0..<300 {
+            let values = EventFixtures.randomValues(using: &generator)
+            let decoded = try Self.roundTrip(values)
+            #expect(decoded.values == values)
+            #expect(decoded.keys == .all)
+        }
+    }
+
+    @Test("A contact with a value in every property round-trips exactly")
+    func everyProperty() throws {
+        let values = EventFixtures.everyProperty()
+        #expect(try Self.roundTrip(values).values == values)
+        #expect(try Self.roundTrip(ModelFixtures.fullValues()).values == ModelFixtures.fullValues())
+    }
+
+    @Test("Only the key set's values are written, and the set comes back")
+    func keySubsets() throws {
+        var generator = EventFixtures.SeededGenerator(seed: EventFixtures.seed("Key subsets round-trip"))
+        for _ in 0..<300 {
+            let values = EventFixtures.randomValues(using: &generator)
+            let keys = ContactKeySet(rawValue: UInt64.random(in: 0...UInt64.max, using: &generator))
+            let decoded = try Self.roundTrip(values, keys: keys)
+            #expect(decoded.keys == keys)
+            #expect(decoded.values == values.keeping(keys))
+        }
+    }
+
+    @Test("A key whose value is the default is still in the decoded set")
+    func defaultsPresent() throws {
+        let keys: ContactKeySet = [.givenName, .birthday, .phoneNumbers, .imageData, .contactType]
+        let bytes = ContactCodec.encode(ContactValues(), keys: keys)
+        // Only the key set is written: field 1, varint.
+        #expect(bytes.first == 0x08)
+        #expect(bytes.count == 1 + WireFormat.varintSize(keys.rawValue))
+        let decoded = try ContactCodec.decode(bytes)
+        #expect(decoded.keys == keys)
+        #expect(decoded.values == ContactValues())
+        #expect(try ContactCodec.decode([]) == (ContactValues(), ContactKeySet()))
+    }
+
+    @Test("A missing label, an empty label, empty image data and no image data stay apart")
+    func emptyVersusAbsent() throws {
+        var values = ContactValues()
+        values.emailAddresses = [
+            LabeledValue(identifier: "a", label: nil, value: "x@example.com"),
+            LabeledValue(identifier: "b", label: "", value: "y@example.com"),
+            LabeledValue(identifier: "", label: "", value: ""),
+        ]
+        values.imageData = Data()
+        values.birthday = DateComponents()
+        let decoded = try Self.roundTrip(values).values
+        #expect(decoded.emailAddresses.map(\.label) == [nil, "", ""])
+        #expect(decoded.imageData == Data())
+        #expect(decoded.birthday == DateComponents())
+        #expect(decoded == values)
+        values.imageData = nil
+        values.birthday = nil
+        #expect(try Self.roundTrip(values).values.imageData == nil)
+        #expect(try Self.roundTrip(values).values.birthday == nil)
+    }
+
+    @Test(
+        "Birthdays with and without a year round-trip",
+        arguments: [
+            DateComponents(month: 2, day: 29), DateComponents(year: 1815, month: 12, day: 10),
+            DateComponents(calendar: Calendar(identifier: .gregorian), year: 1990, month: 1, day: 1),
+            DateComponents(calendar: Calendar(identifier: .gregorian), month: 7, day: 4),
+            DateComponents(era: 0, year: 44, month: 3, day: 15), DateComponents(year: -500),
+        ])
+    func birthdays(date: DateComponents) throws {
+        var values = ContactValues()
+        values.birthday = date
+        let decoded = try Self.roundTrip(values).values
+        #expect(decoded == values)
+        #expect(decoded.birthday?.year == date.year)
+        #expect(decoded.birthday?.calendar?.identifier == date.calendar?.identifier)
+    }
+
+    @Test("Non-Gregorian birthdays round-trip in every calendar, leap months included", arguments: EventFixtures.calendars)
+    func nonGregorian(calendar: Calendar.Identifier) throws {
+        for isLeapMonth in [nil, false, true] as [Bool?] {
+            var date = DateComponents(calendar: Calendar(identifier: calendar), year: 4721, month: 6, day: 2)
+            date.isLeapMonth = isLeapMonth
+            var values = ContactValues()
+            values.nonGregorianBirthday = date
+            let decoded = try #require(try Self.roundTrip(values).values.nonGregorianBirthday)
+            #expect(decoded == date)
+            // DateComponents' == treats a nil leap month as false; the codec keeps them apart.
+            #expect(decoded.isLeapMonth == isLeapMonth)
+            #expect(decoded.calendar?.identifier == calendar)
+        }
+    }
+
+    @Test("Every date component and the time zone round-trip")
+    func everyComponent() throws {
+        var date = DateComponents()
+        date.calendar = Calendar(identifier: .hebrew)
+        date.timeZone = TimeZone(identifier: "Europe/Paris")
+        date.era = 1
+        date.year = 5784
+        date.month = 13
+        date.day = 30
+        date.hour = 23
+        date.minute = 59
+        date.second = 58
+        date.nanosecond = 999_999_999
+        date.weekday = 7
+        date.weekdayOrdinal = -1
+        date.quarter = 4
+        date.weekOfMonth = 5
+        date.weekOfYear = 52
+        date.yearForWeekOfYear = 5784
+        date.dayOfYear = 385
+        date.isLeapMonth = false
+        date.isRepeatedDay = true
+        var values = ContactValues()
+        values.dates = [LabeledValue(identifier: "d", label: Label.dateAnniversary, value: date)]
+        let decoded = try #require(try Self.roundTrip(values).values.dates.first?.value)
+        #expect(decoded == date)
+        #expect(decoded.timeZone?.identifier == "Europe/Paris")
+        #expect(decoded.isRepeatedDay == true)
+        #expect(decoded.dayOfYear == 385)
+    }
+
+    @Test("Every calendar's stored name maps back to it", arguments: EventFixtures.calendars)
+    func calendarNames(calendar: Calendar.Identifier) {
+        let name = ContactCodec.calendarName(calendar)
+        #expect(ContactCodec.calendarIdentifier(named: name) == calendar)
+    }
+
+    @Test("Labels of every kind, texts of every script and long values round-trip")
+    func labelsAndScripts() throws {
+        var values = ContactValues()
+        values.phoneNumbers = EventFixtures.labels.enumerated().map { index, label in
+            LabeledValue(
+                identifier: "P\(index)", label: label,
+                value: PhoneNumber(stringValue: EventFixtures.texts[index % EventFixtures.texts.count]))
+        }
+        values.contactRelations = EventFixtures.texts.enumerated().map { index, text in
+            LabeledValue(identifier: text, label: Label.contactRelationLabels[index % Label.contactRelationLabels.count], value: ContactRelation(name: text))
+        }
+        values.note = EventFixtures.texts.joined(separator: "|")
+        values.imageData = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        #expect(try Self.roundTrip(values).values == values)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import ContactsLedger
+
+@Suite("Email search")
+struct EmailSearchTests {
+    private static let indexes = SearchFixtures.indexes([
+        SearchFixtures.contact(given: "John", emails: ["john@example.com", "J.Appleseed@Work.Example"]),
+        SearchFixtures.contact(given: "Team", emails: ["team@example.com"]),
+        SearchFixtures.contact(given: "Also team", emails: ["Team@Example.com", "team@example.com"]),
+        SearchFixtures.contact(given: "José", emails: ["josé@exämple.com"]),
+    ])
+
+    @Test(
+        "The whole address is compared, ignoring case and surrounding whitespace",
+        arguments: [
+            ("john@example.com", [0]), ("JOHN@EXAMPLE.COM", [0]), ("  john@example.com\n", [0]),
+            ("j.appleseed@work.example", [0]), ("J.APPLESEED@WORK.EXAMPLE", [0]),
+            ("team@example.com", [1, 2]), ("TEAM@example.COM", [1, 2]),
+            ("JOSÉ@EXÄMPLE.COM", [3]), ("jose\u{301}@exa\u{308}mple.com", [3]),
+        ] as [(String, [ContactSlot])])
+    func matching(query: String, expected: [ContactSlot]) {
+        #expect(Self.indexes.slots(matchingEmailAddress: query) == expected)
+    }
+
+    @Test(
+        "Parts, prefixes, other diacritics and empty queries match nothing",
+        arguments: [
+            "john", "john@", "john@example", "ohn@example.com", "john@example.co", "example.com",
+            "john@example.com.", "mailto:john@example.com", "jose@example.com", "", "   ", "j*",
+        ])
+    func notMatching(query: String) {
+        #expect(Self.indexes.slots(matchingEmailAddress: query).isEmpty)
+    }
+
+    @Test("Removing and updating addresses keep the answers right")
+    func removeAndUpdate() {
+        let before = SearchFixtures.contact(given: "A", emails: ["a@example.com", "shared@example.com"])
+        let other = SearchFixtures.contact(given: "B", emails: ["shared@example.com"])
+        var indexes = SearchFixtures.indexes([before, other])
+        #expect(indexes.slots(matchingEmailAddress: "shared@example.com") == [0, 1])
+
+        var after = before
+        after.emailAddresses = [LabeledValue(label: nil, value: "A@Example.com"), LabeledValue(label: nil, value: "new@example.com")]
+        indexes.update(0, from: before, to: after)
+        #expect(indexes.slots(matchingEmailAddress: "a@example.com") == [0])
+        #expect(indexes.slots(matchingEmailAddress: "new@example.com") == [0])
+        #expect(indexes.slots(matchingEmailAddress: "shared@example.com") == [1])
+
+        indexes.remove(1, values: other)
+        #expect(indexes.slots(matchingEmailAddress: "shared@example.com").isEmpty)
+        indexes.checkInvariants()
+    }
+
+    @Test("A label change alone leaves the index as it is")
+    func labelOnly() {
+        let before = SearchFixtures.contact(emails: ["a@example.com"])
+        var after = before
+        after.emailAddresses = before.emailAddresses.map { $0.settingLabel(Label.work) }
+        var indexes = SearchFixtures.indexes([before])
+        indexes.update(0, from: before, to: after)
+        #expect(indexes.slots(matchingEmailAddress: "a@example.com") == [0])
+    }
+}
