@@ -74,6 +74,13 @@ let package = Package(
         .testTarget(
             name: "ContactsLedgerTests",
             dependencies: ["ContactsLedger"],
+            resources: [.copy("Golden")],
+            swiftSettings: strict
+        ),
+        // Runs the built contacts-ledger binary and checks its output and exit codes.
+        .testTarget(
+            name: "ContactsLedgerCLITests",
+            dependencies: ["ContactsLedger"],
             swiftSettings: strict
         ),
     ]

@@ -74,7 +74,9 @@ struct FaultInjectionTests {
         var random = SplitMix64(seed: seed)
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        let payload = 60 + Int(random.next() % 240)
+        // Payloads of 140 bytes or more keep a segment to at most 15 records, so that a group of up
+        // to a segment's worth stays within one group commit (groupRecordsMax 16, groupBytesMax 4096).
+        let payload = 140 + Int(random.next() % 160)
         let frame = frameBytes(payloadBytes: payload)
         let perSegment = recordsPerSegment(smallLimits, payloadBytes: payload)
         // After the records written first and the one the writer is held on, the current segment
@@ -93,6 +95,7 @@ struct FaultInjectionTests {
             fill = perSegment
             groupSize = 2 + Int(random.next() % UInt64(perSegment - 1))
         }
+        try #require(groupSize <= smallLimits.groupRecordsMax && groupSize * frame <= smallLimits.groupBytesMax)
         let before = perSegment * Int(random.next() % 2) + fill - 1
         let beforeRoll = scenario == 1 ? perSegment - fill : 0
         let target: TearTarget =

@@ -251,19 +251,13 @@ public final class ContactStore: @unchecked Sendable {
     /// Executes a save request, blocking the calling thread until the record is on disk.
     @discardableResult
     public func execute(_ request: SaveRequest) throws -> SaveResult {
-        let done = DispatchSemaphore(value: 0)
-        let box = ResultBox<SaveResult>()
-        submit(request) { result in
-            box.set(result)
-            done.signal()
-        }
-        done.wait()
-        return try box.get()
+        try wait { self.submit(request, completion: $0) }
     }
 
     /// Validates and queues a request; `completion` runs once it is durable or has failed.
     private func submit(
-        _ request: SaveRequest, completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
+        _ request: SaveRequest, as override: SaveClient? = nil,
+        completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
     ) {
         commitLock.lock()
         if let failure {
@@ -297,7 +291,7 @@ public final class ContactStore: @unchecked Sendable {
                 original.mapError { $0 as? ContactStoreError ?? ContactStoreError(.dataAccessError, "\($0)") })
         }
         let sequence = nextSequence
-        let saveClient = SaveClient(identifier: client.identifier, access: access)
+        let saveClient = override ?? SaveClient(identifier: client.identifier, access: access)
         let planned:
             Result<
                 (operations: [LedgerOperation], affected: [String], staged: StagedChanges, touched: Set<StagedKey>),
@@ -486,31 +480,69 @@ public final class ContactStore: @unchecked Sendable {
     /// Commits store-level operations (access decisions and grants) as one record, staged like a
     /// save so that saves queued behind it see it; returns after it is on disk.
     private func record(_ operations: [LedgerOperation], author: String) async throws {
+        let _: SaveResult = try await withCheckedThrowingContinuation { continuation in
+            submitOperations(operations, author: author, requestID: UUID()) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// Queues already-planned store-level operations as one record.
+    private func submitOperations(
+        _ operations: [LedgerOperation], author: String, requestID: UUID,
+        completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
+    ) {
         guard case .journal(let journal) = backing else {
-            throw ContactStoreError(.storeNotWritable, "the store is read-only")
+            return completion(.failure(ContactStoreError(.storeNotWritable, "the store is read-only")))
         }
         let event = LedgerEvent(operations: operations)
-        let requestID = UUID()
-        let _: SaveResult = try await withCheckedThrowingContinuation { continuation in
-            let completion: @Sendable (Result<SaveResult, ContactStoreError>) -> Void = {
-                continuation.resume(with: $0)
-            }
-            commitLock.lock()
-            if let failure {
-                commitLock.unlock()
-                return completion(.failure(failure))
-            }
-            let (newStaged, touched) = projectionLock.read {
-                var view = StagedView(base: projection, staged: staged)
-                view.apply(event, sequence: nextSequence, requestID: requestID)
-                return (view.staged, view.touched)
-            }
-            let error = enqueueLocked(
-                event, requestID: requestID, author: author, affected: event.affectedIdentifiers, staged: newStaged,
-                touched: touched, journal: journal, completion: completion)
+        commitLock.lock()
+        if let failure {
             commitLock.unlock()
-            if let error { completion(.failure(error)) }
+            return completion(.failure(failure))
         }
+        let (newStaged, touched) = projectionLock.read {
+            var view = StagedView(base: projection, staged: staged)
+            view.apply(event, sequence: nextSequence, requestID: requestID)
+            return (view.staged, view.touched)
+        }
+        let error = enqueueLocked(
+            event, requestID: requestID, author: author, affected: event.affectedIdentifiers, staged: newStaged,
+            touched: touched, journal: journal, completion: completion)
+        commitLock.unlock()
+        if let error { completion(.failure(error)) }
+    }
+
+    /// Executes a save request on behalf of another client with full access (replaying a
+    /// recording into a scratch store); blocks until the record is on disk.
+    @discardableResult
+    package func execute(_ request: SaveRequest, onBehalfOf clientIdentifier: String) throws -> SaveResult {
+        try wait {
+            self.submit(
+                request,
+                as: SaveClient(
+                    identifier: clientIdentifier, access: ClientAccess(status: .authorized, notesEntitlement: true)),
+                completion: $0)
+        }
+    }
+
+    /// Commits store-level operations verbatim (replaying a recording); blocks until on disk.
+    @discardableResult
+    package func commitOperations(_ operations: [LedgerOperation], author: String, requestID: UUID) throws -> SaveResult
+    {
+        try wait { self.submitOperations(operations, author: author, requestID: requestID, completion: $0) }
+    }
+
+    /// Runs an asynchronous submission and blocks the calling thread for its result.
+    private func wait(
+        _ start: (@escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void) -> Void
+    ) throws -> SaveResult {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox<SaveResult>()
+        start { result in
+            box.set(result)
+            done.signal()
+        }
+        done.wait()
+        return try box.get()
     }
 
     // MARK: Refresh and notifications

@@ -103,7 +103,8 @@ public final class InMemoryJournal: JournalStore, @unchecked Sendable {
     ) throws(StorageError) -> UInt64 {
         let authorBytes = entry.author.utf8.count
         guard authorBytes <= RecordFrame.authorBytesMax else {
-            throw StorageError.limitExceeded(what: "author bytes", limit: RecordFrame.authorBytesMax, actual: authorBytes)
+            throw StorageError.limitExceeded(
+                what: "author bytes", limit: RecordFrame.authorBytesMax, actual: authorBytes)
         }
         let body = RecordFrame.envelopeFixedBytes + authorBytes + entry.payload.count
         guard body <= recordBytesMax else {
