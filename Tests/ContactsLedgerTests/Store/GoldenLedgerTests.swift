@@ -38,9 +38,13 @@ struct GoldenLedgerTests {
         chinese.month = 1
         chinese.day = 15
         values.nonGregorianBirthday = chinese
-        values.dates = [LabeledValue(identifier: "d1", label: Label.dateAnniversary, value: DateComponents(year: 2001, month: 6, day: 30))]
+        values.dates = [
+            LabeledValue(
+                identifier: "d1", label: Label.dateAnniversary, value: DateComponents(year: 2001, month: 6, day: 30))
+        ]
         values.phoneNumbers = [
-            LabeledValue(identifier: "p1", label: Label.phoneNumberMobile, value: PhoneNumber(stringValue: "+44 20 7946 0958")),
+            LabeledValue(
+                identifier: "p1", label: Label.phoneNumberMobile, value: PhoneNumber(stringValue: "+44 20 7946 0958")),
             LabeledValue(identifier: "p2", label: "Boat", value: PhoneNumber(stringValue: "555-0100")),
         ]
         values.emailAddresses = [LabeledValue(identifier: "e1", label: Label.home, value: "zoe@example.org")]
@@ -51,15 +55,23 @@ struct GoldenLedgerTests {
                     street: "1 Vault Road\nFloor 2", subLocality: "Old Town", city: "Kraków", subAdministrativeArea: "",
                     state: "Małopolskie", postalCode: "31-001", country: "Poland", isoCountryCode: "pl"))
         ]
-        values.urlAddresses = [LabeledValue(identifier: "u1", label: Label.urlAddressHomePage, value: "https://example.org/zoe")]
-        values.contactRelations = [LabeledValue(identifier: "r1", label: Label.contactRelationSister, value: ContactRelation(name: "Ada"))]
+        values.urlAddresses = [
+            LabeledValue(identifier: "u1", label: Label.urlAddressHomePage, value: "https://example.org/zoe")
+        ]
+        values.contactRelations = [
+            LabeledValue(identifier: "r1", label: Label.contactRelationSister, value: ContactRelation(name: "Ada"))
+        ]
         values.socialProfiles = [
             LabeledValue(
                 identifier: "s1", label: nil,
-                value: SocialProfile(urlString: "https://example.social/zoe", username: "zoe", userIdentifier: "42", service: SocialProfile.Service.twitter))
+                value: SocialProfile(
+                    urlString: "https://example.social/zoe", username: "zoe", userIdentifier: "42",
+                    service: SocialProfile.Service.twitter))
         ]
         values.instantMessageAddresses = [
-            LabeledValue(identifier: "i1", label: Label.work, value: InstantMessageAddress(username: "zoe", service: InstantMessageAddress.Service.jabber))
+            LabeledValue(
+                identifier: "i1", label: Label.work,
+                value: InstantMessageAddress(username: "zoe", service: InstantMessageAddress.Service.jabber))
         ]
         values.imageData = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 1, 2, 3])
         return MutableContact(identifier: richID, values: values, availableKeys: .all, base: nil)
@@ -75,22 +87,32 @@ struct GoldenLedgerTests {
         organization.emailAddresses = [LabeledValue(identifier: "e2", label: Label.work, value: "info@acme.example")]
         var gone = ContactValues()
         gone.givenName = "Temporary"
-        var request = SaveRequest(requestIdentifier: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!, transactionAuthor: "importer")
+        var request = SaveRequest(
+            requestIdentifier: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!, transactionAuthor: "importer")
         request.add(richContact(), toContainerWithIdentifier: nil)
-        request.add(MutableContact(identifier: orgID, values: organization, availableKeys: .all, base: nil), toContainerWithIdentifier: nil)
-        request.add(MutableContact(identifier: goneID, values: gone, availableKeys: .all, base: nil), toContainerWithIdentifier: nil)
+        request.add(
+            MutableContact(identifier: orgID, values: organization, availableKeys: .all, base: nil),
+            toContainerWithIdentifier: nil)
+        request.add(
+            MutableContact(identifier: goneID, values: gone, availableKeys: .all, base: nil),
+            toContainerWithIdentifier: nil)
         try store.execute(request)
 
-        var rich = try store.unifiedContact(withIdentifier: richID, keysToFetch: [ContactKey.jobTitle, ContactKey.phoneNumbers]).mutableCopy()
+        var rich = try store.unifiedContact(
+            withIdentifier: richID, keysToFetch: [ContactKey.jobTitle, ContactKey.phoneNumbers]
+        ).mutableCopy()
         rich.jobTitle = "Chief Archivist"
-        rich.phoneNumbers.append(LabeledValue(identifier: "p3", label: Label.work, value: PhoneNumber(stringValue: "+1 415 555 0199")))
-        request = SaveRequest(requestIdentifier: UUID(uuidString: "00000000-0000-4000-8000-000000000002")!, transactionAuthor: "editor")
+        rich.phoneNumbers.append(
+            LabeledValue(identifier: "p3", label: Label.work, value: PhoneNumber(stringValue: "+1 415 555 0199")))
+        request = SaveRequest(
+            requestIdentifier: UUID(uuidString: "00000000-0000-4000-8000-000000000002")!, transactionAuthor: "editor")
         request.update(rich)
         try store.execute(request)
 
         let club = MutableGroup(identifier: clubID, name: "Club")
         let inner = MutableGroup(identifier: innerID, name: "Inner")
-        request = SaveRequest(requestIdentifier: UUID(uuidString: "00000000-0000-4000-8000-000000000003")!, transactionAuthor: "editor")
+        request = SaveRequest(
+            requestIdentifier: UUID(uuidString: "00000000-0000-4000-8000-000000000003")!, transactionAuthor: "editor")
         request.add(club, toContainerWithIdentifier: nil)
         request.add(inner, toContainerWithIdentifier: nil)
         request.addMember(rich.copy(), to: club.copy())
@@ -100,19 +122,24 @@ struct GoldenLedgerTests {
 
         var renamed = club
         renamed.name = "Golden Club"
-        request = SaveRequest(requestIdentifier: UUID(uuidString: "00000000-0000-4000-8000-000000000004")!, transactionAuthor: "editor")
+        request = SaveRequest(
+            requestIdentifier: UUID(uuidString: "00000000-0000-4000-8000-000000000004")!, transactionAuthor: "editor")
         request.update(renamed)
         request.removeMember(Contact(identifier: orgID, values: ContactValues(), availableKeys: []), from: club.copy())
         request.removeSubgroup(inner.copy(), from: club.copy())
         try store.execute(request)
 
-        request = SaveRequest(requestIdentifier: UUID(uuidString: "00000000-0000-4000-8000-000000000005")!, transactionAuthor: "cleaner")
+        request = SaveRequest(
+            requestIdentifier: UUID(uuidString: "00000000-0000-4000-8000-000000000005")!, transactionAuthor: "cleaner")
         request.delete(MutableContact(identifier: goneID, values: gone, availableKeys: .all, base: gone))
         request.delete(inner)
         try store.execute(request)
         store.close()
 
-        let limited = try ContactStore(ledgerAt: path, client: ClientContext(identifier: "limited-app", authorization: .notDetermined, accessDecision: { .limited }))
+        let limited = try ContactStore(
+            ledgerAt: path,
+            client: ClientContext(
+                identifier: "limited-app", authorization: .notDetermined, accessDecision: { .limited }))
         defer { limited.close() }
         let done = DispatchSemaphore(value: 0)
         let failure = Locked<(any Error)?>(nil)
@@ -136,16 +163,26 @@ struct GoldenLedgerTests {
         let rich = try store.unifiedContact(withIdentifier: richID, keysToFetch: ContactKey.allCases)
         var expected = richContact().values
         expected.jobTitle = "Chief Archivist"
-        expected.phoneNumbers.append(LabeledValue(identifier: "p3", label: Label.work, value: PhoneNumber(stringValue: "+1 415 555 0199")))
+        expected.phoneNumbers.append(
+            LabeledValue(identifier: "p3", label: Label.work, value: PhoneNumber(stringValue: "+1 415 555 0199")))
         #expect(rich.values == expected)
-        let organization = try store.unifiedContact(withIdentifier: orgID, keysToFetch: [ContactKey.contactType, ContactKey.organizationName])
+        let organization = try store.unifiedContact(
+            withIdentifier: orgID, keysToFetch: [ContactKey.contactType, ContactKey.organizationName])
         #expect(organization.contactType == .organization)
         #expect(organization.organizationName == "Acme Corporation")
         #expect(throws: ContactStoreError.self) { try store.unifiedContact(withIdentifier: goneID, keysToFetch: []) }
         #expect(try store.groups().map(\.name) == ["Golden Club"])
-        #expect(identifiers(try store.unifiedContacts(matching: .inGroup(withIdentifier: clubID), keysToFetch: [])) == [richID])
-        #expect(identifiers(try store.unifiedContacts(matching: .matchingName("zoe nunez"), keysToFetch: [])) == [richID])
-        #expect(identifiers(try store.unifiedContacts(matching: .matchingEmailAddress("INFO@acme.example"), keysToFetch: [])) == [orgID])
+        #expect(
+            identifiers(try store.unifiedContacts(matching: .inGroup(withIdentifier: clubID), keysToFetch: [])) == [
+                richID
+            ])
+        #expect(
+            identifiers(try store.unifiedContacts(matching: .matchingName("zoe nunez"), keysToFetch: [])) == [richID])
+        #expect(
+            identifiers(
+                try store.unifiedContacts(matching: .matchingEmailAddress("INFO@acme.example"), keysToFetch: [])) == [
+                    orgID
+                ])
         store.withProjection { projection in
             #expect(projection.access(of: "limited-app") == ClientAccess(status: .limited, notesEntitlement: false))
             #expect(projection.grants(of: "limited-app") == [richID])
