@@ -26,14 +26,20 @@ struct VCardCardReader {
     }
 
     let cardIndex: Int
+    /// The line of the card's `BEGIN:VCARD`.
+    let beginLine: Int
     let lines: [VCardRawLine]
     let fileText: FileText
     let fallbackEncoding: VCardCharset.Encoding
     private(set) var warnings: [VCardWarning] = []
     private var dialect: Dialect = .v30
 
-    init(cardIndex: Int, lines: [VCardRawLine], fileText: FileText, fallbackEncoding: VCardCharset.Encoding) {
+    init(
+        cardIndex: Int, beginLine: Int, lines: [VCardRawLine], fileText: FileText,
+        fallbackEncoding: VCardCharset.Encoding
+    ) {
         self.cardIndex = cardIndex
+        self.beginLine = beginLine
         self.lines = lines
         self.fileText = fileText
         self.fallbackEncoding = fallbackEncoding
@@ -82,16 +88,18 @@ struct VCardCardReader {
                 if encoding == .utf8 {
                     warn(
                         .charsetMismatch, line.lineNumber,
-                        "\(header.name) is not valid \(charsetName); invalid bytes were replaced with U+FFFD")
+                        "\(header.name) is not valid \(Self.preview(charsetName)); invalid bytes were replaced with U+FFFD"
+                    )
                     return String(decoding: bytes, as: UTF8.self)
                 }
                 warn(
                     .charsetMismatch, line.lineNumber,
-                    "\(header.name) is not valid \(charsetName); it was read by the guess instead")
+                    "\(header.name) is not valid \(Self.preview(charsetName)); it was read by the guess instead")
             } else {
                 warn(
                     .unknownCharset, line.lineNumber,
-                    "\(header.name) names the unknown character set \(charsetName); it was read by the guess")
+                    "\(header.name) names the unknown character set \(Self.preview(charsetName)); it was read by the guess"
+                )
             }
         }
         if fileText == .utf8 {
@@ -117,7 +125,7 @@ struct VCardCardReader {
     }
 
     private mutating func trimmedText(_ line: VCardRawLine, _ header: VCardHeader) -> String {
-        text(line, header).trimmingCharacters(in: .whitespacesAndNewlines)
+        text(line, header).vcardTrimmed(newlines: true)
     }
 
     // MARK: Reading
@@ -176,7 +184,7 @@ struct VCardCardReader {
     private mutating func readVersion(_ content: [(line: VCardRawLine, header: VCardHeader)]) {
         guard let line = content.first(where: { $0.header.name == "VERSION" })?.line else {
             dialect = .v30
-            warn(.missingVersion, lines.first?.lineNumber ?? 0, "the card has no VERSION; read as vCard 3.0")
+            warn(.missingVersion, beginLine, "the card has no VERSION; read as vCard 3.0")
             return
         }
         let version = VCardBytes.string(VCardBytes.trimmed(line.valueBytes))
@@ -186,7 +194,7 @@ struct VCardCardReader {
         case "4.0", "4": dialect = .v40
         default:
             dialect = .v30
-            warn(.unknownVersion, line.lineNumber, "VERSION \(version) is unknown; read as vCard 3.0")
+            warn(.unknownVersion, line.lineNumber, "VERSION \(Self.preview(version)) is unknown; read as vCard 3.0")
         }
     }
 
@@ -512,7 +520,10 @@ struct VCardCardReader {
                 username = encoded.removingPercentEncoding ?? encoded
             }
         }
-        let service = header.typeTokens.first { $0.lowercased() != "pref" }.map(VCardServices.canonicalSocialService)
+        // Apple writes the service as the TYPE; a quoted service name may hold commas.
+        let typeValues = header.values(of: "TYPE") + header.parameters.filter { $0.name == nil }.flatMap(\.values)
+        let service = typeValues.first { $0.lowercased() != "pref" && !$0.isEmpty }.map(
+            VCardServices.canonicalSocialService)
         let profile = SocialProfile(
             urlString: urlString, username: username, userIdentifier: header.values(of: "X-USERID").first,
             service: service)
@@ -580,7 +591,8 @@ struct VCardCardReader {
 
     // MARK: Photos
 
-    private mutating func readPhoto(_ line: VCardRawLine, _ header: VCardHeader, state: inout State) -> VCardCardError? {
+    private mutating func readPhoto(_ line: VCardRawLine, _ header: VCardHeader, state: inout State) -> VCardCardError?
+    {
         let raw = VCardBytes.trimmed(line.valueBytes)
         guard !raw.isEmpty else { return nil }
         if state.values.imageData != nil {
@@ -643,7 +655,7 @@ struct VCardCardReader {
         }
         // A card without a structured name keeps its formatted name as the given name, unless
         // the formatted name is just the organization (which the formatter shows anyway).
-        let organization = values.organizationName.trimmingCharacters(in: .whitespacesAndNewlines)
+        let organization = values.organizationName.vcardTrimmed(newlines: true)
         if !state.nameFound, !state.isOrganization, !state.formattedName.isEmpty,
             state.formattedName != organization
         {

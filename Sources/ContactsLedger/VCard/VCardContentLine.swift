@@ -84,7 +84,7 @@ struct VCardHeader: Sendable {
             if parameter.name == "TYPE" {
                 for value in parameter.values {
                     tokens += value.split(separator: ",").map {
-                        $0.trimmingCharacters(in: .whitespaces)
+                        $0.vcardTrimmed()
                     }
                 }
             } else if parameter.name == nil {
@@ -93,7 +93,7 @@ struct VCardHeader: Sendable {
                     let isEncoding = ["quoted-printable", "base64", "b", "8bit", "7bit"].contains(lowered)
                     let isValueType = ["url", "uri", "inline", "content-id", "cid"].contains(lowered)
                     if !isEncoding, !isValueType, VCardCharset.encoding(named: value) == nil {
-                        tokens.append(value.trimmingCharacters(in: .whitespaces))
+                        tokens.append(value.vcardTrimmed())
                     }
                 }
             }
@@ -141,7 +141,7 @@ enum VCardHeaderParser {
     /// Parses the header of a line whose colon is at `colon`; `nameEnd` is the index of the
     /// first `;` or of the colon.
     static func header(of bytes: [UInt8], nameEnd: Int, colon: Int) -> VCardHeader {
-        let fullName = VCardBytes.string(bytes[0..<nameEnd]).trimmingCharacters(in: .whitespaces)
+        let fullName = VCardBytes.string(bytes[0..<nameEnd]).vcardTrimmed()
         var group: String?
         var name = fullName
         if let dot = fullName.lastIndex(of: ".") {
@@ -171,7 +171,7 @@ enum VCardHeaderParser {
             var valueBytes = trimmed
             if let equals = firstIndexOutsideQuotes(trimmed, of: UInt8(ascii: "=")) {
                 name = VCardBytes.string(trimmed[trimmed.startIndex..<equals])
-                    .trimmingCharacters(in: .whitespaces).uppercased()
+                    .vcardTrimmed().uppercased()
                 valueBytes = trimmed[(equals + 1)...]
             }
             let values = split(valueBytes, at: UInt8(ascii: ",")).map { raw -> String in

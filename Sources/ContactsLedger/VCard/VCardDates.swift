@@ -13,7 +13,7 @@ enum VCardDates {
     /// followed by `T` and a time, or a space and a time. A year equal to `omitYear` or to
     /// `yearlessYear` (1604 unless told otherwise) means no year.
     static func parse(_ text: String, omitYear: Int? = nil, yearlessYear: Int? = omittedYear) -> DateComponents? {
-        var date = Substring(text.trimmingCharacters(in: .whitespaces))
+        var date = Substring(text.vcardTrimmed())
         if let timeStart = date.firstIndex(where: { $0 == "T" || $0 == "t" || $0 == " " }) {
             date = date[..<timeStart]
         }
@@ -48,7 +48,8 @@ enum VCardDates {
         let parts = date.split(separator: "-", omittingEmptySubsequences: false)
         switch parts.count {
         case 1 where date.count == 8:
-            guard let year = number(date.prefix(4), digits: 4...4), let month = number(date.dropFirst(4).prefix(2), digits: 2...2),
+            guard let year = number(date.prefix(4), digits: 4...4),
+                let month = number(date.dropFirst(4).prefix(2), digits: 2...2),
                 let day = number(date.suffix(2), digits: 2...2)
             else { return nil }
             components.year = year
@@ -132,7 +133,7 @@ enum VCardDates {
     /// twelve-digit Chinese form (cycle, year in cycle, month, day: `007800021101`), whose
     /// cycle is dropped because the model keeps only the year in the cycle.
     static func parseAlternate(_ text: String, calendar: Calendar.Identifier, isLeapMonth: Bool) -> DateComponents? {
-        var value = text.trimmingCharacters(in: .whitespaces)
+        var value = text.vcardTrimmed()
         if value.count == 12, value.allSatisfy({ $0.isASCII && $0.isNumber }) {
             value = String(value.dropFirst(4))
         } else if value.count == 9, value.hasPrefix("-"), value.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) {

@@ -26,7 +26,8 @@ struct VCardFileReader {
                 continue
             }
             var reader = VCardCardReader(
-                cardIndex: index, lines: segment.lines, fileText: fileText, fallbackEncoding: fallbackEncoding)
+                cardIndex: index, beginLine: segment.firstLine, lines: segment.lines, fileText: fileText,
+                fallbackEncoding: fallbackEncoding)
             let outcome = reader.read()
             result.warnings += reader.warnings
             switch outcome {
@@ -148,7 +149,10 @@ struct VCardFileReader {
                     segments.append(
                         Segment(
                             firstLine: line.lineNumber, lines: [],
-                            failure: (.missingBegin, line.lineNumber, "END:VCARD at line \(line.lineNumber) has no BEGIN:VCARD")))
+                            failure: (
+                                .missingBegin, line.lineNumber,
+                                "END:VCARD at line \(line.lineNumber) has no BEGIN:VCARD"
+                            )))
                 }
             } else if current != nil {
                 current?.lines.append(line)
@@ -160,7 +164,8 @@ struct VCardFileReader {
         }
         if var open = current {
             open.failure = (
-                .missingEnd, open.firstLine, "BEGIN:VCARD at line \(open.firstLine) has no END:VCARD before the end of the file"
+                .missingEnd, open.firstLine,
+                "BEGIN:VCARD at line \(open.firstLine) has no END:VCARD before the end of the file"
             )
             segments.append(open)
         }

@@ -66,7 +66,7 @@ enum VCardLabels {
         for parameter in header.parameters where parameter.name == "TYPE" {
             for value in parameter.values {
                 for token in value.split(separator: ",") {
-                    let trimmed = token.trimmingCharacters(in: .whitespaces)
+                    let trimmed = token.vcardTrimmed()
                     if !trimmed.isEmpty, !neutralTokens.contains(trimmed.lowercased()), !explicit.contains(trimmed) {
                         explicit.append(trimmed)
                     }

@@ -6,7 +6,7 @@ import Foundation
 /// reading accepts vCard 2.1, 3.0 and 4.0 as real exporters write them, with the leniency rules
 /// listed in `Documentation/VCard.md`. Nothing here touches a store: parsed contacts are new
 /// and are saved only by a save request that adds them.
-public enum VCardSerialization {
+public enum VCardSerialization: Sendable {
     /// The largest input ``read(_:strict:fallbackEncoding:)`` accepts, in bytes (64 MiB): far
     /// more than any address book export, and small enough to read in memory.
     public static let dataBytesMax = 64 * 1024 * 1024

@@ -13,7 +13,7 @@ enum VCardCharset {
 
     /// The encoding for a `CHARSET` name (IANA names and common aliases, any case), or nil.
     static func encoding(named name: String) -> Encoding? {
-        switch name.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch name.vcardTrimmed().lowercased() {
         case "utf-8", "utf8": .utf8
         case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "iso_8859-1": .latin1
         case "windows-1252", "cp1252", "x-cp1252", "ansi": .windows1252
@@ -192,7 +192,9 @@ enum VCardBase64 {
         let remaining = bytes.count - index
         if remaining == 1 {
             let chunk = UInt32(bytes[index]) << 16
-            output += [alphabet[Int(chunk >> 18 & 63)], alphabet[Int(chunk >> 12 & 63)], VCardBytes.equals, VCardBytes.equals]
+            output += [
+                alphabet[Int(chunk >> 18 & 63)], alphabet[Int(chunk >> 12 & 63)], VCardBytes.equals, VCardBytes.equals,
+            ]
         } else if remaining == 2 {
             let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
             output += [
@@ -312,5 +314,25 @@ enum VCardEscaping {
             previousWasCR = scalar == "\r"
         }
         return String(result)
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing white space (Unicode's White_Space characters;
+    /// line breaks only when asked), computed on scalars without Foundation's bridging, which
+    /// is slow on Linux.
+    func vcardTrimmed(newlines: Bool = false) -> String {
+        func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
+            guard scalar.properties.isWhitespace else { return false }
+            return newlines
+                || !(scalar == "\n" || scalar == "\r" || ("\u{0B}"..."\u{0C}").contains(scalar)
+                    || scalar == "\u{85}" || scalar == "\u{2028}" || scalar == "\u{2029}")
+        }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isTrimmed($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isTrimmed($0) })!
+        var trimmed = String.UnicodeScalarView()
+        trimmed.append(contentsOf: scalars[first...last])
+        return String(trimmed)
     }
 }

@@ -116,7 +116,8 @@ struct VCardWriter {
     /// for this kind of property, else as an `X-ABLabel` in the same `itemN.` group.
     private mutating func labeled(
         _ name: String, value: String, label: String?, kind: VCardLabels.Kind?, leadingTypes: [String] = [],
-        preferred: Bool = false, parameters: [Parameter] = [], alwaysGrouped: Bool = false,
+        preferred: Bool = false, leadingParameters: [Parameter] = [], parameters: [Parameter] = [],
+        alwaysGrouped: Bool = false,
         companions: [(name: String, value: String)] = []
     ) {
         var tokens = leadingTypes
@@ -127,7 +128,9 @@ struct VCardWriter {
             abLabel = label
         }
         let group = alwaysGrouped || abLabel != nil || !companions.isEmpty ? nextGroup() : nil
-        line(name, value, group: group, parameters: typeParameters(tokens, preferred: preferred) + parameters)
+        line(
+            name, value, group: group,
+            parameters: leadingParameters + typeParameters(tokens, preferred: preferred) + parameters)
         for companion in companions {
             line(companion.name, VCardEscaping.escape(companion.value), group: group)
         }
@@ -207,7 +210,7 @@ struct VCardWriter {
                 labeled(
                     "IMPP", value: escape(scheme + ":" + address.value.username), label: address.label,
                     kind: .instantMessage, preferred: index == 0,
-                    parameters: service.isEmpty ? [] : [("X-SERVICE-TYPE", [service])])
+                    leadingParameters: service.isEmpty ? [] : [("X-SERVICE-TYPE", [service])])
             }
         }
         if has(.imageData), let image = contact.imageData, !image.isEmpty {
