@@ -73,12 +73,18 @@ public final class ContactStore: @unchecked Sendable {
     private var pendingRequests: [UUID: [@Sendable (Result<SaveResult, ContactStoreError>) -> Void]] = [:]
     private let observerLock = NSLock()
     private var observers: [UUID: AsyncStream<StoreChange>.Continuation] = [:]
+    /// Writes snapshots of the projection for a store that writes a ledger directory; nil otherwise.
+    private let snapshotter: ProjectionSnapshotter?
 
-    private init(backing: Backing, identity: LedgerIdentity, projection: Projection, client: ClientContext) {
+    private init(
+        backing: Backing, identity: LedgerIdentity, projection: Projection, client: ClientContext,
+        snapshotter: ProjectionSnapshotter? = nil
+    ) {
         self.backing = backing
         self.identity = identity
         self.projection = projection
         self.client = client
+        self.snapshotter = snapshotter
         nextSequence = projection.head.sequence + 1
         var resolved = ClientAccess(status: client.authorization, notesEntitlement: client.notesEntitlement)
         if client.authorization == .notDetermined, let recorded = projection.access(of: client.identifier) {
@@ -90,7 +96,10 @@ public final class ContactStore: @unchecked Sendable {
     // MARK: Opening
 
     /// Opens (creating it if `create` is true and nothing is there) the ledger at `path` as its
-    /// single writer, replaying the journal into the projections.
+    /// single writer: restores the projections from the newest snapshot that checks out against
+    /// the journal and replays the records after it, or replays the whole journal when there is
+    /// no usable snapshot. Snapshots are written on ``close()`` and in the background as the
+    /// ledger grows (decision 0006).
     public convenience init(
         ledgerAt path: String, client: ClientContext, create: Bool = true, lockWaitSeconds: Double = 0,
         fileSystem: any FileSystem = SystemFileSystem()
@@ -98,24 +107,58 @@ public final class ContactStore: @unchecked Sendable {
         if create && !fileSystem.exists(LedgerPaths(root: path).identity) {
             do { try LedgerDirectory.create(at: path, fileSystem: fileSystem) } catch { throw ContactStoreError(error) }
         }
-        var replayed: Projection?
-        let journal: Journal
+        let options = JournalOptions(lockWaitSeconds: lockWaitSeconds, fileSystem: fileSystem)
+        var start: Projection?
+        if let reader = try? JournalReader(at: path, fileSystem: fileSystem) {
+            start = ProjectionSnapshots.load(ledgerAt: path, reader: reader).loaded?.projection
+        }
+        let loadedAt = start?.head
+        var (journal, opened) = try Self.openJournal(at: path, options: options, from: start)
+        if let loadedAt, !Self.journal(journal, continues: loadedAt) {
+            // The journal ends before the snapshot or disagrees with it at its sequence (open cut
+            // it back after a failed writer): the snapshot describes records that are not there.
+            journal.close()
+            (journal, opened) = try Self.openJournal(at: path, options: options, from: nil)
+        }
+        var projection = opened ?? Projection(ledgerID: journal.identity.ledgerID)
+        projection.prepareForQueries()
+        let snapshotter = ProjectionSnapshotter(
+            paths: journal.paths, identity: journal.identity, fileSystem: fileSystem,
+            loadedAt: projection.head == loadedAt ? loadedAt?.sequence : nil)
+        self.init(
+            backing: .journal(journal), identity: journal.identity, projection: projection, client: client,
+            snapshotter: snapshotter)
+    }
+
+    /// Opens the journal for writing, replaying the records after `start` (all of them without
+    /// one) into it; returns the journal and the projection (nil when nothing was replayed and
+    /// there was no start).
+    private static func openJournal(
+        at path: String, options: JournalOptions, from start: Projection?
+    ) throws -> (Journal, Projection?) {
+        var replayed = start
         do {
-            journal = try Journal.open(
-                at: path, options: JournalOptions(lockWaitSeconds: lockWaitSeconds, fileSystem: fileSystem)
+            let journal = try Journal.open(
+                at: path, options: options, replayFrom: (start?.head.sequence ?? 0) + 1
             ) { record in
                 if replayed == nil {
                     replayed = Projection(
-                        ledgerID: try LedgerDirectory.identity(at: path, fileSystem: fileSystem).ledgerID)
+                        ledgerID: try LedgerDirectory.identity(at: path, fileSystem: options.fileSystem).ledgerID)
                 }
                 try replayed!.apply(record)
             }
+            return (journal, replayed)
         } catch let error as StorageError {
             throw ContactStoreError(error)
         }
-        var projection = replayed ?? Projection(ledgerID: journal.identity.ledgerID)
-        projection.prepareForQueries()
-        self.init(backing: .journal(journal), identity: journal.identity, projection: projection, client: client)
+    }
+
+    /// Whether a journal just opened reaches `head` and has its hash there (the open scan checked
+    /// the chain from the segment holding it).
+    private static func journal(_ journal: Journal, continues head: HeadDigest) -> Bool {
+        let durable = journal.recovery.head
+        if durable.sequence == head.sequence { return durable.hash == head.hash }
+        return durable.sequence > head.sequence
     }
 
     /// Opens the ledger at `path` read-only, without the writer lock: ``refresh()`` reads what
@@ -125,8 +168,11 @@ public final class ContactStore: @unchecked Sendable {
     {
         let reader: JournalReader
         do { reader = try JournalReader(at: path) } catch { throw ContactStoreError(error) }
-        var projection = Projection(ledgerID: reader.identity.ledgerID)
-        try Self.replay(reader, into: &projection, through: point)
+        let last = try Self.lastSequence(reader, through: point)
+        var projection =
+            ProjectionSnapshots.load(ledgerAt: path, reader: reader, through: last).loaded?.projection
+            ?? Projection(ledgerID: reader.identity.ledgerID)
+        try Self.replay(reader, into: &projection, through: last)
         projection.prepareForQueries()
         self.init(
             backing: point == nil ? .reader(reader) : .frozen(reader), identity: reader.identity,
@@ -153,8 +199,10 @@ public final class ContactStore: @unchecked Sendable {
             let reader = try JournalReader(at: path)
             let last = try Self.lastSequence(reader, through: point)
             let journal = try InMemoryJournal(copying: reader, through: last)
-            var projection = Projection(ledgerID: reader.identity.ledgerID)
-            try journal.forEachRecord(from: 1) { record in
+            var projection =
+                ProjectionSnapshots.load(ledgerAt: path, reader: reader, through: last).loaded?.projection
+                ?? Projection(ledgerID: reader.identity.ledgerID)
+            try journal.forEachRecord(from: projection.head.sequence + 1) { record in
                 try projection.apply(record)
                 return true
             }
@@ -181,14 +229,14 @@ public final class ContactStore: @unchecked Sendable {
         }
     }
 
+    /// Applies the records after the projection's head, through `last` (to the end when nil).
     private static func replay(
-        _ reader: JournalReader, into projection: inout Projection, through point: LedgerPoint?
+        _ reader: JournalReader, into projection: inout Projection, through last: UInt64?
     )
         throws
     {
-        let last = try lastSequence(reader, through: point)
         do {
-            var cursor = try reader.records(from: 1)
+            var cursor = try reader.records(from: projection.head.sequence + 1)
             while let record = try cursor.next() {
                 if let last, record.sequence > last { break }
                 try projection.apply(record)
@@ -198,17 +246,51 @@ public final class ContactStore: @unchecked Sendable {
         }
     }
 
-    /// Waits for queued saves and releases the ledger; the store accepts no saves afterwards.
+    /// Waits for queued saves, writes a snapshot of the projection if the ledger changed since the
+    /// last one (a cache, see decision 0006), and releases the ledger; the store accepts no saves
+    /// afterwards.
     public func close() {
         if case .journal(let journal) = backing { journal.close() }
         commitLock.lock()
+        let failedWriting = journalFailed
         if failure == nil { failure = ContactStoreError(.storeNotWritable, "the store is closed") }
         commitLock.unlock()
+        if let snapshotter {
+            // After a failed write the journal is cut back on reopen; only a healthy store's
+            // projection is written down. The lock is released already: snapshots need none.
+            if failedWriting {
+                snapshotter.waitForWrites()
+            } else {
+                snapshotter.writeFinal(projectionLock.read { projection })
+            }
+        }
         observerLock.lock()
         let streams = observers.values
         observers = [:]
         observerLock.unlock()
         for stream in streams { stream.finish() }
+    }
+
+    /// Whether the journal failed closed (a write or fsync error).
+    private var journalFailed: Bool {
+        if case .journal(let journal) = backing { return journal.writerFailure != nil }
+        return false
+    }
+
+    /// Writes a snapshot of the projection now and returns after it is on disk; does nothing for
+    /// a store that does not write a ledger directory (read-only or in memory).
+    ///
+    /// Recovery calls it after rebuilding the projection from the journal.
+    package func writeSnapshot() throws {
+        guard let snapshotter else { return }
+        snapshotter.waitForWrites()
+        let current = projectionLock.read { projection }
+        do {
+            try ProjectionSnapshots.write(
+                current, paths: snapshotter.paths, identity: snapshotter.identity, fileSystem: snapshotter.fileSystem)
+        } catch {
+            throw ContactStoreError(error)
+        }
     }
 
     /// The head digest of the state this store shows.
@@ -362,6 +444,30 @@ public final class ContactStore: @unchecked Sendable {
         return nil
     }
 
+    /// Plans requests one after another, each seeing the ones before it, against the durable and
+    /// staged state, without committing anything: the first failure throws.
+    package func dryRun(_ requests: [SaveRequest]) throws(ContactStoreError) {
+        commitLock.lock()
+        defer { commitLock.unlock() }
+        let saveClient = SaveClient(identifier: client.identifier, access: access)
+        let outcome: ContactStoreError? = projectionLock.read {
+            var view = StagedView(base: projection, staged: staged)
+            var sequence = nextSequence
+            for request in requests {
+                var planner = SavePlanner(state: view, client: saveClient, request: request, sequence: sequence)
+                do throws(ContactStoreError) {
+                    _ = try planner.plan()
+                } catch {
+                    return error
+                }
+                view = planner.state
+                sequence += 1
+            }
+            return nil
+        }
+        if let outcome { throw outcome }
+    }
+
     /// Runs on the journal's writer after a record is durable (or failed): advances the
     /// projection, completes the callers, and posts the change.
     private func finish(
@@ -376,6 +482,7 @@ public final class ContactStore: @unchecked Sendable {
             projectionLock.write {
                 projection.apply(event, receipt: receipt, requestID: requestID)
                 projection.prepareForQueries()
+                snapshotter?.applied(operations: event.operations.count, projection: projection)
             }
             staged.release(touched)
             outcome = .success(

@@ -44,6 +44,9 @@ public struct VCardCardError: Error, Sendable, Hashable, CustomStringConvertible
         /// A `BDAY`, `ANNIVERSARY`, `X-ABDATE` or `X-ALTBDAY` is not a date, or is a date the
         /// model does not accept (a 31st month, say).
         case invalidDate
+        /// The card was read, but the store refused to save it (for example a value its
+        /// validation rejects, or a note the client may not write); the line is the card's first.
+        case refusedByStore
     }
 
     /// The position of the card in the file, counted from 0.
