@@ -174,15 +174,14 @@ public struct StoredMessage: Sendable, Hashable {
     /// Rewrites every value of a field as a nested message: each is parsed, passed to `body`,
     /// and encoded back in its place.
     ///
-    /// A value that is a varint, or bytes that are not a message, throws
-    /// ``MigrationError/wireFormat(_:)`` or the error `body` throws.
+    /// A value that is a varint throws ``MigrationError/notAMessage(field:)``, bytes that are not
+    /// a message throw ``MigrationError/wireFormat(_:)``, and `body` may throw its own errors.
     public mutating func updateMessages(
         _ field: UInt32, _ body: (inout StoredMessage) throws(MigrationError) -> Void
     ) throws(MigrationError) {
         for index in entries.indices where entries[index].field == field {
             guard case .bytes(let bytes) = entries[index].value else {
-                throw MigrationError.wireFormat(
-                    WireFormatError(offset: 0, reason: .unsupportedWireType(WireType.varint.rawValue)))
+                throw MigrationError.notAMessage(field: field)
             }
             var nested: StoredMessage
             do {

@@ -21,6 +21,8 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformed(version: UInt16, field: UInt32, reason: String)
     /// Bytes an upcaster parsed as a nested message are not a well-formed message.
     case wireFormat(WireFormatError)
+    /// A field an upcaster rewrites as a nested message holds a varint.
+    case notAMessage(field: UInt32)
 
     /// One line naming the problem.
     public var description: String {
@@ -35,6 +37,8 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
             "event of schema version \(version) has a malformed field \(field): \(reason)"
         case .wireFormat(let error):
             "a nested message is malformed: \(error)"
+        case .notAMessage(let field):
+            "field \(field) holds a varint where a nested message was expected"
         }
     }
 }

@@ -72,7 +72,9 @@ struct UpcasterChainTests {
 
     @Test("Steps run in version order, one per version, whatever order the chain was given them in")
     func manySteps() throws {
-        let chain = UpcasterChain(currentVersion: 5, upcasters: [Step(sourceVersion: 3), Step(sourceVersion: 1), Step(sourceVersion: 4), Step(sourceVersion: 2)])
+        let chain = UpcasterChain(
+            currentVersion: 5,
+            upcasters: [Step(sourceVersion: 3), Step(sourceVersion: 1), Step(sourceVersion: 4), Step(sourceVersion: 2)])
         #expect(chain.sourceVersions == [1, 2, 3, 4])
         let current = try chain.upcast(StoredEvent(schemaVersion: 2, message: StoredMessage()))
         #expect(current.schemaVersion == 5)
@@ -118,7 +120,7 @@ struct UpcasterChainTests {
         let error = try #require(throws: MigrationError.self) { try chain.upcast(old) }
         #expect(error == .wireFormat(WireFormatError(offset: 1, reason: .lengthOutOfBounds(length: 5, remaining: 1))))
         let varint = StoredEvent(schemaVersion: 2, message: StoredMessage([5: .varint(1)]))
-        #expect(throws: MigrationError.self) { try chain.upcast(varint) }
+        #expect(throws: MigrationError.notAMessage(field: 5)) { try chain.upcast(varint) }
     }
 
     @Test("Every error names its problem in one line")
@@ -126,7 +128,7 @@ struct UpcasterChainTests {
         let errors: [MigrationError] = [
             .versionTooNew(found: 4, current: 3), .missingUpcaster(version: 0),
             .stepDidNotAdvance(version: 1, produced: 3), .malformed(version: 1, field: 2, reason: "missing"),
-            .wireFormat(WireFormatError(offset: 3, reason: .truncatedVarint)),
+            .wireFormat(WireFormatError(offset: 3, reason: .truncatedVarint)), .notAMessage(field: 4),
         ]
         for error in errors {
             #expect(!error.description.isEmpty && !error.description.contains("\n"))

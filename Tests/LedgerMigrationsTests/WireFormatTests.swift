@@ -24,9 +24,11 @@ struct WireFormatTests {
         #expect(decoded == value)
     }
 
-    @Test("Zigzag keeps small magnitudes small and round-trips the extremes", arguments: [
-        (Int64(0), UInt64(0)), (-1, 1), (1, 2), (-2, 3), (Int64.max, UInt64.max - 1), (Int64.min, UInt64.max),
-    ] as [(Int64, UInt64)])
+    @Test(
+        "Zigzag keeps small magnitudes small and round-trips the extremes",
+        arguments: [
+            (Int64(0), UInt64(0)), (-1, 1), (1, 2), (-2, 3), (Int64.max, UInt64.max - 1), (Int64.min, UInt64.max),
+        ] as [(Int64, UInt64)])
     func zigzag(value: Int64, encoded: UInt64) {
         #expect(WireFormat.zigzag(value) == encoded)
         #expect(WireFormat.unzigzag(encoded) == value)
@@ -53,7 +55,9 @@ struct WireFormatTests {
             ])
     }
 
-    @Test("Nested messages of every length get their length patched in", arguments: [0, 1, 125, 126, 127, 128, 200, 16_381, 16_382, 16_383, 16_384, 70_000])
+    @Test(
+        "Nested messages of every length get their length patched in",
+        arguments: [0, 1, 125, 126, 127, 128, 200, 16_381, 16_382, 16_383, 16_384, 70_000])
     func nestedLengths(bodyBytes: Int) throws {
         let body = (0..<bodyBytes).map { UInt8(truncatingIfNeeded: $0) }
         var encoder = WireEncoder()
@@ -120,7 +124,10 @@ struct WireFormatTests {
             ([0x0B], 0, .unsupportedWireType(3)),
             ([0x0C], 0, .unsupportedWireType(4)),
             ([0x0A, 0x02, 0x41], 1, .lengthOutOfBounds(length: 2, remaining: 1)),
-            ([0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01], 1, .lengthOutOfBounds(length: UInt64.max, remaining: 0)),
+            (
+                [0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01], 1,
+                .lengthOutOfBounds(length: UInt64.max, remaining: 0)
+            ),
             ([0x0A], 1, .truncatedVarint),
         ] as [([UInt8], Int, WireFormatError.Reason)])
     func malformed(bytes: [UInt8], offset: Int, reason: WireFormatError.Reason) {
@@ -147,7 +154,8 @@ struct WireFormatTests {
     @Test("Random bytes never crash or hang the decoder")
     func randomBytes() {
         var generator = SystemRandomNumberGenerator()
-        let seed = ProcessInfo.processInfo.environment["LEDGER_TEST_SEED"].flatMap { UInt64($0) }
+        let seed =
+            ProcessInfo.processInfo.environment["LEDGER_TEST_SEED"].flatMap { UInt64($0) }
             ?? UInt64.random(in: 1...UInt64.max, using: &generator)
         print("Random bytes never crash or hang the decoder: seed \(seed) (set LEDGER_TEST_SEED=\(seed) to reproduce)")
         var state = seed

@@ -37,22 +37,21 @@ extension ContactCodec {
         var identifier = ""
         var label: String?
         var value = empty
-        // One handler for the whole message, which names the field being read, keeps the loop
-        // free of a handler per field.
-        var field: LabeledField?
-        do throws(EventDecodingError) {
-            while !nested.isAtEnd {
-                let key = try nested.nextKey()
-                field = LabeledField(rawValue: key.field)
-                switch field {
-                case .identifier?: identifier = try nested.string(key)
-                case .label?: label = try nested.string(key)
-                case .value?: value = try decodeValue(&nested, key)
-                case nil: try nested.skip(key)
-                }
+        while !nested.isAtEnd {
+            let key = try nested.nextKey()
+            guard let field = LabeledField(rawValue: key.field) else {
+                try nested.skip(key)
+                continue
             }
-        } catch {
-            throw field.map { error.within("\($0)") } ?? error
+            do throws(EventDecodingError) {
+                switch field {
+                case .identifier: identifier = try nested.string(key)
+                case .label: label = try nested.string(key)
+                case .value: value = try decodeValue(&nested, key)
+                }
+            } catch {
+                throw error.within("\(field)")
+            }
         }
         return LabeledValue(identifier: identifier, label: label, value: value)
     }
@@ -79,7 +78,8 @@ extension ContactCodec {
     static func decodePostalAddress(from reader: inout PayloadReader) throws(EventDecodingError) -> PostalAddress {
         var street = "", subLocality = "", city = "", subAdministrativeArea = ""
         var state = "", postalCode = "", country = "", isoCountryCode = ""
-        try decodeFields(from: &reader, as: EventSchema.PostalAddressField.self) { field, reader, key throws(EventDecodingError) in
+        try decodeFields(from: &reader, as: EventSchema.PostalAddressField.self) {
+            field, reader, key throws(EventDecodingError) in
             switch field {
             case .street: street = try reader.string(key)
             case .subLocality: subLocality = try reader.string(key)
@@ -106,7 +106,8 @@ extension ContactCodec {
 
     static func decodeSocialProfile(from reader: inout PayloadReader) throws(EventDecodingError) -> SocialProfile {
         var urlString = "", username = "", userIdentifier = "", service = ""
-        try decodeFields(from: &reader, as: EventSchema.SocialProfileField.self) { field, reader, key throws(EventDecodingError) in
+        try decodeFields(from: &reader, as: EventSchema.SocialProfileField.self) {
+            field, reader, key throws(EventDecodingError) in
             switch field {
             case .urlString: urlString = try reader.string(key)
             case .username: username = try reader.string(key)
@@ -173,7 +174,9 @@ extension ContactCodec {
         integer(.year, date.year)
         integer(.month, date.month)
         integer(.day, date.day)
-        if let isLeapMonth = date.isLeapMonth { encoder.appendBool(field: Field.isLeapMonth.rawValue, value: isLeapMonth) }
+        if let isLeapMonth = date.isLeapMonth {
+            encoder.appendBool(field: Field.isLeapMonth.rawValue, value: isLeapMonth)
+        }
         integer(.hour, date.hour)
         integer(.minute, date.minute)
         integer(.second, date.second)

@@ -14,7 +14,7 @@ package enum ContactCodec {
     package static func encode(_ values: ContactValues, keys: ContactKeySet) -> [UInt8] {
         var encoder = WireEncoder(capacity: 256)
         encode(values, keys: keys, into: &encoder)
-        return encoder.bytes
+        return encoder.finish()
     }
 
     /// Appends the fields of a Contact message holding the values of `keys`.
@@ -125,7 +125,9 @@ package enum ContactCodec {
 
     /// Decodes a standalone Contact message: the values, with defaults for the keys it does not
     /// hold, and the key set it was written for.
-    package static func decode(_ bytes: [UInt8]) throws(EventDecodingError) -> (values: ContactValues, keys: ContactKeySet) {
+    package static func decode(
+        _ bytes: [UInt8]
+    ) throws(EventDecodingError) -> (values: ContactValues, keys: ContactKeySet) {
         try WireReader.withReader(bytes) { (wire: inout WireReader) throws(EventDecodingError) in
             var reader = PayloadReader(wire: wire)
             var values = ContactValues()
@@ -168,7 +170,8 @@ package enum ContactCodec {
                 case .phoneNumbers:
                     reserve(&values.phoneNumbers, reader, key)
                     values.phoneNumbers.append(
-                        try decodeLabeled(&reader, key, empty: PhoneNumber(stringValue: "")) { reader, key throws(EventDecodingError) in
+                        try decodeLabeled(&reader, key, empty: PhoneNumber(stringValue: "")) {
+                            reader, key throws(EventDecodingError) in
                             PhoneNumber(stringValue: try reader.string(key))
                         })
                 case .emailAddresses:
@@ -184,7 +187,8 @@ package enum ContactCodec {
                 case .postalAddresses:
                     reserve(&values.postalAddresses, reader, key)
                     values.postalAddresses.append(
-                        try decodeLabeled(&reader, key, empty: PostalAddress()) { reader, key throws(EventDecodingError) in
+                        try decodeLabeled(&reader, key, empty: PostalAddress()) {
+                            reader, key throws(EventDecodingError) in
                             var nested = try reader.nested(key)
                             return try decodePostalAddress(from: &nested)
                         })
@@ -206,20 +210,23 @@ package enum ContactCodec {
                 case .dates:
                     reserve(&values.dates, reader, key)
                     values.dates.append(
-                        try decodeLabeled(&reader, key, empty: DateComponents()) { reader, key throws(EventDecodingError) in
+                        try decodeLabeled(&reader, key, empty: DateComponents()) {
+                            reader, key throws(EventDecodingError) in
                             var nested = try reader.nested(key)
                             return try decodeDate(from: &nested)
                         })
                 case .contactRelations:
                     reserve(&values.contactRelations, reader, key)
                     values.contactRelations.append(
-                        try decodeLabeled(&reader, key, empty: ContactRelation(name: "")) { reader, key throws(EventDecodingError) in
+                        try decodeLabeled(&reader, key, empty: ContactRelation(name: "")) {
+                            reader, key throws(EventDecodingError) in
                             ContactRelation(name: try reader.string(key))
                         })
                 case .socialProfiles:
                     reserve(&values.socialProfiles, reader, key)
                     values.socialProfiles.append(
-                        try decodeLabeled(&reader, key, empty: SocialProfile()) { reader, key throws(EventDecodingError) in
+                        try decodeLabeled(&reader, key, empty: SocialProfile()) {
+                            reader, key throws(EventDecodingError) in
                             var nested = try reader.nested(key)
                             return try decodeSocialProfile(from: &nested)
                         })
@@ -250,6 +257,15 @@ package enum ContactCodec {
             throw EventDecodingError(.valueOutsideKeySet, field: name, offset: messageStart)
         }
         return ContactKeySet(rawValue: keyBits)
+    }
+
+    /// Empties values that a Contact message was already decoded into when the same field comes
+    /// again, so that the last of two wins, as for every other singular field (writers never
+    /// repeat one); `decoded` records that one has been.
+    @inline(__always)
+    static func reset(_ values: inout ContactValues, _ decoded: inout Bool) {
+        if decoded { values = ContactValues() }
+        decoded = true
     }
 
     /// Makes room for every element of a repeated field when its first one is read.

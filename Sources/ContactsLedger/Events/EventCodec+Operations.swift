@@ -4,61 +4,71 @@ import LedgerMigrations
 extension EventCodec {
     /// Appends the fields of an Operation message: one field, named after the operation's kind,
     /// holding that kind's message.
-    static func encode(_ operation: LedgerOperation, into encoder: inout WireEncoder) {
+    ///
+    /// The operation is borrowed, and its messages are opened and closed around plain code rather
+    /// than written in closures, so that a contact's values (close to a kilobyte) are not copied
+    /// for the sake of a capture.
+    static func encode(_ operation: borrowing LedgerOperation, into encoder: inout WireEncoder) {
         typealias Kind = EventSchema.OperationField
         switch operation {
         case .addContact(let identifier, let containerIdentifier, let createdBy, let values):
             typealias Field = EventSchema.AddContactField
-            encoder.appendMessage(field: Kind.addContact.rawValue) { encoder in
-                encoder.appendNonEmpty(Field.identifier, identifier)
-                encoder.appendNonEmpty(Field.containerIdentifier, containerIdentifier)
-                encoder.appendNonEmpty(Field.createdBy, createdBy)
-                encoder.appendMessage(field: Field.values.rawValue) {
-                    ContactCodec.encode(values, keys: .all, into: &$0)
-                }
-            }
+            let kind = encoder.beginMessage(field: Kind.addContact.rawValue)
+            encoder.appendNonEmpty(Field.identifier, identifier)
+            encoder.appendNonEmpty(Field.containerIdentifier, containerIdentifier)
+            encoder.appendNonEmpty(Field.createdBy, createdBy)
+            let contact = encoder.beginMessage(field: Field.values.rawValue)
+            ContactCodec.encode(values, keys: .all, into: &encoder)
+            encoder.endMessage(contact)
+            encoder.endMessage(kind)
         case .updateContact(let identifier, let keys, let old, let new):
             typealias Field = EventSchema.UpdateContactField
-            encoder.appendMessage(field: Kind.updateContact.rawValue) { encoder in
-                encoder.appendNonEmpty(Field.identifier, identifier)
-                encoder.appendMessage(field: Field.old.rawValue) { ContactCodec.encode(old, keys: keys, into: &$0) }
-                encoder.appendMessage(field: Field.new.rawValue) { ContactCodec.encode(new, keys: keys, into: &$0) }
-            }
+            let kind = encoder.beginMessage(field: Kind.updateContact.rawValue)
+            encoder.appendNonEmpty(Field.identifier, identifier)
+            let oldMessage = encoder.beginMessage(field: Field.old.rawValue)
+            ContactCodec.encode(old, keys: keys, into: &encoder)
+            encoder.endMessage(oldMessage)
+            let newMessage = encoder.beginMessage(field: Field.new.rawValue)
+            ContactCodec.encode(new, keys: keys, into: &encoder)
+            encoder.endMessage(newMessage)
+            encoder.endMessage(kind)
         case .deleteContact(let identifier, let containerIdentifier, let createdBy, let groupIdentifiers, let last):
             typealias Field = EventSchema.DeleteContactField
-            encoder.appendMessage(field: Kind.deleteContact.rawValue) { encoder in
-                encoder.appendNonEmpty(Field.identifier, identifier)
-                encoder.appendNonEmpty(Field.containerIdentifier, containerIdentifier)
-                encoder.appendNonEmpty(Field.createdBy, createdBy)
-                encoder.appendEach(Field.groupIdentifiers, groupIdentifiers)
-                encoder.appendMessage(field: Field.last.rawValue) { ContactCodec.encode(last, keys: .all, into: &$0) }
-            }
+            let kind = encoder.beginMessage(field: Kind.deleteContact.rawValue)
+            encoder.appendNonEmpty(Field.identifier, identifier)
+            encoder.appendNonEmpty(Field.containerIdentifier, containerIdentifier)
+            encoder.appendNonEmpty(Field.createdBy, createdBy)
+            encoder.appendEach(Field.groupIdentifiers, groupIdentifiers)
+            let contact = encoder.beginMessage(field: Field.last.rawValue)
+            ContactCodec.encode(last, keys: .all, into: &encoder)
+            encoder.endMessage(contact)
+            encoder.endMessage(kind)
         case .addGroup(let identifier, let containerIdentifier, let name):
             typealias Field = EventSchema.AddGroupField
-            encoder.appendMessage(field: Kind.addGroup.rawValue) { encoder in
-                encoder.appendNonEmpty(Field.identifier, identifier)
-                encoder.appendNonEmpty(Field.containerIdentifier, containerIdentifier)
-                encoder.appendNonEmpty(Field.name, name)
-            }
+            let kind = encoder.beginMessage(field: Kind.addGroup.rawValue)
+            encoder.appendNonEmpty(Field.identifier, identifier)
+            encoder.appendNonEmpty(Field.containerIdentifier, containerIdentifier)
+            encoder.appendNonEmpty(Field.name, name)
+            encoder.endMessage(kind)
         case .updateGroup(let identifier, let oldName, let newName):
             typealias Field = EventSchema.UpdateGroupField
-            encoder.appendMessage(field: Kind.updateGroup.rawValue) { encoder in
-                encoder.appendNonEmpty(Field.identifier, identifier)
-                encoder.appendNonEmpty(Field.oldName, oldName)
-                encoder.appendNonEmpty(Field.newName, newName)
-            }
+            let kind = encoder.beginMessage(field: Kind.updateGroup.rawValue)
+            encoder.appendNonEmpty(Field.identifier, identifier)
+            encoder.appendNonEmpty(Field.oldName, oldName)
+            encoder.appendNonEmpty(Field.newName, newName)
+            encoder.endMessage(kind)
         case .deleteGroup(
             let identifier, let containerIdentifier, let name, let memberIdentifiers, let subgroupIdentifiers,
             let parentGroupIdentifiers):
             typealias Field = EventSchema.DeleteGroupField
-            encoder.appendMessage(field: Kind.deleteGroup.rawValue) { encoder in
-                encoder.appendNonEmpty(Field.identifier, identifier)
-                encoder.appendNonEmpty(Field.containerIdentifier, containerIdentifier)
-                encoder.appendNonEmpty(Field.name, name)
-                encoder.appendEach(Field.memberIdentifiers, memberIdentifiers)
-                encoder.appendEach(Field.subgroupIdentifiers, subgroupIdentifiers)
-                encoder.appendEach(Field.parentGroupIdentifiers, parentGroupIdentifiers)
-            }
+            let kind = encoder.beginMessage(field: Kind.deleteGroup.rawValue)
+            encoder.appendNonEmpty(Field.identifier, identifier)
+            encoder.appendNonEmpty(Field.containerIdentifier, containerIdentifier)
+            encoder.appendNonEmpty(Field.name, name)
+            encoder.appendEach(Field.memberIdentifiers, memberIdentifiers)
+            encoder.appendEach(Field.subgroupIdentifiers, subgroupIdentifiers)
+            encoder.appendEach(Field.parentGroupIdentifiers, parentGroupIdentifiers)
+            encoder.endMessage(kind)
         case .addMember(let contactIdentifier, let groupIdentifier):
             encodeMembership(Kind.addMember, contactIdentifier, groupIdentifier, into: &encoder)
         case .removeMember(let contactIdentifier, let groupIdentifier):
@@ -69,21 +79,21 @@ extension EventCodec {
             encodeSubgroup(Kind.removeSubgroup, groupIdentifier, parentGroupIdentifier, into: &encoder)
         case .addContainer(let identifier, let name, let type, let isDefault):
             typealias Field = EventSchema.AddContainerField
-            encoder.appendMessage(field: Kind.addContainer.rawValue) { encoder in
-                encoder.appendNonEmpty(Field.identifier, identifier)
-                encoder.appendNonEmpty(Field.name, name)
-                if type != .unassigned { encoder.appendVarint(field: Field.type.rawValue, value: UInt64(type.rawValue)) }
-                if isDefault { encoder.appendBool(field: Field.isDefault.rawValue, value: true) }
-            }
+            let kind = encoder.beginMessage(field: Kind.addContainer.rawValue)
+            encoder.appendNonEmpty(Field.identifier, identifier)
+            encoder.appendNonEmpty(Field.name, name)
+            if type != .unassigned { encoder.appendVarint(field: Field.type.rawValue, value: UInt64(type.rawValue)) }
+            if isDefault { encoder.appendBool(field: Field.isDefault.rawValue, value: true) }
+            encoder.endMessage(kind)
         case .setAuthorization(let clientIdentifier, let status, let notesEntitlement):
             typealias Field = EventSchema.SetAuthorizationField
-            encoder.appendMessage(field: Kind.setAuthorization.rawValue) { encoder in
-                encoder.appendNonEmpty(Field.clientIdentifier, clientIdentifier)
-                if status != .notDetermined {
-                    encoder.appendVarint(field: Field.status.rawValue, value: UInt64(status.rawValue))
-                }
-                if notesEntitlement { encoder.appendBool(field: Field.notesEntitlement.rawValue, value: true) }
+            let kind = encoder.beginMessage(field: Kind.setAuthorization.rawValue)
+            encoder.appendNonEmpty(Field.clientIdentifier, clientIdentifier)
+            if status != .notDetermined {
+                encoder.appendVarint(field: Field.status.rawValue, value: UInt64(status.rawValue))
             }
+            if notesEntitlement { encoder.appendBool(field: Field.notesEntitlement.rawValue, value: true) }
+            encoder.endMessage(kind)
         case .grantAccess(let clientIdentifier, let contactIdentifiers):
             encodeAccess(Kind.grantAccess, clientIdentifier, contactIdentifiers, into: &encoder)
         case .revokeAccess(let clientIdentifier, let contactIdentifiers):
@@ -96,10 +106,10 @@ extension EventCodec {
         into encoder: inout WireEncoder
     ) {
         typealias Field = EventSchema.MembershipField
-        encoder.appendMessage(field: kind.rawValue) { encoder in
-            encoder.appendNonEmpty(Field.contactIdentifier, contactIdentifier)
-            encoder.appendNonEmpty(Field.groupIdentifier, groupIdentifier)
-        }
+        let message = encoder.beginMessage(field: kind.rawValue)
+        encoder.appendNonEmpty(Field.contactIdentifier, contactIdentifier)
+        encoder.appendNonEmpty(Field.groupIdentifier, groupIdentifier)
+        encoder.endMessage(message)
     }
 
     private static func encodeSubgroup(
@@ -107,10 +117,10 @@ extension EventCodec {
         into encoder: inout WireEncoder
     ) {
         typealias Field = EventSchema.SubgroupField
-        encoder.appendMessage(field: kind.rawValue) { encoder in
-            encoder.appendNonEmpty(Field.groupIdentifier, groupIdentifier)
-            encoder.appendNonEmpty(Field.parentGroupIdentifier, parentGroupIdentifier)
-        }
+        let message = encoder.beginMessage(field: kind.rawValue)
+        encoder.appendNonEmpty(Field.groupIdentifier, groupIdentifier)
+        encoder.appendNonEmpty(Field.parentGroupIdentifier, parentGroupIdentifier)
+        encoder.endMessage(message)
     }
 
     private static func encodeAccess(
@@ -118,10 +128,10 @@ extension EventCodec {
         into encoder: inout WireEncoder
     ) {
         typealias Field = EventSchema.AccessField
-        encoder.appendMessage(field: kind.rawValue) { encoder in
-            encoder.appendNonEmpty(Field.clientIdentifier, clientIdentifier)
-            encoder.appendEach(Field.contactIdentifiers, contactIdentifiers)
-        }
+        let message = encoder.beginMessage(field: kind.rawValue)
+        encoder.appendNonEmpty(Field.clientIdentifier, clientIdentifier)
+        encoder.appendEach(Field.contactIdentifiers, contactIdentifiers)
+        encoder.endMessage(message)
     }
 
     /// Reads an Operation message, which must hold exactly one kind of operation, and appends
@@ -142,7 +152,6 @@ extension EventCodec {
                 continue
             }
             guard !found else {
-                operations.removeLast()
                 throw EventDecodingError(.operationWithSeveralKinds, field: "\(kind)", offset: key.offset)
             }
             do throws(EventDecodingError) {
@@ -167,6 +176,7 @@ extension EventCodec {
         case .addContact:
             var identifier = "", containerIdentifier = "", createdBy = ""
             var values = ContactValues()
+            var valuesDecoded = false
             try ContactCodec.decodeFields(from: &reader, as: EventSchema.AddContactField.self) {
                 field, reader, key throws(EventDecodingError) in
                 switch field {
@@ -175,15 +185,19 @@ extension EventCodec {
                 case .createdBy: createdBy = try reader.string(key)
                 case .values:
                     var nested = try reader.nested(key)
+                    ContactCodec.reset(&values, &valuesDecoded)
                     _ = try ContactCodec.decode(from: &nested, into: &values)
                 }
             }
-            operations.append(.addContact(
-                identifier: identifier, containerIdentifier: containerIdentifier, createdBy: createdBy, values: consume values))
+            operations.append(
+                .addContact(
+                    identifier: identifier, containerIdentifier: containerIdentifier, createdBy: createdBy,
+                    values: consume values))
         case .updateContact:
             var identifier = ""
             var old = ContactValues(), new = ContactValues()
             var oldKeys = ContactKeySet(), newKeys = ContactKeySet()
+            var oldDecoded = false, newDecoded = false
             var oldOffset = reader.offset
             try ContactCodec.decodeFields(from: &reader, as: EventSchema.UpdateContactField.self) {
                 field, reader, key throws(EventDecodingError) in
@@ -192,9 +206,11 @@ extension EventCodec {
                 case .old:
                     oldOffset = key.offset
                     var nested = try reader.nested(key)
+                    ContactCodec.reset(&old, &oldDecoded)
                     oldKeys = try ContactCodec.decode(from: &nested, into: &old)
                 case .new:
                     var nested = try reader.nested(key)
+                    ContactCodec.reset(&new, &newDecoded)
                     newKeys = try ContactCodec.decode(from: &nested, into: &new)
                 }
             }
@@ -207,6 +223,7 @@ extension EventCodec {
             var identifier = "", containerIdentifier = "", createdBy = ""
             var groupIdentifiers: [String] = []
             var last = ContactValues()
+            var lastDecoded = false
             try ContactCodec.decodeFields(from: &reader, as: EventSchema.DeleteContactField.self) {
                 field, reader, key throws(EventDecodingError) in
                 switch field {
@@ -216,12 +233,14 @@ extension EventCodec {
                 case .groupIdentifiers: groupIdentifiers.append(try reader.string(key))
                 case .last:
                     var nested = try reader.nested(key)
+                    ContactCodec.reset(&last, &lastDecoded)
                     _ = try ContactCodec.decode(from: &nested, into: &last)
                 }
             }
-            operations.append(.deleteContact(
-                identifier: identifier, containerIdentifier: containerIdentifier, createdBy: createdBy,
-                groupIdentifiers: groupIdentifiers, last: consume last))
+            operations.append(
+                .deleteContact(
+                    identifier: identifier, containerIdentifier: containerIdentifier, createdBy: createdBy,
+                    groupIdentifiers: groupIdentifiers, last: consume last))
         case .addGroup:
             var identifier = "", containerIdentifier = "", name = ""
             try ContactCodec.decodeFields(from: &reader, as: EventSchema.AddGroupField.self) {
@@ -259,10 +278,11 @@ extension EventCodec {
                 case .parentGroupIdentifiers: parentGroupIdentifiers.append(try reader.string(key))
                 }
             }
-            operations.append(.deleteGroup(
-                identifier: identifier, containerIdentifier: containerIdentifier, name: name,
-                memberIdentifiers: memberIdentifiers, subgroupIdentifiers: subgroupIdentifiers,
-                parentGroupIdentifiers: parentGroupIdentifiers))
+            operations.append(
+                .deleteGroup(
+                    identifier: identifier, containerIdentifier: containerIdentifier, name: name,
+                    memberIdentifiers: memberIdentifiers, subgroupIdentifiers: subgroupIdentifiers,
+                    parentGroupIdentifiers: parentGroupIdentifiers))
         case .addMember, .removeMember:
             var contactIdentifier = "", groupIdentifier = ""
             try ContactCodec.decodeFields(from: &reader, as: EventSchema.MembershipField.self) {
@@ -315,7 +335,9 @@ extension EventCodec {
                 case .notesEntitlement: notesEntitlement = try reader.bool(key)
                 }
             }
-            operations.append(.setAuthorization(clientIdentifier: clientIdentifier, status: status, notesEntitlement: notesEntitlement))
+            operations.append(
+                .setAuthorization(
+                    clientIdentifier: clientIdentifier, status: status, notesEntitlement: notesEntitlement))
         case .grantAccess, .revokeAccess:
             var clientIdentifier = ""
             var contactIdentifiers: [String] = []

@@ -18,9 +18,11 @@ package enum EventCodec {
     package static func encode(_ event: LedgerEvent) -> [UInt8] {
         var encoder = WireEncoder(capacity: 512)
         for operation in event.operations {
-            encoder.appendMessage(field: EventSchema.EventField.operations.rawValue) { encode(operation, into: &$0) }
+            let message = encoder.beginMessage(field: EventSchema.EventField.operations.rawValue)
+            encode(operation, into: &encoder)
+            encoder.endMessage(message)
         }
-        return encoder.bytes
+        return encoder.finish()
     }
 
     /// Decodes a payload written in schema version `schemaVersion`, upcasting it first when it
@@ -33,7 +35,8 @@ package enum EventCodec {
     ) throws(EventDecodingError) -> LedgerEvent {
         precondition(
             upcasters.currentVersion == currentSchemaVersion,
-            "an upcaster chain to version \(upcasters.currentVersion) cannot feed the decoder of \(currentSchemaVersion)")
+            "an upcaster chain to version \(upcasters.currentVersion) cannot feed the decoder of \(currentSchemaVersion)"
+        )
         if schemaVersion == currentSchemaVersion {
             return try decodeCurrent(payload)
         }
@@ -75,11 +78,12 @@ package enum EventCodec {
                     try reader.skip(key)
                     continue
                 }
+                let index = operations.count
                 do throws(EventDecodingError) {
                     var nested = try reader.nested(key)
                     try decodeOperation(from: &nested, appendingTo: &operations)
                 } catch {
-                    throw error.within("operations[\(operations.count)]")
+                    throw error.within("operations[\(index)]")
                 }
             }
             return LedgerEvent(operations: operations)

@@ -16,7 +16,7 @@ package struct LedgerEvent: Sendable, Hashable {
 }
 
 /// The effect of one operation of a save request (or of a store-level action such as a grant).
-package enum LedgerOperation: Sendable, Hashable {
+package indirect enum LedgerOperation: Sendable, Hashable {
     /// A contact was created in a container by a client; `values` holds every key.
     case addContact(identifier: String, containerIdentifier: String, createdBy: String, values: ContactValues)
     /// Some keys of a contact changed; `old` and `new` hold values for exactly `keys`

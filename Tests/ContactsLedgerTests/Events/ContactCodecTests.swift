@@ -94,7 +94,9 @@ struct ContactCodecTests {
         #expect(decoded.birthday?.calendar?.identifier == date.calendar?.identifier)
     }
 
-    @Test("Non-Gregorian birthdays round-trip in every calendar, leap months included", arguments: EventFixtures.calendars)
+    @Test(
+        "Non-Gregorian birthdays round-trip in every calendar, leap months included", arguments: EventFixtures.calendars
+    )
     func nonGregorian(calendar: Calendar.Identifier) throws {
         for isLeapMonth in [nil, false, true] as [Bool?] {
             var date = DateComponents(calendar: Calendar(identifier: calendar), year: 4721, month: 6, day: 2)
@@ -155,7 +157,9 @@ struct ContactCodecTests {
                 value: PhoneNumber(stringValue: EventFixtures.texts[index % EventFixtures.texts.count]))
         }
         values.contactRelations = EventFixtures.texts.enumerated().map { index, text in
-            LabeledValue(identifier: text, label: Label.contactRelationLabels[index % Label.contactRelationLabels.count], value: ContactRelation(name: text))
+            LabeledValue(
+                identifier: text, label: Label.contactRelationLabels[index % Label.contactRelationLabels.count],
+                value: ContactRelation(name: text))
         }
         values.note = EventFixtures.texts.joined(separator: "|")
         values.imageData = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })

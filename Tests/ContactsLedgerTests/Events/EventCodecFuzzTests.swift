@@ -69,7 +69,9 @@ struct EventCodecFuzzTests {
         return bytes
     }
 
-    @Test("Damaged encodings never crash or hang the decoder, and every failure is a decoding error", .timeLimit(.minutes(1)))
+    @Test(
+        "Damaged encodings never crash or hang the decoder, and every failure is a decoding error",
+        .timeLimit(.minutes(1)))
     func damagedPayloads() {
         var generator = EventFixtures.SeededGenerator(seed: EventFixtures.seed("Damaged encodings"))
         let corpus = Self.corpus(using: &generator)

@@ -92,6 +92,32 @@ struct EventCodecTests {
         #expect(try EventCodec.decode(encoder.bytes, schemaVersion: 1) == expected)
     }
 
+    @Test("A singular field written twice keeps its last value, a nested contact included")
+    func lastValueWins() throws {
+        var encoder = WireEncoder()
+        encoder.appendMessage(field: 1) { operation in
+            operation.appendMessage(field: 1) { add in
+                add.appendString(field: 1, "C1")
+                add.appendString(field: 1, "C2")
+                add.appendMessage(field: 4) { contact in
+                    contact.appendVarint(field: 1, value: ContactKeySet.all.rawValue)
+                    contact.appendString(field: 2, "Ada")
+                    contact.appendMessage(field: 5) { $0.appendString(field: 3, "555") }
+                }
+                add.appendMessage(field: 4) { contact in
+                    contact.appendVarint(field: 1, value: ContactKeySet.all.rawValue)
+                    contact.appendString(field: 3, "Lovelace")
+                }
+            }
+        }
+        var values = ContactValues()
+        values.familyName = "Lovelace"
+        let expected = LedgerEvent(operations: [
+            .addContact(identifier: "C2", containerIdentifier: "", createdBy: "", values: values)
+        ])
+        #expect(try EventCodec.decode(encoder.bytes, schemaVersion: 1) == expected)
+    }
+
     // MARK: Golden bytes
 
     /// The event the golden bytes hold: every kind of operation, every property of a contact.
@@ -245,7 +271,8 @@ struct EventCodecTests {
         values.familyName = "Lovelace"
         values.organizationName = "Engines"
         values.phoneNumbers = [
-            LabeledValue(identifier: "P1", label: Label.phoneNumberMobile, value: PhoneNumber(stringValue: "+44 20 7946 0958"))
+            LabeledValue(
+                identifier: "P1", label: Label.phoneNumberMobile, value: PhoneNumber(stringValue: "+44 20 7946 0958"))
         ]
         #expect(
             decoded
@@ -324,10 +351,14 @@ struct EventCodecTests {
             contact.appendVarint(field: 7, value: 5)
         }
         let error = try Self.decodingError(payload)
-        #expect(error == EventDecodingError(.invalidValue(5), field: "operations[0].addContact.values.contactType", offset: 17))
+        #expect(
+            error
+                == EventDecodingError(
+                    .invalidValue(5), field: "operations[0].addContact.values.contactType", offset: 17))
         #expect(
             error.description
-                == "cannot decode event: value 5 is out of range in field operations[0].addContact.values.contactType at byte 17")
+                == "cannot decode event: value 5 is out of range in field operations[0].addContact.values.contactType at byte 17"
+        )
     }
 
     @Test("The index of a repeated field's element is in the path")
@@ -383,7 +414,9 @@ struct EventCodecTests {
     func operationKinds() throws {
         var none = WireEncoder()
         none.appendMessage(field: 1) { $0.appendVarint(field: 99, value: 1) }
-        #expect(try Self.decodingError(none.bytes) == EventDecodingError(.operationWithoutKind, field: "operations[0]", offset: 2))
+        #expect(
+            try Self.decodingError(none.bytes)
+                == EventDecodingError(.operationWithoutKind, field: "operations[0]", offset: 2))
         var empty = WireEncoder()
         empty.appendMessage(field: 1) { _ in }
         #expect(try Self.decodingError(empty.bytes).reason == .operationWithoutKind)

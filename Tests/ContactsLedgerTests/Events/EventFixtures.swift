@@ -42,7 +42,8 @@ enum EventFixtures {
             LabeledValue(
                 identifier: uuid(number, 1), label: Label.phoneNumberMobile,
                 value: PhoneNumber(stringValue: "+44 20 7946 0958")),
-            LabeledValue(identifier: uuid(number, 2), label: Label.work, value: PhoneNumber(stringValue: "020 7946 0000")),
+            LabeledValue(
+                identifier: uuid(number, 2), label: Label.work, value: PhoneNumber(stringValue: "020 7946 0000")),
         ]
         values.emailAddresses = [
             LabeledValue(identifier: uuid(number, 3), label: Label.home, value: "ada@example.org"),
@@ -85,10 +86,12 @@ enum EventFixtures {
         nonGregorian.isLeapMonth = true
         values.nonGregorianBirthday = nonGregorian
         values.dates = [
-            LabeledValue(identifier: "D1", label: Label.dateAnniversary, value: DateComponents(year: 2001, month: 6, day: 9))
+            LabeledValue(
+                identifier: "D1", label: Label.dateAnniversary, value: DateComponents(year: 2001, month: 6, day: 9))
         ]
         values.phoneNumbers = [
-            LabeledValue(identifier: "P1", label: Label.phoneNumberMobile, value: PhoneNumber(stringValue: "+1 555 0100")),
+            LabeledValue(
+                identifier: "P1", label: Label.phoneNumberMobile, value: PhoneNumber(stringValue: "+1 555 0100")),
             LabeledValue(identifier: "P2", label: nil, value: PhoneNumber(stringValue: "0100")),
         ]
         values.emailAddresses = [LabeledValue(identifier: "E1", label: "", value: "j@example.com")]
@@ -228,7 +231,9 @@ enum EventFixtures {
         case 1: values.imageData = Data()
         default:
             values.imageData = Data(
-                (0..<Int.random(in: 1...5000, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+                (0..<Int.random(in: 1...5000, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                })
         }
         return values
     }
@@ -254,7 +259,10 @@ enum EventFixtures {
         func text() -> String { texts.randomElement(using: &generator)! }
         func list() -> [String] { (0..<Int.random(in: 0...4, using: &generator)).map { _ in text() } }
         switch Int.random(in: 0...13, using: &generator) {
-        case 0: return .addContact(identifier: text(), containerIdentifier: text(), createdBy: text(), values: randomValues(using: &generator))
+        case 0:
+            return .addContact(
+                identifier: text(), containerIdentifier: text(), createdBy: text(),
+                values: randomValues(using: &generator))
         case 1:
             let keys = ContactKeySet(rawValue: UInt64.random(in: 0...UInt64.max, using: &generator))
             return .updateContact(
