@@ -80,7 +80,7 @@ let package = Package(
         // Runs the built contacts-ledger binary and checks its output and exit codes.
         .testTarget(
             name: "ContactsLedgerCLITests",
-            dependencies: ["ContactsLedger"],
+            dependencies: ["ContactsLedger", "contacts-ledger"],
             swiftSettings: strict
         ),
     ]

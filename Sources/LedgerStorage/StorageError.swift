@@ -21,7 +21,7 @@ public struct LedgerLocation: Sendable, Hashable, CustomStringConvertible {
 ///
 /// Every case names the file or ledger involved, so that the one line a tool prints
 /// is enough to find the problem.
-public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A system call failed; carries the operation, the path and the `errno` value.
     case system(operation: String, path: String, errno: Int32)
     /// Another process holds the ledger's writer lock.

@@ -1,10 +1,14 @@
-// ledger-bench: measures the ledger on this machine against baselines taken in the same run, and
-// prints one JSON object (a readable table with --table). Build it in release mode:
+// ledger-bench: measures the library on this machine and prints one JSON object (a readable
+// table with --table). Build and run it in release mode:
 //
-//   swift run -c release ledger-bench [--quick] [--table] [--dir DIRECTORY]
+//   swift build -c release --product ledger-bench
+//   .build/release/ledger-bench [--quick] [--table] [--dir DIRECTORY] [--keep]
 //
-// Every figure that depends on the disk comes with the raw append+fdatasync baseline measured on
-// the same filesystem, so ratios hold on a noisy machine.
+// Every figure that depends on the disk or the CPU comes with its baseline from the same run:
+// commits beside a raw append+fdatasync on the same filesystem, replay beside reading and
+// checksumming the same journal, indexed search beside a linear scan of the same contacts.
+// Documentation/Performance.md describes the method and the last full run.
+import ContactsLedger
 import Foundation
 import LedgerStorage
 
@@ -12,117 +16,148 @@ import LedgerStorage
     import Glibc
 #endif
 
-let words = Set(CommandLine.arguments.dropFirst())
-let quick = words.contains("--quick")
-let table = words.contains("--table")
-var scratchParent = NSTemporaryDirectory()
-if let index = CommandLine.arguments.firstIndex(of: "--dir"), index + 1 < CommandLine.arguments.count {
-    scratchParent = CommandLine.arguments[index + 1]
-}
-let scratch = scratchParent + "/ledger-bench-\(getpid())"
-try? FileManager.default.removeItem(atPath: scratch)
-try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(atPath: scratch) }
+let usage = """
+    usage: ledger-bench [--quick] [--table] [--dir DIRECTORY] [--keep] [--sizes N,N...]
 
-/// The payload size of a typical record: one contact with a few labeled values.
-let typicalPayloadBytes = 320
-let iterations = quick ? 40 : 400
+    Measures commits, group commit, replay, open with a snapshot, search and memory, and prints
+    one JSON object on standard output (a table with --table).
 
-func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+      --quick          a small version of everything (ledgers of 1,000 and 2,000 contacts), in seconds
+      --table          print a readable table instead of JSON
+      --dir DIRECTORY  where to write the scratch ledgers (default: the temporary directory); the
+                       baseline is measured there too, so it is the same filesystem
+      --keep           keep the scratch directory and the ledgers in it
+      --sizes N,N...   the contact counts of the generated ledgers (default 100000,1000000; with
+                       --quick 1000,2000); search and memory are measured on the last
 
-func percentile(_ values: [Double], _ fraction: Double) -> Double {
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction))]
-}
+    Exit codes: 0 success; 64 usage error; 1 any other failure.
+    """
 
-/// The physical limit: append a typical record's bytes to a file and fdatasync, in a loop.
-func baselineAppendFdatasync() throws -> [Double] {
-    let fileSystem = SystemFileSystem()
-    let file = try fileSystem.open(scratch + "/baseline", .createNew(permissions: 0o600))
-    defer { try? fileSystem.close(file) }
-    let bytes = [UInt8](repeating: 0x5A, count: typicalPayloadBytes + RecordFrame.envelopeFixedBytes + 8)
-    var offset: Int64 = 0
-    var samples: [Double] = []
-    for _ in 0..<iterations {
-        let start = nanoseconds()
-        try bytes.withUnsafeBytes { try fileSystem.write(file, $0, at: offset) }
-        try fileSystem.synchronizeData(file)
-        samples.append(Double(nanoseconds() - start) / 1000)
-        offset += Int64(bytes.count)
-    }
-    return samples
-}
+struct Options {
+    var quick = false
+    var table = false
+    var keep = false
+    var directory = NSTemporaryDirectory()
+    /// Internal: measure one ledger in this process and print its figures as JSON.
+    var measure: String?
+    var measureSearch = false
+    /// The contact counts of the generated ledgers; the last one is searched.
+    var sizes: [Int]?
 
-/// One writer appending one record at a time, each acknowledged after fdatasync.
-func journalSingle() throws -> [Double] {
-    let path = scratch + "/single.ledger"
-    try LedgerDirectory.create(at: path)
-    let journal = try Journal.open(at: path)
-    defer { journal.close() }
-    let payload = [UInt8](repeating: 0x41, count: typicalPayloadBytes)
-    var samples: [Double] = []
-    for _ in 0..<iterations {
-        let start = nanoseconds()
-        _ = try journal.appendAndWait(JournalEntry(author: "bench", schemaVersion: 1, payload: payload))
-        samples.append(Double(nanoseconds() - start) / 1000)
-    }
-    return samples
-}
-
-/// `writers` threads appending concurrently for a fixed number of records each.
-func groupCommit(writers: Int) throws -> [String: Double] {
-    let path = scratch + "/group-\(writers).ledger"
-    try LedgerDirectory.create(at: path)
-    let journal = try Journal.open(at: path)
-    defer { journal.close() }
-    let perWriter = max(4, (quick ? 80 : 800) / writers)
-    let payload = [UInt8](repeating: 0x42, count: typicalPayloadBytes)
-    let start = nanoseconds()
-    DispatchQueue.concurrentPerform(iterations: writers) { _ in
-        for _ in 0..<perWriter {
-            _ = try? journal.appendAndWait(JournalEntry(author: "bench", schemaVersion: 1, payload: payload))
+    init(_ arguments: [String]) throws {
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--quick": quick = true
+            case "--table": table = true
+            case "--keep": keep = true
+            case "--dir":
+                guard let value = rest.popFirst() else { throw UsageError("--dir needs a directory") }
+                directory = value
+            case "--measure-ledger":
+                guard let value = rest.popFirst() else { throw UsageError("--measure-ledger needs a path") }
+                measure = value
+            case "--measure-search": measureSearch = true
+            case "--sizes":
+                guard let value = rest.popFirst(),
+                    case let sizes = value.split(separator: ",").compactMap({ Int($0) }), !sizes.isEmpty,
+                    sizes.allSatisfy({ $0 >= 100 })
+                else { throw UsageError("--sizes needs contact counts of at least 100, separated by commas") }
+                self.sizes = sizes
+            case "--help", "-h":
+                print(usage)
+                exit(0)
+            default: throw UsageError("unknown argument \(argument)")
+            }
         }
     }
-    let seconds = Double(nanoseconds() - start) / 1e9
-    let statistics = journal.statistics
-    return [
-        "writers": Double(writers), "commits_per_s": Double(statistics.records) / seconds,
-        "fsyncs_per_s": Double(statistics.dataSyncs) / seconds,
-    ]
 }
 
-let baseline = try baselineAppendFdatasync()
-let single = try journalSingle()
-let baselineMedian = percentile(baseline, 0.5)
-let singleMedian = percentile(single, 0.5)
-var groups: [[String: Double]] = []
-for writers in [1, 4, 16, 64] { groups.append(try groupCommit(writers: writers)) }
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
 
-let result: [String: Any] = [
-    "scope": "journal (LedgerStorage) only; store-level figures arrive with the contact store",
-    "quick": quick,
-    "baseline_append_fdatasync_us": baselineMedian,
-    "journal_append_single_us_p50": singleMedian,
-    "journal_append_single_us_p99": percentile(single, 0.99),
-    "journal_append_single_vs_baseline": singleMedian / baselineMedian,
-    "journal_group_commit": groups,
-    "crc32c_hardware": CRC32C.isHardwareAccelerated,
-    "sha256_hardware": SHA256.isHardwareAccelerated,
-]
-
-if table {
-    print(String(format: "%-40@ %12.1f", "baseline append+fdatasync (us)" as NSString, baselineMedian))
-    print(String(format: "%-40@ %12.1f", "journal append p50 (us)" as NSString, singleMedian))
-    print(String(format: "%-40@ %12.1f", "journal append p99 (us)" as NSString, percentile(single, 0.99)))
-    print(String(format: "%-40@ %12.2f", "journal append / baseline" as NSString, singleMedian / baselineMedian))
-    for group in groups {
-        print(
-            String(
-                format: "%-40@ %12.0f commits/s %10.0f fsyncs/s",
-                "group commit, \(Int(group["writers"]!)) writers" as NSString, group["commits_per_s"]!,
-                group["fsyncs_per_s"]!))
+/// Runs this executable again to measure one ledger in a fresh process; returns its JSON.
+func measureInChild(_ path: String, quick: Bool, search: Bool) throws -> [String: Any] {
+    let process = Process()
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        ?? CommandLine.arguments[0]
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["--measure-ledger", path] + (quick ? ["--quick"] : []) + (search ? ["--measure-search"] : [])
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0,
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    else {
+        throw UsageError("measuring \(path) failed with status \(process.terminationStatus)")
     }
-} else {
-    let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+    return object
+}
+
+func printJSON(_ object: Any) throws {
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     print(String(decoding: data, as: UTF8.self))
+}
+
+let options: Options
+do {
+    options = try Options(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("ledger-bench: \(error)\n\(usage)\n".utf8))
+    exit(64)
+}
+
+do {
+    if let path = options.measure {
+        try printJSON(LedgerMeasurement(path: path, quick: options.quick, search: options.measureSearch).run())
+        exit(0)
+    }
+    let scratch = options.directory + "/ledger-bench-\(getpid())"
+    try? FileManager.default.removeItem(atPath: scratch)
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { if !options.keep { try? FileManager.default.removeItem(atPath: scratch) } }
+    let started = Date()
+    func progress(_ message: String) {
+        let elapsed = String(format: "%7.1fs", Date().timeIntervalSince(started))
+        FileHandle.standardError.write(Data("ledger-bench \(elapsed) \(message)\n".utf8))
+    }
+
+    let commit = CommitBench(scratch: scratch, quick: options.quick)
+    progress("single commits and the fdatasync baseline")
+    let single = try commit.single()
+    var groups: [CommitBench.Group] = []
+    for writers in [1, 4, 16, 64] {
+        progress("group commit, \(writers) writers")
+        groups.append(try await commit.group(writers: writers))
+    }
+    let vcardBytes = try single.contacts.map { try VCardSerialization.data(with: [$0], version: .v3_0).count }
+
+    let sizes = options.sizes ?? (options.quick ? [1_000, 2_000] : [100_000, 1_000_000])
+    var ledgers: [(built: LedgerBuilder.Built, measured: [String: Any])] = []
+    for (index, size) in sizes.enumerated() {
+        progress("writing a ledger of \(size) contacts")
+        let built = try await LedgerBuilder(
+            path: scratch + "/ledger-\(size).ledger", contacts: size, seed: UInt64(size)
+        ).build()
+        progress("measuring the ledger of \(size) contacts (\(built.records) records, \(built.events) events)")
+        let measured = try measureInChild(built.path, quick: options.quick, search: index == sizes.count - 1)
+        ledgers.append((built, measured))
+        if !options.keep { try? FileManager.default.removeItem(atPath: built.path) }
+    }
+    progress("done")
+
+    let report = Report(
+        quick: options.quick, single: single, groups: groups, vcardBytes: vcardBytes, ledgers: ledgers)
+    if options.table {
+        print(report.table())
+    } else {
+        try printJSON(report.json())
+    }
+} catch {
+    FileHandle.standardError.write(Data("ledger-bench: \(error)\n".utf8))
+    exit(1)
 }

@@ -50,6 +50,9 @@ public struct ContactStoreError: Error, Sendable, Hashable, CustomStringConverti
     public var keyPaths: [String]
     /// The individual problems, for validation errors.
     public var validationIssues: [ContactValidationIssue]
+    /// The storage error behind a ``Code/dataAccessError``, for callers that act on it (a locked
+    /// ledger, corruption at a named segment and offset).
+    public var storageError: StorageError?
 
     /// Creates an error.
     public init(
@@ -66,6 +69,7 @@ public struct ContactStoreError: Error, Sendable, Hashable, CustomStringConverti
     /// Wraps a storage error as a data access error.
     public init(_ storage: StorageError) {
         self.init(.dataAccessError, storage.description)
+        storageError = storage
     }
 
     /// The message, with the code's name.

@@ -1,0 +1,42 @@
+import ContactsLedger
+
+/// `group create NAME`: creates a group.
+struct GroupCreateCommand: ToolCommand {
+    static let name = "group create"
+    static let summary = "Creates a group."
+    static let usage = "group create NAME [--author NAME] [--request-id UUID]"
+    static let help = """
+        Creates a group named NAME in the default container and prints its new identifier as
+        `created ID`, then `head N`.
+
+        Options:
+        \(HelpText.writeOptions)
+        """
+    static let valued = WriteOptions.valued
+    static let flags = WriteOptions.flags
+
+    var groupName: String
+    var write: WriteOptions
+
+    init(_ arguments: Arguments) throws(CommandFailure) {
+        groupName = try arguments.positionals("NAME")[0]
+        write = try WriteOptions(arguments)
+    }
+
+    func run(_ context: CommandContext) throws {
+        let store = try context.openForWriting()
+        defer { store.close() }
+        let group = MutableGroup(name: groupName)
+        var request = write.request()
+        request.add(group, toContainerWithIdentifier: nil)
+        try write.execute(request, on: store, verb: "created", identifiers: [group.identifier])
+    }
+}
+
+/// The group with an identifier, or a failure (exit 1) naming it.
+func existingGroup(_ identifier: String, in store: ContactStore) throws -> Group {
+    guard let group = try store.groups(matching: .withIdentifiers([identifier])).first else {
+        throw CommandFailure(.failure, "group \(identifier) does not exist")
+    }
+    return group
+}

@@ -1,0 +1,42 @@
+import ContactsLedger
+
+/// `show ID`: prints one contact with every property.
+struct ShowCommand: ToolCommand {
+    static let name = "show"
+    static let summary = "Prints one contact with every property."
+    static let usage = "show ID [--as-of POINT] [--json]"
+    static let help = """
+        Prints the contact with identifier ID: its name and every property that has a value, one per
+        line. With --json, prints one JSON object with every key the contact has, by the framework's key
+        names (`identifier`, `givenName`, `phoneNumbers` as [{identifier, label, value}], ...), empty
+        values included. A contact that does not exist (at that point) exits 1.
+
+        Options:
+        \(HelpText.asOf)
+        \(HelpText.json)
+        """
+    static let valued: Set<String> = ["as-of"]
+    static let flags: Set<String> = ["json"]
+
+    var identifier: String
+    var asOf: LedgerPoint?
+    var json: Bool
+
+    init(_ arguments: Arguments) throws(CommandFailure) {
+        identifier = try arguments.positionals("ID")[0]
+        asOf = try arguments.single("as-of").map { (text) throws(CommandFailure) in
+            try parseLedgerPoint(text, option: "as-of")
+        }
+        json = arguments.has("json")
+    }
+
+    func run(_ context: CommandContext) throws {
+        let store = try context.openForReading(asOf: asOf)
+        let contact = try store.unifiedContact(withIdentifier: identifier, keysToFetch: [ContactKeySet.all])
+        if json {
+            Terminal.json(ContactJSON.value(for: contact))
+        } else {
+            Terminal.lines(ContactText.lines(contact))
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import ContactsLedger
+import Foundation
+
+/// One command of the tool: parsed and validated from its arguments by `init`, then run.
+///
+/// A command holds no business logic: `run` translates its arguments into library calls and
+/// prints what they return.
+protocol ToolCommand: Sendable {
+    /// The words that select the command (`"add"`, `"group create"`).
+    static var name: String { get }
+    /// One line for the tool's command list.
+    static var summary: String { get }
+    /// The usage line, after `contacts-ledger [--ledger PATH] `.
+    static var usage: String { get }
+    /// The help text: what the command does and its options, in sentences.
+    static var help: String { get }
+    /// The options that take a value, besides the global ones.
+    static var valued: Set<String> { get }
+    /// The flags, besides `--help`.
+    static var flags: Set<String> { get }
+
+    /// Parses and validates the arguments; throws a usage failure when they are wrong.
+    init(_ arguments: Arguments) throws(CommandFailure)
+
+    /// Runs the command.
+    func run(_ context: CommandContext) throws
+}
+
+extension ToolCommand {
+    static var valued: Set<String> { [] }
+    static var flags: Set<String> { [] }
+}
+
+/// What every command runs with: the ledger, the lock wait, and the client it acts as.
+struct CommandContext {
+    /// The ledger directory.
+    var ledger: String
+    /// How long a write waits for another writer to release the ledger.
+    var waitSeconds: Double
+
+    /// The client the tool acts as: `ClientContext.fullAccess("contacts-ledger")`, authorized for
+    /// every contact and holding the notes entitlement. The tool is its user's own window on the
+    /// ledger, like a database's shell, so it sees and changes everything; the transaction author
+    /// (`--author`) is what the audit log shows.
+    var client: ClientContext { .fullAccess("contacts-ledger") }
+
+    /// Throws "ledger missing" (66) when there is no ledger at the path, so that commands never
+    /// create one by accident; only `init` does.
+    func requireLedger() throws {
+        _ = try LedgerDirectory.identity(at: ledger)
+    }
+
+    /// Opens the ledger as its single writer, waiting up to `waitSeconds` for the lock.
+    func openForWriting() throws -> ContactStore {
+        try requireLedger()
+        return try ContactStore(ledgerAt: ledger, client: client, create: false, lockWaitSeconds: waitSeconds)
+    }
+
+    /// Opens the ledger read-only, without the lock: now, or as it was at a point.
+    func openForReading(asOf point: LedgerPoint? = nil) throws -> ContactStore {
+        try requireLedger()
+        let store = try ContactStore(readingLedgerAt: ledger, asOf: point, client: client)
+        if case .sequence(let sequence) = point, sequence > store.headDigest.sequence {
+            throw CommandFailure(
+                .failure, "sequence \(sequence) is after the ledger's head, \(store.headDigest.sequence)")
+        }
+        return store
+    }
+}
+
+/// Text shared by the commands' help.
+enum HelpText {
+    /// The global options, as each command's help lists them.
+    static let globalOptions = """
+          --ledger PATH        The ledger directory (default: $CONTACTS_LEDGER, else ./contacts.ledger).
+          --wait SECONDS       How long a write waits for another writer to release the ledger (default 10).
+          --help, -h           Prints this help.
+        """
+
+    /// The `--as-of` option.
+    static let asOf = """
+          --as-of POINT        Shows the ledger as it was at POINT, read-only: a sequence number, or an
+                               RFC 3339 time such as 2024-05-01T09:30:00Z (inclusive).
+        """
+
+    /// The `--json` option.
+    static let json = """
+          --json               Prints JSON instead of text.
+        """
+
+    /// The options of every write.
+    static let writeOptions = """
+          --author NAME        The transaction author recorded in the ledger and shown by the audit log.
+          --request-id UUID    The request's idempotency key: running the same write again with the same id
+                               changes nothing and prints the original result.
+          --json               Prints {"action", "identifiers", "sequence", "head", "time", "requestId",
+                               "alreadyCommitted"} instead of text.
+        """
+
+    /// What every write prints.
+    static let writeOutput = """
+        It prints one line per affected identifier, such as `added ID`, and then `head N`, the new head
+        sequence, once the record is on disk.
+        """
+}
+
+extension HelpText {
+    /// Breaks text into lines of at most `width` characters at spaces, after `prefix` (kept as it
+    /// is); every line after the first starts with `indent`.
+    static func wrap(_ text: String, prefix: String = "", width: Int = 100, indent: String = "") -> String {
+        var lines: [String] = []
+        var line = prefix
+        for word in text.split(separator: " ") {
+            if line.count > prefix.count && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = indent + word
+            } else {
+                line += (line.count == prefix.count || line.hasSuffix(" ") ? "" : " ") + word
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Parses a `--wait` value.
+func parseWait(_ text: String) throws(CommandFailure) -> Double {
+    guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+        throw CommandFailure(.usage, "--wait must be a number of seconds, got \(text)")
+    }
+    return seconds
+}
+
+/// Parses a point in the ledger's history: a sequence number, or an RFC 3339 time.
+func parseLedgerPoint(_ text: String, option: String) throws(CommandFailure) -> LedgerPoint {
+    if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
+        guard let sequence = UInt64(text) else {
+            throw CommandFailure(.usage, "--\(option): sequence \(text) is too large")
+        }
+        return .sequence(sequence)
+    }
+    guard let date = RFC3339.date(from: text) else {
+        throw CommandFailure(
+            .usage,
+            "--\(option) must be a sequence number or an RFC 3339 time such as 2024-05-01T09:30:00Z, got \(text)"
+        )
+    }
+    return .time(date)
+}
+
+/// Parses a request id.
+func parseRequestID(_ text: String?) throws(CommandFailure) -> UUID {
+    guard let text else { return UUID() }
+    guard let id = UUID(uuidString: text) else {
+        throw CommandFailure(.usage, "--request-id must be a UUID, got \(text)")
+    }
+    return id
+}

@@ -1,0 +1,159 @@
+import ContactsLedger
+import Foundation
+import LedgerStorage
+
+/// Nanoseconds of the monotonic clock.
+func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// The value at `fraction` of the sorted values (nearest rank).
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+}
+
+/// The bytes of the segment files of a ledger's journal.
+func journalBytes(_ ledger: String) -> Int {
+    let directory = ledger + "/journal"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.filter { $0.hasSuffix(".seg") }.reduce(0) { total, name in
+        let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)
+        return total + ((attributes?[.size] as? NSNumber)?.intValue ?? 0)
+    }
+}
+
+/// The commit-path figures: the disk's own append+fdatasync, one writer, and group commit.
+struct CommitBench {
+    let scratch: String
+    let quick: Bool
+
+    /// The size of the record one single-contact save request writes: the frame, envelope,
+    /// author and the payload the store's event codec produces for a generated contact.
+    func typicalRecordBytes(author: String) -> Int {
+        var generator = ContactGenerator(seed: 99)
+        var total = 0
+        let samples = 200
+        for _ in 0..<samples {
+            let contact = generator.contact()
+            let event = LedgerEvent(operations: [
+                .addContact(
+                    identifier: contact.identifier, containerIdentifier: UUID().uuidString, createdBy: "bench",
+                    values: contact.values)
+            ])
+            total += EventCodec.encode(event).count
+        }
+        return RecordFrame.frameHeaderBytes + RecordFrame.envelopeFixedBytes + author.utf8.count + total / samples
+    }
+
+    /// Appends `bytes` to a file and fdatasyncs it, `count` times; microseconds per append.
+    func baseline(bytes count: Int, samples: Int, file path: String) throws -> [Double] {
+        let fileSystem = SystemFileSystem()
+        let file = try fileSystem.open(path, .createOrOpen(permissions: 0o600))
+        defer { try? fileSystem.close(file) }
+        var offset = try fileSystem.size(of: file)
+        let bytes = [UInt8](repeating: 0x5A, count: count)
+        var result: [Double] = []
+        for _ in 0..<samples {
+            let start = nanoseconds()
+            try fileSystem.write(file, bytes, at: offset)
+            try fileSystem.synchronizeData(file)
+            result.append(Double(nanoseconds() - start) / 1000)
+            offset += Int64(count)
+        }
+        return result
+    }
+
+    struct Single {
+        var baselineMicroseconds: [Double]
+        var commitMicroseconds: [Double]
+        var recordBytes: Int
+        /// Journal bytes per add record, measured on the ledger the single commits wrote.
+        var journalBytesPerAdd: Double
+        /// The contacts added, for the vCard comparison.
+        var contacts: [MutableContact]
+    }
+
+    /// One writer, one contact per save request through `ContactStore.execute`, each acknowledged
+    /// after fdatasync; interleaved in rounds with the baseline on the same filesystem, so that
+    /// both see the same disk weather.
+    func single() throws -> Single {
+        let author = "bench-single"
+        let recordBytes = typicalRecordBytes(author: author)
+        let ledger = scratch + "/single.ledger"
+        let store = try ContactStore(ledgerAt: ledger, client: .fullAccess(author))
+        var generator = ContactGenerator(seed: 1)
+        let rounds = 4
+        let perRound = quick ? 25 : 250
+        var baselineSamples: [Double] = []
+        var commitSamples: [Double] = []
+        var contacts: [MutableContact] = []
+        // Warm up both paths: the first appends extend fresh files and fault in code.
+        _ = try baseline(bytes: recordBytes, samples: 10, file: scratch + "/baseline.dat")
+        for _ in 0..<10 {
+            var request = SaveRequest(transactionAuthor: author)
+            request.add(generator.contact(), toContainerWithIdentifier: nil)
+            try store.execute(request)
+        }
+        let warmRecords = store.headDigest.sequence
+        let warmBytes = journalBytes(ledger)
+        for _ in 0..<rounds {
+            baselineSamples += try baseline(bytes: recordBytes, samples: perRound, file: scratch + "/baseline.dat")
+            for _ in 0..<perRound {
+                let contact = generator.contact()
+                contacts.append(contact)
+                var request = SaveRequest(transactionAuthor: author)
+                request.add(contact, toContainerWithIdentifier: nil)
+                let start = nanoseconds()
+                try store.execute(request)
+                commitSamples.append(Double(nanoseconds() - start) / 1000)
+            }
+        }
+        let records = store.headDigest.sequence - warmRecords
+        let bytes = journalBytes(ledger) - warmBytes
+        store.close()
+        return Single(
+            baselineMicroseconds: baselineSamples, commitMicroseconds: commitSamples, recordBytes: recordBytes,
+            journalBytesPerAdd: Double(bytes) / Double(records), contacts: contacts)
+    }
+
+    struct Group {
+        var writers: Int
+        var commits: Int
+        var syncs: Int
+        var seconds: Double
+    }
+
+    /// `writers` tasks, each executing its own one-contact save requests through the async
+    /// `execute`, all at once; counts commits and the fdatasyncs the store's journal made.
+    func group(writers: Int) async throws -> Group {
+        let ledger = scratch + "/group-\(writers).ledger"
+        let fileSystem = CountingFileSystem()
+        let store = try ContactStore(ledgerAt: ledger, client: .fullAccess("bench-group"), fileSystem: fileSystem)
+        let perWriter = quick ? max(10, 200 / writers) : max(200, 3_000 / writers)
+        var batches: [[MutableContact]] = []
+        for writer in 0..<writers {
+            var generator = ContactGenerator(seed: 1_000 + UInt64(writer))
+            batches.append((0..<perWriter).map { _ in generator.contact() })
+        }
+        let syncsBefore = fileSystem.dataSyncs
+        let before = store.headDigest.sequence
+        let start = nanoseconds()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for batch in batches {
+                group.addTask {
+                    for contact in batch {
+                        var request = SaveRequest(transactionAuthor: "bench-group")
+                        request.add(contact, toContainerWithIdentifier: nil)
+                        try await store.execute(request)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let seconds = Double(nanoseconds() - start) / 1e9
+        let commits = Int(store.headDigest.sequence - before)
+        let syncs = fileSystem.dataSyncs - syncsBefore
+        store.close()
+        return Group(writers: writers, commits: commits, syncs: syncs, seconds: seconds)
+    }
+}

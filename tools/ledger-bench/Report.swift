@@ -1,0 +1,159 @@
+import Foundation
+import LedgerStorage
+
+/// The run's figures as the issue names them, with the bars each must reach.
+struct Report {
+    let quick: Bool
+    let single: CommitBench.Single
+    let groups: [CommitBench.Group]
+    let vcardBytes: [Int]
+    let ledgers: [(built: LedgerBuilder.Built, measured: [String: Any])]
+
+    private func number(_ object: [String: Any], _ key: String) -> Double {
+        (object[key] as? NSNumber)?.doubleValue ?? .nan
+    }
+
+    var baseline: Double { percentile(single.baselineMicroseconds, 0.5) }
+    var commitP50: Double { percentile(single.commitMicroseconds, 0.5) }
+    var vcardMean: Double { Double(vcardBytes.reduce(0, +)) / Double(max(1, vcardBytes.count)) }
+    var largest: [String: Any] { ledgers.last?.measured ?? [:] }
+
+    func groupEntry(_ group: CommitBench.Group) -> [String: Any] {
+        [
+            "writers": group.writers, "commits_per_s": Double(group.commits) / group.seconds,
+            "fsyncs_per_s": Double(group.syncs) / group.seconds,
+        ]
+    }
+
+    func replayEntry(_ ledger: (built: LedgerBuilder.Built, measured: [String: Any])) -> [String: Any] {
+        let seconds = number(ledger.measured, "replay_seconds")
+        return [
+            "events": ledger.built.events, "records": ledger.built.records,
+            "events_per_s": Double(ledger.built.events) / seconds, "seconds": seconds,
+        ]
+    }
+
+    /// Each bar: the figure, the limit, and whether it is met.
+    func bars() -> [String: Any] {
+        var result: [String: Any] = [:]
+        func bar(_ name: String, _ value: Double, atMost limit: Double? = nil, atLeast floor: Double? = nil) {
+            let met = (limit.map { value <= $0 } ?? true) && (floor.map { value >= $0 } ?? true)
+            var entry: [String: Any] = ["value": value, "met": met]
+            if let limit { entry["at_most"] = limit }
+            if let floor { entry["at_least"] = floor }
+            result[name] = entry
+        }
+        bar("commit_single_vs_baseline", commitP50 / baseline, atMost: 1.3)
+        if let one = groups.first, let most = groups.last {
+            let speedup = (Double(most.commits) / most.seconds) / (Double(one.commits) / one.seconds)
+            bar("group_commit_64_vs_1_writer", speedup, atLeast: 10)
+            bar("group_commit_64_fsyncs_per_commit", Double(most.syncs) / Double(max(1, most.commits)), atMost: 0.25)
+        }
+        if let last = ledgers.last {
+            let replay = replayEntry(last)
+            bar("replay_events_per_s", (replay["events_per_s"] as? Double) ?? .nan, atLeast: 1_000_000)
+            bar(
+                "replay_vs_read_checksum",
+                number(last.measured, "replay_seconds") / number(last.measured, "read_checksum_seconds"), atMost: 4)
+            bar("open_with_snapshot_ms", number(last.measured, "open_with_snapshot_ms"), atMost: 500)
+            if let search = last.measured["search"] as? [String: Any] {
+                for kind in ["name_prefix_one_word", "name_prefix_two_words"] {
+                    guard let entry = search[kind] as? [String: Any] else { continue }
+                    bar("search_\(kind)_p50_us", number(entry, "p50_us"), atMost: 20)
+                    bar("search_\(kind)_vs_linear_scan", number(entry, "linear_scan_vs_index"), atLeast: 1_000)
+                }
+            }
+            bar("resident_bytes_per_contact", number(last.measured, "resident_bytes_per_contact"), atMost: 600)
+        }
+        bar("journal_bytes_per_add_vs_vcard", single.journalBytesPerAdd / vcardMean, atMost: 0.8)
+        return result
+    }
+
+    func json() -> [String: Any] {
+        var replay: [String: Any] = [:]
+        var readChecksum: [String: Any] = [:]
+        var open: [String: Any] = [:]
+        var built: [String: Any] = [:]
+        for ledger in ledgers {
+            let key = String(ledger.built.contacts)
+            replay[key] = replayEntry(ledger)
+            readChecksum[key] = number(ledger.measured, "read_checksum_seconds")
+            open[key] = number(ledger.measured, "open_with_snapshot_ms")
+            built[key] = [
+                "adds": ledger.built.adds, "updates": ledger.built.updates, "deletes": ledger.built.deletes,
+                "records": ledger.built.records, "journal_bytes": ledger.built.journalBytes,
+                "write_seconds": ledger.built.seconds, "resident_bytes_per_contact": ledger.measured["resident_bytes_per_contact"] ?? NSNull(),
+                "index_bytes_estimate": ledger.measured["index_bytes_estimate"] ?? NSNull(),
+                "journal_bytes_per_add_in_1000_add_requests": ledger.built.journalBytesPerBatchedAdd,
+            ]
+        }
+        var search = (largest["search"] as? [String: Any]) ?? [:]
+        search["contacts"] = ledgers.last?.built.contacts ?? 0
+        return [
+            "quick": quick,
+            "baseline_append_fdatasync_us": baseline,
+            "commit_single_us_p50": commitP50,
+            "commit_single_us_p99": percentile(single.commitMicroseconds, 0.99),
+            "commit_single_vs_baseline": commitP50 / baseline,
+            "group_commit": groups.map(groupEntry),
+            "replay": replay,
+            "read_checksum_seconds": readChecksum,
+            "open_with_snapshot_ms": open,
+            "search": search,
+            "resident_bytes_per_contact": largest["resident_bytes_per_contact"] ?? NSNull(),
+            "journal_bytes_per_add": single.journalBytesPerAdd,
+            "vcard_bytes_per_contact": vcardMean,
+            "bars": bars(),
+            "context": [
+                "record_bytes_typical": single.recordBytes,
+                "baseline_append_fdatasync_us_p99": percentile(single.baselineMicroseconds, 0.99),
+                "crc32c_hardware": CRC32C.isHardwareAccelerated,
+                "sha256_hardware": SHA256.isHardwareAccelerated,
+                "processors": ProcessInfo.processInfo.activeProcessorCount,
+                "ledgers": built,
+                "date": ISO8601DateFormatter().string(from: Date()),
+            ] as [String: Any],
+        ]
+    }
+
+    func table() -> String {
+        var lines: [String] = []
+        func line(_ label: String, _ value: String) {
+            lines.append(label.padding(toLength: 52, withPad: " ", startingAt: 0) + value)
+        }
+        func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+        line("baseline append+fdatasync p50 (us)", format(baseline))
+        line("commit, one writer, p50 / p99 (us)", "\(format(commitP50)) / \(format(percentile(single.commitMicroseconds, 0.99)))")
+        line("commit p50 / baseline", format(commitP50 / baseline, 2))
+        for group in groups {
+            line(
+                "group commit, \(group.writers) writers",
+                "\(format(Double(group.commits) / group.seconds, 0)) commits/s, \(format(Double(group.syncs) / group.seconds, 0)) fsyncs/s")
+        }
+        for ledger in ledgers {
+            let replay = replayEntry(ledger)
+            line(
+                "replay \(ledger.built.contacts) contacts",
+                "\(ledger.built.events) events in \(format(number(ledger.measured, "replay_seconds"), 3)) s = \(format((replay["events_per_s"] as? Double) ?? .nan, 0)) events/s")
+            line("  read + checksum of its journal (s)", format(number(ledger.measured, "read_checksum_seconds"), 3))
+            line("  open with snapshot (ms)", format(number(ledger.measured, "open_with_snapshot_ms")))
+            line("  resident bytes per contact", format(number(ledger.measured, "resident_bytes_per_contact"), 0))
+        }
+        if let search = largest["search"] as? [String: Any] {
+            for kind in SearchBench.Kind.allCases {
+                guard let entry = search[kind.rawValue] as? [String: Any] else { continue }
+                line(
+                    "search \(kind.rawValue) p50 / p99 (us)",
+                    "\(format(number(entry, "p50_us"), 2)) / \(format(number(entry, "p99_us"), 2)), scan \(format(number(entry, "linear_scan_vs_index"), 0))x slower")
+            }
+        }
+        line("journal bytes per add / vCard bytes", "\(format(single.journalBytesPerAdd, 0)) / \(format(vcardMean, 0))")
+        lines.append("")
+        for (name, value) in bars().sorted(by: { $0.key < $1.key }) {
+            guard let entry = value as? [String: Any] else { continue }
+            let met = (entry["met"] as? Bool) == true ? "met" : "MISSED"
+            line("bar \(name)", "\(format(number(entry, "value"), 2)) \(met)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
