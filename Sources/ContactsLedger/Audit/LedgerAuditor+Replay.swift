@@ -81,7 +81,9 @@ extension LedgerAuditor {
     }
 
     /// An operation with one container identifier replaced by another.
-    private static func renamingContainer(_ operation: LedgerOperation, from old: String, to new: String)
+    private static func renamingContainer(
+        _ operation: LedgerOperation, from old: String, to new: String
+    )
         -> LedgerOperation
     {
         let rename: (String) -> String = { $0 == old ? new : $0 }
