@@ -4,28 +4,32 @@ import Foundation
 /// `export`: every contact as vCard or JSON.
 struct ExportCommand: ToolCommand {
     static let name = "export"
-    static let summary = "Prints every contact as a vCard file, or as JSON."
-    static let usage = "export [--vcard-version 3.0|4.0] [--as-of POINT] [--json]"
+    static let summary = "Prints contacts as a vCard file, or as JSON."
+    static let usage = "export [ID...] [--vcard-version 3.0|4.0] [--as-of POINT] [--output FILE] [--json]"
     static let help = """
-        Prints every contact, in storage order, as one vCard file (version 3.0 the way Apple's Contacts
-        writes it, or 4.0), notes and photos included; or, with --json, as one JSON array of contacts
-        with every key, image data included. Redirect it to a file to keep a copy, or to import it into
-        another address book.
+        Prints the contacts with the given identifiers (every contact, in storage order, when none is
+        given) as one vCard file (version 3.0 the way Apple's Contacts writes it, or 4.0), notes and
+        photos included; or, with --json, as one JSON array of contacts with every key, image data
+        included. With --output the file is written (replaced atomically) instead of standard output.
 
         Options:
           --vcard-version V    3.0 (the default) or 4.0.
+          --output FILE        Writes to FILE instead of standard output.
         \(HelpText.asOf)
           --json               Prints a JSON array of contacts instead of vCards.
         """
-    static let valued: Set<String> = ["vcard-version", "as-of"]
+    static let valued: Set<String> = ["vcard-version", "as-of", "output"]
     static let flags: Set<String> = ["json"]
 
+    var identifiers: [String]
     var version: VCardVersion
     var asOf: LedgerPoint?
+    var output: String?
     var json: Bool
 
     init(_ arguments: Arguments) throws(CommandFailure) {
-        _ = try arguments.positionals()
+        identifiers = arguments.positionals
+        output = try arguments.single("output")
         version = .v3_0
         if let text = try arguments.single("vcard-version") {
             guard let parsed = VCardVersion(rawValue: text) else {
@@ -46,14 +50,27 @@ struct ExportCommand: ToolCommand {
         let store = try context.openForReading(asOf: asOf)
         var contacts: [Contact] = []
         let keys = json ? ContactKeySet.all : VCardSerialization.descriptorForRequiredKeys().union([.note])
-        try store.enumerateContacts(with: ContactFetchRequest(keysToFetch: [keys])) { contact, _ in
-            contacts.append(contact)
-        }
-        if json {
-            Terminal.json(.array(contacts.map(ContactJSON.value(for:))))
+        if identifiers.isEmpty {
+            try store.enumerateContacts(with: ContactFetchRequest(keysToFetch: [keys])) { contact, _ in
+                contacts.append(contact)
+            }
         } else {
-            Terminal.output(
-                String(decoding: try VCardSerialization.data(with: contacts, version: version), as: UTF8.self))
+            contacts = try identifiers.map { try store.unifiedContact(withIdentifier: $0, keysToFetch: [keys]) }
+        }
+        let data: Data
+        if json {
+            data = Data((JSONValue.array(contacts.map(ContactJSON.value(for:))).serialized() + "\n").utf8)
+        } else {
+            data = try VCardSerialization.data(with: contacts, version: version)
+        }
+        guard let output else {
+            Terminal.output(String(decoding: data, as: UTF8.self))
+            return
+        }
+        do {
+            try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw CommandFailure(.cannotCreate, "cannot write \(output): \(error.localizedDescription)")
         }
     }
 }

@@ -149,3 +149,31 @@ extension ProgressBar {
         }
     }
 }
+
+extension ProgressBar {
+    /// Draws a bar for work whose size is known, such as an import's cards, on standard error
+    /// when it is a terminal; `finish()` clears it.
+    struct Counter {
+        let label: String
+        private var lastDrawn = -1
+
+        init(label: String) { self.label = label }
+
+        /// Redraws the bar for `done` of `total`, at most once per percent.
+        mutating func update(done: Int, total: Int) {
+            guard Terminal.progressAllowed, total > 0 else { return }
+            let percent = min(100, done * 100 / total)
+            guard percent != lastDrawn else { return }
+            lastDrawn = percent
+            let width = 30
+            let filled = width * percent / 100
+            let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+            Terminal.draw("\r\(label) [\(bar)] \(percent)% (\(done)/\(total))\u{1B}[K")
+        }
+
+        /// Clears the bar's line, if one was drawn.
+        func finish() {
+            if lastDrawn >= 0 { Terminal.draw("\r\u{1B}[K") }
+        }
+    }
+}

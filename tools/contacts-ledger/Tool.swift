@@ -7,7 +7,7 @@ enum Tool {
     static let commandTypes: [any ToolCommand.Type] = [
         DemoCommand.self, InitCommand.self, AddCommand.self, UpdateCommand.self, DeleteCommand.self, ShowCommand.self,
         ListCommand.self,
-        SearchCommand.self, ExportCommand.self, GroupCreateCommand.self, GroupRenameCommand.self,
+        SearchCommand.self, ImportCommand.self, ExportCommand.self, GroupCreateCommand.self, GroupRenameCommand.self,
         GroupDeleteCommand.self,
         GroupAddMemberCommand.self, GroupRemoveMemberCommand.self, GroupListCommand.self, LogCommand.self,
         HistoryCommand.self, DigestCommand.self, VerifyCommand.self, RecoverCommand.self, RestoreCommand.self,
@@ -143,6 +143,9 @@ enum Tool {
             return ExitCode(error)
         } catch let error as ContactJSONError {
             Terminal.error("malformed contact JSON: \(error)")
+            return .dataError
+        } catch let error as VCardCardError {
+            Terminal.error("malformed vCard: \(error)")
             return .dataError
         } catch let error as LedgerInconsistency {
             Terminal.error("the ledger is inconsistent: \(error)")
