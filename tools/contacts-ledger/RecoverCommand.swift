@@ -62,8 +62,8 @@ struct RecoverCommand: ToolCommand {
             }
             return
         }
-        let recovery = try ProgressBar.whileRunning("recovering") {
-            try LedgerAuditor.recover(ledgerAt: context.ledger, lockWaitSeconds: context.waitSeconds)
+        let recovery = try ProgressBar.counting("recovering") {
+            try LedgerAuditor.recover(ledgerAt: context.ledger, lockWaitSeconds: context.waitSeconds, progress: $0)
         }
         let report = recovery.storage
         if json {

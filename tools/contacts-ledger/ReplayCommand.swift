@@ -32,7 +32,9 @@ struct ReplayCommand: ToolCommand {
     func run(_ context: CommandContext) throws {
         try context.requireLedger()
         let auditor = try LedgerAuditor(ledgerAt: context.ledger)
-        let check = try ProgressBar.whileRunning("replaying") { try auditor.replayCheck(scratchDirectory: scratch) }
+        let check = try ProgressBar.counting("replaying") {
+            try auditor.replayCheck(scratchDirectory: scratch, progress: $0)
+        }
         if json {
             Terminal.json([
                 "ok": .bool(check.firstDivergence == nil), "recordsMatched": .integer(check.recordsMatched),

@@ -177,3 +177,21 @@ extension ProgressBar {
         }
     }
 }
+
+extension ProgressBar {
+    /// Runs `work`, handing it a progress callback that draws a bar on standard error when it is a
+    /// terminal, and clears the bar when the work is done.
+    static func counting<Result>(
+        _ label: String, _ work: (_ progress: @escaping (UInt64, UInt64) -> Void) throws -> Result
+    ) rethrows -> Result {
+        let counter = CounterBox(Counter(label: label))
+        defer { counter.counter.finish() }
+        return try work { done, total in counter.counter.update(done: Int(done), total: Int(total)) }
+    }
+
+    /// A counter the progress callback can update.
+    private final class CounterBox {
+        var counter: Counter
+        init(_ counter: Counter) { self.counter = counter }
+    }
+}

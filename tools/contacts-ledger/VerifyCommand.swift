@@ -38,7 +38,7 @@ struct VerifyCommand: ToolCommand {
     func run(_ context: CommandContext) throws {
         try context.requireLedger()
         let auditor = try LedgerAuditor(ledgerAt: context.ledger)
-        let verified = try ProgressBar.whileRunning("verifying") { try auditor.verify(against: expected) }
+        let verified = try ProgressBar.counting("verifying") { try auditor.verify(against: expected, progress: $0) }
         var torn: String?
         if case .tornRecord(let location, let dropped, let reason) = verified.tail {
             torn = "torn final record at \(location) (\(dropped) bytes, \(reason)); opening for writing truncates it"

@@ -28,7 +28,8 @@ extension LedgerAuditor {
     /// (adds with the recorded identifiers and values, updates of the recorded keys, deletes,
     /// group and membership changes) and executed through the store's full commit path;
     /// access decisions and grants are re-committed as recorded.
-    public func replayCheck(scratchDirectory: String? = nil) throws -> ReplayCheck {
+    public func replayCheck(scratchDirectory: String? = nil, progress: Progress? = nil) throws -> ReplayCheck {
+        let total = try reader.head().sequence
         let scratch: ContactStore
         if let scratchDirectory {
             if FileManager.default.fileExists(atPath: scratchDirectory),
@@ -67,6 +68,7 @@ extension LedgerAuditor {
                 return false
             }
             matched += 1
+            progress?(record.sequence, total)
             return true
         }
         return ReplayCheck(recordsMatched: matched, firstDivergence: divergence)
@@ -194,11 +196,17 @@ extension LedgerAuditor {
     /// Does what opening a ledger after a crash does, and reports it: takes the writer lock,
     /// truncates a torn tail, and rebuilds the projections from the journal. Mid-journal damage
     /// is refused with the segment and offset, as on open.
-    public static func recover(ledgerAt path: String, lockWaitSeconds: Double = 0) throws -> Recovery {
+    public static func recover(
+        ledgerAt path: String, lockWaitSeconds: Double = 0, progress: Progress? = nil
+    ) throws
+        -> Recovery
+    {
+        let total = (try? JournalReader(at: path).head().sequence) ?? 0
         var projection: Projection?
         let journal = try Journal.open(at: path, options: JournalOptions(lockWaitSeconds: lockWaitSeconds)) { record in
             if projection == nil { projection = Projection(ledgerID: try LedgerDirectory.identity(at: path).ledgerID) }
             try projection!.apply(record)
+            progress?(record.sequence, max(total, record.sequence))
         }
         defer { journal.close() }
         return Recovery(storage: journal.recovery, contacts: projection?.contactCount ?? 0)

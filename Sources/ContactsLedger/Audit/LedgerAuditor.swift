@@ -7,6 +7,9 @@ import LedgerStorage
 /// replay checks against a scratch store. The source ledger is never modified; nothing here
 /// takes the writer lock.
 public struct LedgerAuditor: Sendable {
+    /// Reports how far long work is: records done, and records in all (the head's sequence).
+    public typealias Progress = (_ done: UInt64, _ total: UInt64) -> Void
+
     /// The ledger's reader.
     public let reader: JournalReader
 
@@ -157,7 +160,7 @@ public struct LedgerAuditor: Sendable {
     ///
     /// Throws ``LedgerStorage/StorageError/corruption(location:reason:)`` for damage and
     /// ``LedgerInconsistency`` for an effect replay does not reproduce.
-    public func verify(against digest: HeadDigest? = nil) throws -> Verification {
+    public func verify(against digest: HeadDigest? = nil, progress: Progress? = nil) throws -> Verification {
         let verified = try reader.verify(against: digest)
         var projection = Projection(ledgerID: identity.ledgerID)
         try forEachEvent { record, event in
@@ -168,6 +171,7 @@ public struct LedgerAuditor: Sendable {
                 projection.apply(
                     LedgerEvent(operations: [operation]), sequence: record.sequence, requestID: record.requestID)
             }
+            progress?(record.sequence, verified.head.sequence)
             return record.sequence < verified.head.sequence
         }
         return Verification(
