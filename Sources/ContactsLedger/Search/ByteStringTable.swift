@@ -1,9 +1,12 @@
+import Foundation
+
 /// Dense ids for byte strings (folded words, folded email addresses, phone keys), with the
 /// bytes themselves kept so that a lookup is exact.
 ///
 /// The strings live back to back in one array and a bucket array with linear probing maps
-/// them to their ids, so a key costs its bytes plus about twelve bytes, where a Swift
-/// `Dictionary<String, Int>` would cost a heap object per key longer than fifteen bytes.
+/// them to their ids, so a key costs its bytes, four bytes for where it ends and an
+/// eight-byte bucket (at most three quarters full), where a Swift `Dictionary<String, Int>`
+/// would cost a heap object per key longer than fifteen bytes.
 /// Ids are never reused or removed one by one; an index that accumulates dead keys rebuilds
 /// the table with ``compacted(keeping:)``.
 struct ByteStringTable: Sendable {
@@ -22,7 +25,7 @@ struct ByteStringTable: Sendable {
     /// The id of a string, if it has one.
     func find(_ key: UnsafeBufferPointer<UInt8>) -> UInt32? {
         guard !buckets.isEmpty else { return nil }
-        let hash = UInt32(truncatingIfNeeded: Self.hash(key))
+        let hash = Self.hash32(key)
         return bytes.withUnsafeBufferPointer { stored in
             buckets.withUnsafeBufferPointer { buckets in
                 let mask = buckets.count - 1
@@ -45,7 +48,7 @@ struct ByteStringTable: Sendable {
         if (ends.count + 1) * 4 > buckets.count * 3 {
             grow()
         }
-        let hash = UInt32(truncatingIfNeeded: Self.hash(key))
+        let hash = Self.hash32(key)
         let mask = buckets.count - 1
         var index = Int(hash) & mask
         while true {
@@ -105,6 +108,12 @@ struct ByteStringTable: Sendable {
         return result
     }
 
+    /// Gives back unused capacity (see ``Array/trimExcessCapacity(unusedBytesMin:)``).
+    mutating func trimExcessCapacity() {
+        bytes.trimExcessCapacity()
+        ends.trimExcessCapacity()
+    }
+
     /// Roughly the bytes held, for the benchmark's memory report.
     var estimatedBytes: Int {
         bytes.capacity + ends.capacity * 4 + buckets.capacity * 8
@@ -129,7 +138,7 @@ struct ByteStringTable: Sendable {
     ) -> Bool {
         let range = self.range(of: id)
         guard range.count == key.count else { return false }
-        return UnsafeBufferPointer(rebasing: stored[range]).elementsEqual(key)
+        return range.isEmpty || memcmp(stored.baseAddress! + range.lowerBound, key.baseAddress!, key.count) == 0
     }
 
     /// Doubles the buckets (at least 16) and puts every id back by its stored hash.
@@ -143,6 +152,11 @@ struct ByteStringTable: Sendable {
             grown[index] = bucket
         }
         buckets = grown
+    }
+
+    /// The 32 bits of ``hash(_:)`` that the table keeps and probes by.
+    private static func hash32(_ key: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        UInt32(truncatingIfNeeded: hash(key))
     }
 
     /// A 64-bit hash of bytes: eight bytes at a time through a multiply-xorshift mix. Not a

@@ -1,4 +1,4 @@
-/// Byte-string keys (folded email addresses, packed phone keys) to the sorted slots of the
+/// Byte-string keys (folded email addresses, overlong phone keys) to the sorted slots of the
 /// contacts that have them; lookups are exact, by hash and then by bytes.
 ///
 /// A key whose last slot goes stays in the table until dead keys outnumber live ones, when
@@ -28,19 +28,16 @@ struct ExactKeyIndex: Sendable {
         }
     }
 
-    /// Calls `body` with the sorted slots of a key (empty when nobody has it).
-    func withSlots<Result>(
-        of key: [UInt8], _ body: (UnsafeBufferPointer<ContactSlot>) throws -> Result
-    ) rethrows -> Result {
-        guard let id = key.withUnsafeBufferPointer({ keys.find($0) }) else {
-            return try body(UnsafeBufferPointer(start: nil, count: 0))
-        }
-        return try slots.withSlots(of: id, body)
+    /// The sorted slots of a key (empty when nobody has it).
+    func slots(of key: [UInt8]) -> [ContactSlot] {
+        guard let id = key.withUnsafeBufferPointer({ keys.find($0) }) else { return [] }
+        return slots.slots(of: id)
     }
 
-    /// The sorted slots of a key.
-    func slots(of key: [UInt8]) -> [ContactSlot] {
-        withSlots(of: key) { Array($0) }
+    /// Whether a slot has a key.
+    func contains(_ slot: ContactSlot, key: [UInt8]) -> Bool {
+        guard let id = key.withUnsafeBufferPointer({ keys.find($0) }) else { return false }
+        return slots.contains(slot, in: id)
     }
 
     private mutating func compact() {
@@ -53,6 +50,12 @@ struct ExactKeyIndex: Sendable {
         keys = keys.compacted(keeping: newID)
         slots = slots.compacted(keeping: newID)
         deadKeys = 0
+    }
+
+    /// Gives back unused capacity (see ``Array/trimExcessCapacity(unusedBytesMin:)``).
+    mutating func trimExcessCapacity() {
+        keys.trimExcessCapacity()
+        slots.trimExcessCapacity()
     }
 
     /// Roughly the bytes held, for the benchmark's memory report.

@@ -16,8 +16,13 @@ import Foundation
 struct NameIndex: Sendable {
     private var words = ByteStringTable()
     private var wordSlots = SlotPostings()
-    /// One- and two-byte word starts (see ``prefixCode(of:)``) to their id in ``prefixSlots``.
-    private var prefixIDs: [UInt32: UInt32] = [:]
+    /// Word starts (see ``prefixCode(of:length:)``) made of ASCII to their id plus one in
+    /// ``prefixSlots``, zero for none: one byte `b` at `b`, two at `128 + 128 * b0 + b1`. A
+    /// table rather than a dictionary because every insert looks several up; empty until the
+    /// first insert.
+    private var asciiPrefixIDs: [UInt32] = []
+    /// Two-byte word starts that are one non-ASCII character, to their id in ``prefixSlots``.
+    private var otherPrefixIDs: [UInt32: UInt32] = [:]
     private var prefixSlots = SlotPostings()
     private var sortedWords: [UInt32] = []
     private var recentWords: [UInt32] = []
@@ -32,14 +37,38 @@ struct NameIndex: Sendable {
 
     // MARK: Changes
 
-    /// Indexes a contact's words (deduplicated).
+    /// Indexes a contact's words; repeated words are harmless.
     mutating func insert(_ slot: ContactSlot, words contactWords: FoldedWords) {
-        insert(slot, words: contactWords, prefixCodes: Self.prefixCodes(of: contactWords))
+        guard !contactWords.isEmpty else { return }
+        slotBound = max(slotBound, Int(slot) + 1)
+        for index in 0..<contactWords.count {
+            contactWords.withWord(index) { word in
+                addWord(word, slot: slot)
+                // A second word with the same start ("john", "johnson") finds the slot at the
+                // end of the start's set and returns at once.
+                for length in 1...2 {
+                    if let code = Self.prefixCode(of: word, length: length) {
+                        prefixSlots.insert(slot, into: prefixIDCreating(code))
+                    }
+                }
+            }
+        }
     }
 
-    /// Removes a contact's words (deduplicated), as they were indexed.
+    /// Removes a contact's words, as they were indexed.
     mutating func remove(_ slot: ContactSlot, words contactWords: FoldedWords) {
-        remove(slot, words: contactWords, prefixCodes: Self.prefixCodes(of: contactWords))
+        guard !contactWords.isEmpty else { return }
+        for index in 0..<contactWords.count {
+            contactWords.withWord(index) { word in
+                removeWord(word, slot: slot)
+                for length in 1...2 {
+                    if let code = Self.prefixCode(of: word, length: length), let id = prefixID(code) {
+                        prefixSlots.remove(slot, from: id)
+                    }
+                }
+            }
+        }
+        if deadWords > max(4096, words.count / 2) { compact() }
     }
 
     /// Re-indexes a contact whose words changed, touching only the words that differ.
@@ -67,27 +96,16 @@ struct NameIndex: Sendable {
             added.withWord(index) { addWord($0, slot: slot) }
         }
         for code in prefixCodes {
-            let id: UInt32
-            if let existing = prefixIDs[code] {
-                id = existing
-            } else {
-                id = UInt32(prefixSlots.keyCount)
-                prefixSlots.appendKey()
-                prefixIDs[code] = id
-            }
-            prefixSlots.insert(slot, into: id)
+            prefixSlots.insert(slot, into: prefixIDCreating(code))
         }
     }
 
     private mutating func remove(_ slot: ContactSlot, words removed: FoldedWords, prefixCodes: [UInt32]) {
         for index in 0..<removed.count {
-            let id = removed.withWord(index) { words.find($0) }
-            if let id, wordSlots.remove(slot, from: id), wordSlots.isEmpty(id) {
-                deadWords += 1
-            }
+            removed.withWord(index) { removeWord($0, slot: slot) }
         }
         for code in prefixCodes {
-            if let id = prefixIDs[code] { prefixSlots.remove(slot, from: id) }
+            if let id = prefixID(code) { prefixSlots.remove(slot, from: id) }
         }
         if deadWords > max(4096, words.count / 2) { compact() }
     }
@@ -103,8 +121,49 @@ struct NameIndex: Sendable {
         wordSlots.insert(slot, into: id)
     }
 
-    /// Puts new words in byte order. Queries are correct without it, but scan the new words.
+    private mutating func removeWord(_ word: UnsafeBufferPointer<UInt8>, slot: ContactSlot) {
+        if let id = words.find(word), wordSlots.remove(slot, from: id), wordSlots.isEmpty(id) {
+            deadWords += 1
+        }
+    }
+
+    /// The id in ``prefixSlots`` of a word start, if it has one.
+    private func prefixID(_ code: UInt32) -> UInt32? {
+        if let index = Self.asciiPrefixIndex(code) {
+            guard index < asciiPrefixIDs.count, asciiPrefixIDs[index] != 0 else { return nil }
+            return asciiPrefixIDs[index] - 1
+        }
+        return otherPrefixIDs[code]
+    }
+
+    /// The id in ``prefixSlots`` of a word start, given one if it has none.
+    private mutating func prefixIDCreating(_ code: UInt32) -> UInt32 {
+        if let id = prefixID(code) { return id }
+        let id = UInt32(prefixSlots.keyCount)
+        prefixSlots.appendKey()
+        if let index = Self.asciiPrefixIndex(code) {
+            if asciiPrefixIDs.isEmpty { asciiPrefixIDs = [UInt32](repeating: 0, count: 128 + 128 * 128) }
+            asciiPrefixIDs[index] = id + 1
+        } else {
+            otherPrefixIDs[code] = id
+        }
+        return id
+    }
+
+    /// Where a word start of ASCII characters sits in ``asciiPrefixIDs``.
+    private static func asciiPrefixIndex(_ code: UInt32) -> Int? {
+        if code & 0x1_0000 != 0 { return Int(code & 0x7F) }
+        let first = code >> 8
+        let second = code & 0xFF
+        return first < 0x80 && second < 0x80 ? 128 + Int(first) * 128 + Int(second) : nil
+    }
+
+    /// Puts new words in byte order, and gives back capacity that growth left unused. Queries
+    /// are correct without it, but scan the new words.
     mutating func prepareForQueries() {
+        words.trimExcessCapacity()
+        wordSlots.trimExcessCapacity()
+        prefixSlots.trimExcessCapacity()
         guard !unsortedWords.isEmpty else { return }
         var fresh = unsortedWords
         unsortedWords = []
@@ -174,7 +233,7 @@ struct NameIndex: Sendable {
     private func term(for word: UnsafeBufferPointer<UInt8>) -> Term {
         var term = Term()
         if let code = Self.prefixCode(of: word, length: word.count) {
-            if let id = prefixIDs[code] {
+            if let id = prefixID(code) {
                 term.prefixID = id
                 term.estimatedCount = prefixSlots.count(of: id)
             }
@@ -188,13 +247,13 @@ struct NameIndex: Sendable {
                     term.estimatedCount += count
                 }
             }
-            for run in [sortedWords, recentWords] {
-                run.withUnsafeBufferPointer { run in
-                    let start = Self.partition(run) { Self.comparePrefix(slice($0), word) < 0 }
-                    let end = Self.partition(run) { Self.comparePrefix(slice($0), word) <= 0 }
-                    for position in start..<end { consider(run[position]) }
-                }
+            func considerRange(of run: UnsafeBufferPointer<UInt32>) {
+                let start = Self.partition(run) { Self.comparePrefix(slice($0), word) < 0 }
+                let end = Self.partition(run) { Self.comparePrefix(slice($0), word) <= 0 }
+                for position in start..<end { consider(run[position]) }
             }
+            sortedWords.withUnsafeBufferPointer(considerRange)
+            recentWords.withUnsafeBufferPointer(considerRange)
             for id in unsortedWords where Self.comparePrefix(slice(id), word) == 0 {
                 consider(id)
             }
@@ -206,26 +265,16 @@ struct NameIndex: Sendable {
         if let id = term.prefixID { return prefixSlots.slots(of: id) }
         if term.wordIDs.count == 1 { return wordSlots.slots(of: term.wordIDs[0]) }
         return SlotSetAlgebra.union(totalCount: term.estimatedCount, slotBound: slotBound) { body in
-            for id in term.wordIDs { wordSlots.withSlots(of: id, body) }
+            for id in term.wordIDs { wordSlots.forEachBlock(of: id, body) }
         }
     }
 
     private func filter(_ candidates: [ContactSlot], by term: Term) -> [ContactSlot] {
-        if let id = term.prefixID {
-            return prefixSlots.withSlots(of: id) { SlotSetAlgebra.intersection(candidates, $0) }
-        }
-        if term.wordIDs.count == 1 {
-            return wordSlots.withSlots(of: term.wordIDs[0]) { SlotSetAlgebra.intersection(candidates, $0) }
-        }
-        return candidates.withUnsafeBufferPointer { candidates in
-            withUnsafeTemporaryAllocation(of: Bool.self, capacity: candidates.count) { keep in
-                keep.initialize(repeating: false)
-                for id in term.wordIDs {
-                    wordSlots.withSlots(of: id) {
-                        SlotSetAlgebra.markMembers(of: candidates, in: $0, keep: keep)
-                    }
-                }
-                return SlotSetAlgebra.kept(candidates, keep: UnsafeBufferPointer(keep))
+        SlotSetAlgebra.candidates(candidates, inAnyOf: term.estimatedCount) { body in
+            if let id = term.prefixID {
+                prefixSlots.forEachBlock(of: id, body)
+            } else {
+                for id in term.wordIDs { wordSlots.forEachBlock(of: id, body) }
             }
         }
     }
@@ -330,7 +379,8 @@ struct NameIndex: Sendable {
     /// Roughly the bytes held, for the benchmark's memory report.
     var estimatedBytes: Int {
         words.estimatedBytes + wordSlots.estimatedBytes + prefixSlots.estimatedBytes
-            + prefixIDs.capacity * 12 + (sortedWords.capacity + recentWords.capacity + unsortedWords.capacity) * 4
+            + asciiPrefixIDs.capacity * 4 + otherPrefixIDs.capacity * 12
+            + (sortedWords.capacity + recentWords.capacity + unsortedWords.capacity) * 4
     }
 
     /// Checks the representation: every word in exactly one run, runs in byte order,
@@ -362,12 +412,18 @@ struct NameIndex: Sendable {
             }
         }
         precondition(dead == deadWords, "dead words are miscounted")
-        for (code, id) in prefixIDs {
-            let actual = prefixSlots.slots(of: id)
+        var codes = Array(otherPrefixIDs.keys)
+        for (index, id) in asciiPrefixIDs.enumerated() where id != 0 {
+            codes.append(
+                index < 128 ? 0x1_0000 | UInt32(index) : UInt32((index - 128) / 128) << 8 | UInt32((index - 128) % 128))
+        }
+        precondition(codes.count == prefixSlots.keyCount, "a word start is lost")
+        for code in codes {
+            let actual = prefixID(code).map { prefixSlots.slots(of: $0) } ?? []
             precondition(Set(actual) == expected[code] ?? [], "the word start \(code) has the wrong slots")
         }
-        for (code, slots) in expected where prefixIDs[code] == nil {
-            precondition(slots.isEmpty, "the word start \(code) is lost")
+        for (code, slots) in expected where !slots.isEmpty {
+            precondition(prefixID(code) != nil, "the word start \(code) is lost")
         }
     }
 }

@@ -1,13 +1,40 @@
 /// The dialling conventions of a region, as far as matching a national number with its
 /// international form needs them.
-struct PhoneRegion: Sendable, Hashable {
+///
+/// A class, so that passing the index's region to every number it reduces costs a reference
+/// rather than copies of its arrays.
+final class PhoneRegion: Sendable, Hashable {
     /// The ITU country calling code, such as 44.
-    var callingCode: UInt16
+    let callingCode: UInt16
     /// The national (trunk) prefix dialled before a national number, such as "0"; empty
     /// where numbers are dialled the same way at home and from abroad.
-    var trunkPrefix: String
+    let trunkPrefix: String
     /// The prefixes dialled before an international number, longest first.
-    var internationalPrefixes: [String]
+    let internationalPrefixes: [String]
+    /// ``trunkPrefix`` as ASCII bytes.
+    let trunkPrefixBytes: [UInt8]
+    /// ``internationalPrefixes`` as ASCII bytes.
+    let internationalPrefixBytes: [[UInt8]]
+
+    /// Creates a region's conventions.
+    init(callingCode: UInt16, trunkPrefix: String, internationalPrefixes: [String]) {
+        self.callingCode = callingCode
+        self.trunkPrefix = trunkPrefix
+        self.internationalPrefixes = internationalPrefixes
+        trunkPrefixBytes = Array(trunkPrefix.utf8)
+        internationalPrefixBytes = internationalPrefixes.map { Array($0.utf8) }
+    }
+
+    static func == (left: PhoneRegion, right: PhoneRegion) -> Bool {
+        left.callingCode == right.callingCode && left.trunkPrefix == right.trunkPrefix
+            && left.internationalPrefixes == right.internationalPrefixes
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(callingCode)
+        hasher.combine(trunkPrefix)
+        hasher.combine(internationalPrefixes)
+    }
 }
 
 /// A phone number reduced to what matching compares: the country calling code (0 when the
@@ -28,16 +55,47 @@ struct PhoneKey: Sendable, Hashable, CustomStringConvertible {
     /// The key as the phone index stores it: the calling code in two bytes, then the national
     /// number two digits to a byte, an odd last digit padded with 0xF.
     var packed: [UInt8] {
-        var bytes: [UInt8] = [UInt8(callingCode >> 8), UInt8(callingCode & 0xFF)]
-        bytes.reserveCapacity(2 + (nationalNumber.count + 1) / 2)
-        var index = 0
-        while index < nationalNumber.count {
-            let high = nationalNumber[index] &- 0x30
-            let low = index + 1 < nationalNumber.count ? nationalNumber[index + 1] &- 0x30 : 0xF
+        var bytes: [UInt8] = []
+        nationalNumber.withUnsafeBufferPointer {
+            Self.pack(callingCode: callingCode, national: $0[...], into: &bytes)
+        }
+        return bytes
+    }
+
+    /// The key as a 64-bit integer, for the numbers that fit (a national number of at most
+    /// ``integerKeyDigitsMax`` digits, which every valid E.164 number has): a 1 followed by
+    /// the national number's digits, read as a decimal number, shifted up by ten bits, plus
+    /// the calling code. Never zero.
+    var integerKey: UInt64? {
+        nationalNumber.withUnsafeBufferPointer { Self.integerKey(callingCode: callingCode, national: $0[...]) }
+    }
+
+    /// The longest national number ``integerKey`` holds: 10^15 with its leading 1 needs 51
+    /// bits, and the calling code ten more.
+    static let integerKeyDigitsMax = 15
+
+    /// ``integerKey`` for a calling code and national number.
+    static func integerKey(callingCode: UInt16, national: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
+        guard national.count <= integerKeyDigitsMax else { return nil }
+        var value: UInt64 = 1
+        for digit in national { value = value * 10 + UInt64(digit &- 0x30) }
+        return value << 10 | UInt64(callingCode)
+    }
+
+    /// Replaces `bytes` with the packed form of a calling code and national number.
+    static func pack(
+        callingCode: UInt16, national: Slice<UnsafeBufferPointer<UInt8>>, into bytes: inout [UInt8]
+    ) {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(UInt8(callingCode >> 8))
+        bytes.append(UInt8(callingCode & 0xFF))
+        var index = national.startIndex
+        while index < national.endIndex {
+            let high = national[index] &- 0x30
+            let low = index + 1 < national.endIndex ? national[index + 1] &- 0x30 : 0xF
             bytes.append(high << 4 | low)
             index += 2
         }
-        return bytes
     }
 
     /// "+44 2079460958", or "? 2079460958" when the calling code is unknown.
@@ -56,69 +114,115 @@ enum PhoneNumbering {
     /// The key of a phone number's text in a region (nil for unknown), or nil when it has too
     /// few digits to be matched.
     static func key(for text: String, region: PhoneRegion?) -> PhoneKey? {
-        var international = false
-        var digits: [UInt8] = []
-        let ascii = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            digits.reserveCapacity(utf8.count)
-            for byte in utf8 {
-                if byte >= 0x80 { return false }
-                if byte &- 0x30 < 10 {
-                    digits.append(byte)
-                } else if byte == 0x2B, digits.isEmpty {
-                    // "+" before the first digit, as PhoneNumber.digits keeps it.
-                    international = true
-                }
+        withDigits(of: text) { digits, international in
+            reduce(digits, international: international, region: region).map {
+                PhoneKey(callingCode: $0.callingCode, nationalNumber: Array(digits[$0.national]))
             }
-            return true
         }
-        if ascii != true {
-            // Digits of other scripts: PhoneNumber.digits knows them.
-            let converted = PhoneNumber(stringValue: text).digits
-            international = converted.hasPrefix("+")
-            digits = Array(converted.utf8.drop { $0 == 0x2B })
-        }
-        return key(digits: digits, international: international, region: region)
     }
 
-    /// The key of a number's ASCII digits, with whether a "+" came before them.
-    static func key(digits: [UInt8], international: Bool, region: PhoneRegion?) -> PhoneKey? {
-        var digits = digits[...]
+    /// The key of a phone number's text as the phone index stores it, and its calling code;
+    /// nil when the number has too few digits. Numbers that fit take the allocation-free
+    /// ``PhoneKey/integerKey``; longer ones are packed into `packed`.
+    static func storedKey(
+        for text: String, region: PhoneRegion?, packed: inout [UInt8]
+    ) -> (key: StoredPhoneKey, callingCode: UInt16)? {
+        withDigits(of: text) { digits, international in
+            guard let reduced = reduce(digits, international: international, region: region) else { return nil }
+            let national = digits[reduced.national]
+            if let integer = PhoneKey.integerKey(callingCode: reduced.callingCode, national: national) {
+                return (.integer(integer), reduced.callingCode)
+            }
+            PhoneKey.pack(callingCode: reduced.callingCode, national: national, into: &packed)
+            return (.packed, reduced.callingCode)
+        }
+    }
+
+    /// Where ``storedKey(for:region:packed:)`` put a key.
+    enum StoredPhoneKey: Equatable {
+        /// The key fits in an integer.
+        case integer(UInt64)
+        /// The key is too long and was packed into bytes.
+        case packed
+    }
+
+    /// Calls `body` with a number's decimal digits as ASCII, and whether a "+" came before the
+    /// first, as ``PhoneNumber/digits`` reads them; ASCII text is read without allocating.
+    private static func withDigits<Result>(
+        of text: String, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> Result
+    ) -> Result {
+        let ascii = text.utf8.withContiguousStorageIfAvailable { utf8 -> Result? in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, utf8.count)) { buffer in
+                var count = 0
+                var international = false
+                for byte in utf8 {
+                    if byte >= 0x80 { return nil }
+                    if byte &- 0x30 < 10 {
+                        buffer[count] = byte
+                        count += 1
+                    } else if byte == 0x2B, count == 0 {
+                        // "+" before the first digit, as PhoneNumber.digits keeps it.
+                        international = true
+                    }
+                }
+                return body(UnsafeBufferPointer(rebasing: buffer[..<count]), international)
+            }
+        }
+        if let ascii, let result = ascii { return result }
+        // Digits of other scripts: PhoneNumber.digits knows them.
+        let converted = PhoneNumber(stringValue: text).digits
+        let digits = Array(converted.utf8.drop { $0 == 0x2B })
+        return digits.withUnsafeBufferPointer { body($0, converted.hasPrefix("+")) }
+    }
+
+    /// The calling code (0 for unknown) and where the national significant number lies in a
+    /// number's digits, or nil when it is too short to be matched.
+    static func reduce(
+        _ digits: UnsafeBufferPointer<UInt8>, international: Bool, region: PhoneRegion?
+    ) -> (callingCode: UInt16, national: Range<Int>)? {
+        var start = 0
         var isInternational = international
         if !isInternational {
-            for prefix in region?.internationalPrefixes ?? ["00"] where digits.starts(with: prefix.utf8) {
-                digits = digits.dropFirst(prefix.utf8.count)
+            for prefix in region?.internationalPrefixBytes ?? [[0x30, 0x30]] where starts(digits, at: 0, with: prefix) {
+                start = prefix.count
                 isInternational = true
                 break
             }
         }
-        let key: PhoneKey
+        let callingCode: UInt16
         if isInternational {
-            let codeLength = callingCodeLength(of: digits)
-            guard digits.count > codeLength else { return nil }
-            let code = digits.prefix(codeLength).reduce(UInt16(0)) { $0 * 10 + UInt16($1 - 0x30) }
-            var national = digits.dropFirst(codeLength)
+            let codeLength = callingCodeLength(of: digits, from: start)
+            guard digits.count - start > codeLength else { return nil }
+            var code: UInt16 = 0
+            for index in start..<start + codeLength { code = code * 10 + UInt16(digits[index] - 0x30) }
+            callingCode = code
+            start += codeLength
             // "+44 (0)20 ...": the trunk prefix written inside an international number.
-            if trunkZeroCallingCodes.contains(code), national.first == 0x30 {
-                national = national.dropFirst()
+            if start < digits.count, digits[start] == 0x30, trunkZeroCallingCodes[Int(code)] {
+                start += 1
             }
-            key = PhoneKey(callingCode: code, nationalNumber: Array(national))
         } else if let region {
-            var national = digits
-            let trunk = region.trunkPrefix.utf8
-            switch region.trunkPrefix {
-            case "1", "8":
+            callingCode = region.callingCode
+            let trunk = region.trunkPrefixBytes
+            if trunk.count == 1 && trunk[0] != 0x30 {
                 // NANP's 1 and Russia's 8 come before a full ten-digit number.
-                if national.count == 11, national.starts(with: trunk) { national = national.dropFirst() }
-            default:
-                if !trunk.isEmpty, national.starts(with: trunk) { national = national.dropFirst(trunk.count) }
+                if digits.count == 11, digits[0] == trunk[0] { start = 1 }
+            } else if !trunk.isEmpty, starts(digits, at: 0, with: trunk) {
+                start = trunk.count
             }
-            key = PhoneKey(callingCode: region.callingCode, nationalNumber: Array(national))
         } else {
             // Unknown region: take a leading 0 as the trunk prefix most of the world uses.
-            let national = digits.first == 0x30 ? digits.dropFirst() : digits
-            key = PhoneKey(callingCode: 0, nationalNumber: Array(national))
+            callingCode = 0
+            if digits.first == 0x30 { start = 1 }
         }
-        return key.nationalNumber.count >= nationalNumberDigitsMin ? key : nil
+        guard digits.count - start >= nationalNumberDigitsMin else { return nil }
+        return (callingCode, start..<digits.count)
+    }
+
+    private static func starts(_ digits: UnsafeBufferPointer<UInt8>, at start: Int, with prefix: [UInt8]) -> Bool {
+        guard digits.count - start >= prefix.count else { return false }
+        for (offset, byte) in prefix.enumerated() where digits[start + offset] != byte { return false }
+        return true
     }
 
     /// How many leading digits of an international number are its country calling code.
@@ -126,29 +230,36 @@ enum PhoneNumbering {
     /// ITU calling codes are a prefix code: 1 (NANP) and 7 are whole zones, 44 different
     /// two-digit codes exist (``twoDigitCallingCodes``), and every other start is a
     /// three-digit code (assigned or not, the same digits split the same way on both sides).
-    static func callingCodeLength(of digits: ArraySlice<UInt8>) -> Int {
-        guard let first = digits.first else { return 0 }
+    static func callingCodeLength(of digits: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard start < digits.count else { return 0 }
+        let first = digits[start]
         if first == 0x31 || first == 0x37 { return 1 }
-        guard digits.count >= 2 else { return 1 }
-        let pair = Int(first - 0x30) * 10 + Int(digits[digits.startIndex + 1] - 0x30)
-        return twoDigitCallingCodes.contains(pair) ? 2 : 3
+        guard digits.count - start >= 2 else { return 1 }
+        let pair = Int(first - 0x30) * 10 + Int(digits[start + 1] - 0x30)
+        return isTwoDigitCallingCode[pair] ? 2 : 3
     }
 
     /// The two-digit country calling codes of ITU-T E.164 (as libphonenumber's
     /// CountryCodeToRegionCodeMap lists them).
-    static let twoDigitCallingCodes: Set<Int> = [
+    static let twoDigitCallingCodes: [Int] = [
         20, 27, 30, 31, 32, 33, 34, 36, 39, 40, 41, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55,
         56, 57, 58, 60, 61, 62, 63, 64, 65, 66, 81, 82, 84, 86, 90, 91, 92, 93, 94, 95, 98,
     ]
+
+    /// ``twoDigitCallingCodes`` as a table indexed by the two digits.
+    private static let isTwoDigitCallingCode: [Bool] = (0..<100).map(twoDigitCallingCodes.contains)
 
     /// The region for a lowercase ISO 3166-1 alpha-2 code, or nil when we have no data for it.
     static func region(for isoCode: String) -> PhoneRegion? {
         regions[isoCode.lowercased()]
     }
 
-    /// The calling codes of regions whose trunk prefix is "0".
-    static let trunkZeroCallingCodes: Set<UInt16> = Set(
-        regions.values.filter { $0.trunkPrefix == "0" }.map(\.callingCode))
+    /// The calling codes of regions whose trunk prefix is "0", as a table indexed by code.
+    static let trunkZeroCallingCodes: [Bool] = {
+        var table = [Bool](repeating: false, count: 1000)
+        for region in regions.values where region.trunkPrefix == "0" { table[Int(region.callingCode)] = true }
+        return table
+    }()
 
     /// The regions we support as defaults, from the numbering plans in libphonenumber's
     /// metadata: calling code, trunk prefix, international prefixes. A "00" that a region

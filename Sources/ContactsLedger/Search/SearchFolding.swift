@@ -45,6 +45,12 @@ struct FoldedWords: Sendable {
         finishWord(startingAt: ends.last ?? 0)
     }
 
+    /// Removes every word, keeping the storage for the next use.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+    }
+
     /// Drops repeated words, keeping the first of each.
     mutating func removeDuplicates() {
         guard count > 1 else { return }
@@ -54,6 +60,109 @@ struct FoldedWords: Sendable {
             kept.append(word(index))
         }
         self = kept
+    }
+
+    /// Appends the words of ASCII text, lowercased, and returns true; returns false, having
+    /// appended nothing, when the text is not all ASCII.
+    fileprivate mutating func appendASCIIWords(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = bytes.count
+        bytes.append(contentsOf: utf8)
+        var written = start
+        var isASCII = true
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            var wordStart = start
+            for read in start..<buffer.count {
+                let byte = buffer[read]
+                if byte >= 0x80 {
+                    isASCII = false
+                    return
+                }
+                let lowered = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                if lowered &- 0x61 < 26 || lowered &- 0x30 < 10 {
+                    buffer[written] = lowered
+                    written += 1
+                } else if written > wordStart {
+                    ends.append(written)
+                    wordStart = written
+                }
+            }
+            if written > wordStart { ends.append(written) }
+        }
+        if !isASCII {
+            while let last = ends.last, last > start { ends.removeLast() }
+            written = start
+        }
+        bytes.removeSubrange(written...)
+        return isASCII
+    }
+
+    /// Appends the words of a text whose characters are all ASCII, in `folds`, or common
+    /// Han, Kana and Hangul (which folding leaves alone), and returns true; returns false,
+    /// having appended nothing, when one is not.
+    fileprivate mutating func appendTableFoldedWords(
+        _ scalars: String.UnicodeScalarView, folds: (UInt32) -> ScalarFolds.Entry?
+    ) -> Bool {
+        let byteCount = bytes.count
+        let wordCount = ends.count
+        var wordStart = bytes.count
+        // Where each character of the current run of CJK characters starts in `bytes`.
+        var cjkStarts: [Int] = []
+        for scalar in scalars {
+            let value = scalar.value
+            if ScalarFolds.isUnfoldedCJK(value) {
+                if cjkStarts.isEmpty { finishWord(startingAt: wordStart) }
+                cjkStarts.append(bytes.count)
+                bytes.append(contentsOf: String(scalar).utf8)
+                continue
+            }
+            var entry: ScalarFolds.Entry?
+            if value >= 0x80 {
+                entry = folds(value)
+                guard let entry else {
+                    truncate(bytes: byteCount, words: wordCount)
+                    return false
+                }
+                // A diacritic folds into nothing, and its neighbours join as if it were not
+                // there, CJK or not.
+                if entry.bytes.isEmpty && !entry.separates { continue }
+            }
+            if !cjkStarts.isEmpty {
+                endCJKRun(startingAt: cjkStarts)
+                cjkStarts.removeAll()
+                wordStart = bytes.count
+            }
+            if let entry {
+                if !entry.separates {
+                    bytes.append(contentsOf: entry.bytes)
+                    continue
+                }
+            } else {
+                let byte = UInt8(value)
+                let lowered = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                if lowered &- 0x61 < 26 || lowered &- 0x30 < 10 {
+                    bytes.append(lowered)
+                    continue
+                }
+            }
+            finishWord(startingAt: wordStart)
+            wordStart = bytes.count
+        }
+        if cjkStarts.isEmpty {
+            finishWord(startingAt: wordStart)
+        } else {
+            endCJKRun(startingAt: cjkStarts)
+        }
+        return true
+    }
+
+    /// Turns a run of CJK characters just appended (starting at the given offsets) into one
+    /// word per character: the run from that character on.
+    fileprivate mutating func endCJKRun(startingAt starts: [Int]) {
+        let run = Array(bytes[starts[0]...])
+        bytes.removeSubrange(starts[0]...)
+        for start in starts {
+            append(run[(start - starts[0])...])
+        }
     }
 
     /// Ends the word being appended, if any bytes were appended since `start`.
@@ -67,14 +176,67 @@ struct FoldedWords: Sendable {
         ends.removeSubrange(wordCount...)
     }
 
-    /// Appends a byte to the word being built.
-    fileprivate mutating func appendByte(_ byte: UInt8) {
-        bytes.append(byte)
-    }
-
     /// Appends bytes to the word being built.
     fileprivate mutating func appendBytes<Bytes: Sequence<UInt8>>(_ more: Bytes) {
         bytes.append(contentsOf: more)
+    }
+}
+
+/// Name folding one character at a time for the blocks that European names use (Latin-1,
+/// Latin Extended A and B, combining diacritics, Greek, Cyrillic, Latin Extended Additional,
+/// general punctuation, full-width forms), computed once from Foundation's own folding of
+/// each character.
+///
+/// Foundation's folding costs a few microseconds a call on Linux, which is most of the cost
+/// of indexing a contact named "Adrián Dvořák". Folding has no context in these blocks (each
+/// character folds the same wherever it stands, and diacritics simply go), so folding
+/// character by character gives what folding the whole text gives; the tests check it.
+struct ScalarFolds: Sendable {
+    /// How one character folds: its letters' bytes, or nothing; or it separates words.
+    struct Entry: Sendable {
+        var bytes: [UInt8]
+        var separates: Bool
+    }
+
+    /// The table, built on first use (a few milliseconds).
+    static let shared = ScalarFolds()
+
+    /// The blocks covered, as half-open ranges of scalar values, and where each starts in
+    /// ``entries``.
+    private static let ranges: [Range<UInt32>] = [0x80..<0x530, 0x1E00..<0x2070, 0xFF00..<0xFFF0]
+    private let starts: [Int]
+    private let entries: [Entry?]
+
+    private init() {
+        var starts: [Int] = []
+        var entries: [Entry?] = []
+        for range in Self.ranges {
+            starts.append(entries.count)
+            for value in range {
+                entries.append(Unicode.Scalar(value).flatMap(SearchFolding.tableEntry(for:)))
+            }
+        }
+        self.starts = starts
+        self.entries = entries
+    }
+
+    /// Whether a character is in the CJK Unified Ideographs (and Extension A), Hiragana,
+    /// Katakana or Hangul Syllables blocks, which folding leaves as they are (no case, no
+    /// diacritics, full width already); the tests check every one.
+    static func isUnfoldedCJK(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x3041...0x3096, 0x30A1...0x30FA, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3: true
+        default: false
+        }
+    }
+
+    /// How a character folds, or nil when it is outside the table or folds in a way the
+    /// table does not capture.
+    func entry(for value: UInt32) -> Entry? {
+        for (index, range) in Self.ranges.enumerated() where range.contains(value) {
+            return entries[starts[index] + Int(value - range.lowerBound)]
+        }
+        return nil
     }
 }
 
@@ -86,12 +248,17 @@ enum SearchFolding {
         .caseInsensitive, .diacriticInsensitive, .widthInsensitive,
     ]
 
-    /// The folded, deduplicated words of a contact's name fields.
+    /// The folded words of a contact's name fields, a word repeated when several fields have
+    /// it (the index treats them as a set).
     static func nameWords(of values: ContactValues) -> FoldedWords {
         var words = FoldedWords()
-        forEachNameField(of: values) { appendWords(of: $0, to: &words) }
-        words.removeDuplicates()
+        appendNameWords(of: values, to: &words)
         return words
+    }
+
+    /// Appends the folded words of a contact's name fields.
+    static func appendNameWords(of values: ContactValues, to words: inout FoldedWords) {
+        forEachNameField(of: values) { appendWords(of: $0, to: &words) }
     }
 
     /// The folded, deduplicated words of a name query.
@@ -131,30 +298,24 @@ enum SearchFolding {
             && first.phoneticOrganizationName == second.phoneticOrganizationName
     }
 
-    /// Appends the folded words of a text: ASCII text is lowercased and split on anything but
-    /// letters and digits in one pass; other text goes through Foundation's folding.
+    /// Appends the folded words of a text: ASCII text is copied in bulk, then lowercased and
+    /// split in place in one pass; text in the Latin, Greek and Cyrillic blocks is folded one
+    /// character at a time from a table (``ScalarFolds``); anything else goes through
+    /// Foundation's folding, which costs a few microseconds a call.
     static func appendWords(of text: String, to words: inout FoldedWords) {
         if text.isEmpty { return }
-        let byteCount = words.bytes.count
-        let wordCount = words.count
-        let wasASCII = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            var start = words.bytes.count
-            for byte in utf8 {
-                if byte >= 0x80 { return false }
-                let lowered = byte &- 0x41 < 26 ? byte | 0x20 : byte
-                if lowered &- 0x61 < 26 || lowered &- 0x30 < 10 {
-                    words.appendByte(lowered)
-                } else {
-                    words.finishWord(startingAt: start)
-                    start = words.bytes.count
-                }
-            }
-            words.finishWord(startingAt: start)
-            return true
+        let wasASCII = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            words.appendASCIIWords(utf8)
         }
         if wasASCII == true { return }
-        words.truncate(bytes: byteCount, words: wordCount)
+        if words.appendTableFoldedWords(text.unicodeScalars, folds: ScalarFolds.shared.entry(for:)) { return }
         appendUnicodeWords(of: text, to: &words)
+    }
+
+    /// Appends the folded words of a text by Foundation's folding alone, the reference that
+    /// the faster paths of ``appendWords(of:to:)`` must agree with.
+    static func appendWordsByFoundation(of text: String, to words: inout FoldedWords) {
+        if !text.isEmpty { appendUnicodeWords(of: text, to: &words) }
     }
 
     /// What a scalar of folded text is to the word splitter.
@@ -167,6 +328,41 @@ enum SearchFolding {
         case cjk
         /// A combining mark: continues whatever word it follows.
         case mark
+    }
+
+    /// How one character folds, for ``ScalarFolds``: into letters (or digits) that continue
+    /// a word, into nothing (a diacritic), or into a separator; nil when it is none of these
+    /// (a CJK character, something that folds into a mix) or when it folds differently next
+    /// to other letters than alone (a few marks and joiners), so that the table never
+    /// disagrees with folding the whole text.
+    fileprivate static func tableEntry(for scalar: Unicode.Scalar) -> ScalarFolds.Entry? {
+        let folded = String(scalar).folding(options: nameFoldingOptions, locale: nil)
+            .precomposedStringWithCanonicalMapping
+        let kinds = folded.unicodeScalars.map(kind(of:))
+        let entry: ScalarFolds.Entry
+        if kinds.isEmpty {
+            entry = ScalarFolds.Entry(bytes: [], separates: false)
+        } else if kinds.allSatisfy({ $0 == .separator }) {
+            entry = ScalarFolds.Entry(bytes: [], separates: true)
+        } else if kinds.allSatisfy({ $0 == .letter }) {
+            var words = FoldedWords()
+            appendUnicodeWords(of: folded, to: &words)
+            guard words.count == 1 else { return nil }
+            entry = ScalarFolds.Entry(bytes: Array(words.word(0)), separates: false)
+        } else {
+            return nil
+        }
+        // Check the entry in the contexts a name gives it: between letters, after a space,
+        // before one, doubled.
+        for (before, after) in [("a", "b"), (" ", "b"), ("a", " "), (String(scalar), "")] {
+            let context = before + String(scalar) + after
+            var byFoundation = FoldedWords()
+            appendUnicodeWords(of: context, to: &byFoundation)
+            var byTable = FoldedWords()
+            _ = byTable.appendTableFoldedWords(context.unicodeScalars) { $0 == scalar.value ? entry : nil }
+            guard byTable.bytes == byFoundation.bytes, byTable.ends == byFoundation.ends else { return nil }
+        }
+        return entry
     }
 
     /// The general path: Foundation's folding, a few letters folding leaves alone, NFC, then
@@ -232,9 +428,10 @@ enum SearchFolding {
 
     private static func kind(of scalar: Unicode.Scalar) -> ScalarKind {
         if scalar.isASCII {
-            let value = scalar.value
-            return (0x61...0x7A).contains(value) || (0x30...0x39).contains(value)
-                ? .letter : (0x41...0x5A).contains(value) ? .letter : .separator
+            switch scalar.value {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return .letter
+            default: return .separator
+            }
         }
         if isCJK(scalar) { return .cjk }
         let properties = scalar.properties
@@ -281,27 +478,38 @@ enum SearchFolding {
     /// An email address as the email index keys it: surrounding whitespace trimmed, case
     /// folded, in NFC; nil when nothing is left.
     static func foldedEmail(_ text: String) -> [UInt8]? {
-        let ascii = text.utf8.withContiguousStorageIfAvailable { utf8 -> [UInt8]? in
+        var folded: [UInt8] = []
+        return foldEmail(text, into: &folded) ? folded : nil
+    }
+
+    /// Replaces `folded` with the folded form of an email address (see ``foldedEmail(_:)``)
+    /// and returns whether it is not empty; ASCII addresses are folded without allocating
+    /// once `folded` has grown.
+    static func foldEmail(_ text: String, into folded: inout [UInt8]) -> Bool {
+        folded.removeAll(keepingCapacity: true)
+        let wasASCII = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
             var start = 0
             var end = utf8.count
             while start < end, isASCIIWhitespace(utf8[start]) { start += 1 }
             while end > start, isASCIIWhitespace(utf8[end - 1]) { end -= 1 }
-            var folded = [UInt8]()
-            folded.reserveCapacity(end - start)
-            for byte in utf8[start..<end] {
-                if byte >= 0x80 { return nil }
-                folded.append(byte &- 0x41 < 26 ? byte | 0x20 : byte)
+            folded.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<end]))
+            return folded.withUnsafeMutableBufferPointer { buffer in
+                for index in 0..<buffer.count {
+                    let byte = buffer[index]
+                    if byte >= 0x80 { return false }
+                    buffer[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                }
+                return true
             }
-            return folded
         }
-        if let ascii, let folded = ascii {
-            return folded.isEmpty ? nil : folded
+        if wasASCII != true {
+            folded.removeAll(keepingCapacity: true)
+            folded.append(
+                contentsOf: text.trimmingCharacters(in: .whitespacesAndNewlines)
+                    .folding(options: .caseInsensitive, locale: nil)
+                    .precomposedStringWithCanonicalMapping.utf8)
         }
-        let folded = Array(
-            text.trimmingCharacters(in: .whitespacesAndNewlines)
-                .folding(options: .caseInsensitive, locale: nil)
-                .precomposedStringWithCanonicalMapping.utf8)
-        return folded.isEmpty ? nil : folded
+        return !folded.isEmpty
     }
 
     private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {

@@ -59,6 +59,22 @@
 ///    "+1 (415) 555-0100", "1-415-555-0100" and "415-555-0100" do.
 /// 4. A number whose national significant number has fewer than three digits matches nothing.
 ///    There is no suffix matching: "555-0100" does not find "415-555-0100".
+///
+/// ## Costs
+///
+/// - A change costs a hash lookup per name word, address and number, and an insertion into
+///   each word's sorted slot set; sets of more than 4,096 slots are kept in blocks, so an
+///   insertion or removal in the middle moves one block. Slots handed out in increasing
+///   order, as during a replay, append.
+/// - A name query finds each query word's range of words by binary search; query words of
+///   one or two characters ("j", "jo") have their matching contacts precomputed, and cost a
+///   copy of the answer. Several query words start from the one matching fewest contacts and
+///   filter it by the others (by galloping, merging or a bitmap, whichever is cheaper).
+///   Producing a large answer costs time in proportion to its size.
+/// - An email or phone query is one hash lookup.
+/// - Memory, at a million contacts with three name words, one and a half addresses and one
+///   and a half numbers each: about 150 bytes a contact (40 for names, 80 for addresses of
+///   about 30 characters, 25 for numbers).
 package struct SearchIndexes: Sendable {
     /// Slots must be below this; the top half of the range is the indexes' bookkeeping.
     package static let slotLimit: ContactSlot = 1 << 31
@@ -68,10 +84,16 @@ package struct SearchIndexes: Sendable {
     private let phoneRegion: PhoneRegion?
     private var names = NameIndex()
     private var emails = ExactKeyIndex()
-    private var phones = ExactKeyIndex()
+    /// Phone numbers by ``PhoneKey/integerKey``.
+    private var phones = IntegerKeyIndex()
+    /// The rare phone numbers too long for an integer key, by ``PhoneKey/packed``.
+    private var longPhones = ExactKeyIndex()
     /// How many phone keys use each calling code, kept only when the region is unknown:
     /// a national query then matches every calling code.
     private var phoneCallingCodes: [UInt16: Int] = [:]
+    /// Buffers the changes reuse, so that indexing a contact allocates nothing once they grew.
+    private var scratchWords = FoldedWords()
+    private var scratchKey: [UInt8] = []
 
     /// Creates empty indexes whose phone matching assumes the given default country.
     package init(defaultCountryCode: String = ContactsUserDefaults.shared.countryCode) {
@@ -86,16 +108,34 @@ package struct SearchIndexes: Sendable {
     /// Indexing is a set operation: inserting what is already indexed changes nothing.
     package mutating func insert(_ slot: ContactSlot, values: ContactValues) {
         precondition(slot < Self.slotLimit, "slot \(slot) is beyond the search index's limit")
-        names.insert(slot, words: SearchFolding.nameWords(of: values))
-        for key in emailKeys(of: values) { emails.insert(slot, key: key) }
-        for key in phoneKeys(of: values) { insertPhone(slot, key: key) }
+        scratchWords.removeAll()
+        SearchFolding.appendNameWords(of: values, to: &scratchWords)
+        names.insert(slot, words: scratchWords)
+        for address in values.emailAddresses where SearchFolding.foldEmail(address.value, into: &scratchKey) {
+            emails.insert(slot, key: scratchKey)
+        }
+        for number in values.phoneNumbers {
+            let text = number.value.stringValue
+            if let (key, code) = PhoneNumbering.storedKey(for: text, region: phoneRegion, packed: &scratchKey) {
+                insertPhone(slot, key: key, callingCode: code)
+            }
+        }
     }
 
     /// Removes a contact; `values` must be what was indexed for the slot.
     package mutating func remove(_ slot: ContactSlot, values: ContactValues) {
-        names.remove(slot, words: SearchFolding.nameWords(of: values))
-        for key in emailKeys(of: values) { emails.remove(slot, key: key) }
-        for key in phoneKeys(of: values) { removePhone(slot, key: key) }
+        scratchWords.removeAll()
+        SearchFolding.appendNameWords(of: values, to: &scratchWords)
+        names.remove(slot, words: scratchWords)
+        for address in values.emailAddresses where SearchFolding.foldEmail(address.value, into: &scratchKey) {
+            emails.remove(slot, key: scratchKey)
+        }
+        for number in values.phoneNumbers {
+            let text = number.value.stringValue
+            if let (key, code) = PhoneNumbering.storedKey(for: text, region: phoneRegion, packed: &scratchKey) {
+                removePhone(slot, key: key, callingCode: code)
+            }
+        }
     }
 
     /// Re-indexes a changed contact; fields that did not change cost a comparison, and of
@@ -114,16 +154,19 @@ package struct SearchIndexes: Sendable {
         if !old.phoneNumbers.elementsEqual(new.phoneNumbers, by: { $0.value == $1.value }) {
             let before = phoneKeys(of: old)
             let after = phoneKeys(of: new)
-            for key in before where !after.contains(key) { removePhone(slot, key: key) }
-            for key in after where !before.contains(key) { insertPhone(slot, key: key) }
+            for key in before where !after.contains(key) { removePhone(slot, key) }
+            for key in after where !before.contains(key) { insertPhone(slot, key) }
         }
     }
 
     /// Puts the words added since the last call in order, so that name queries binary search
-    /// them instead of scanning; the store calls it after a replay and after each commit.
-    /// Queries are correct without it, only slower.
+    /// them instead of scanning, and gives back memory that growth left unused; the store
+    /// calls it after a replay and after each commit. Queries are correct without it, only
+    /// slower. Usually quick; after a large growth it copies the grown arrays once.
     package mutating func prepareForQueries() {
         names.prepareForQueries()
+        emails.trimExcessCapacity()
+        phones.trimExcessCapacity()
     }
 
     /// Whether changes since the last ``prepareForQueries()`` left work for it.
@@ -150,13 +193,13 @@ package struct SearchIndexes: Sendable {
         guard let key = PhoneNumbering.key(for: query, region: phoneRegion) else { return [] }
         if phoneRegion != nil {
             // Every number has a calling code: the key is looked up as it is.
-            return phones.slots(of: key.packed)
+            return phoneSlots(of: key)
         }
         let codes = key.callingCode == 0 ? Array(phoneCallingCodes.keys) : [key.callingCode, 0]
         var found: [ContactSlot] = []
         for code in codes {
             let variant = PhoneKey(callingCode: code, nationalNumber: key.nationalNumber)
-            phones.withSlots(of: variant.packed) { found.append(contentsOf: $0) }
+            found.append(contentsOf: phoneSlots(of: variant))
         }
         found.sort()
         SlotSetAlgebra.removeDuplicates(fromSorted: &found)
@@ -165,7 +208,16 @@ package struct SearchIndexes: Sendable {
 
     /// Roughly the bytes the indexes hold, for the benchmark's memory report.
     package var estimatedBytes: Int {
-        names.estimatedBytes + emails.estimatedBytes + phones.estimatedBytes + phoneCallingCodes.capacity * 16
+        let parts = estimatedBytesByIndex
+        return parts.names + parts.emails + parts.phones
+    }
+
+    /// ``estimatedBytes`` by index.
+    package var estimatedBytesByIndex: (names: Int, emails: Int, phones: Int) {
+        (
+            names.estimatedBytes, emails.estimatedBytes,
+            phones.estimatedBytes + longPhones.estimatedBytes + phoneCallingCodes.capacity * 16
+        )
     }
 
     /// Checks the indexes' internal consistency; for tests, and slow.
@@ -173,52 +225,69 @@ package struct SearchIndexes: Sendable {
         names.checkInvariants()
         emails.checkInvariants()
         phones.checkInvariants()
+        longPhones.checkInvariants()
     }
 
     // MARK: Keys
 
     private func emailKeys(of values: ContactValues) -> [[UInt8]] {
-        var keys: [[UInt8]] = []
-        for address in values.emailAddresses {
-            if let key = SearchFolding.foldedEmail(address.value), !keys.contains(key) {
-                keys.append(key)
-            }
-        }
-        return keys
+        values.emailAddresses.compactMap { SearchFolding.foldedEmail($0.value) }
     }
 
     private func phoneKeys(of values: ContactValues) -> [PhoneKey] {
-        var keys: [PhoneKey] = []
-        for number in values.phoneNumbers {
-            if let key = PhoneNumbering.key(for: number.value.stringValue, region: phoneRegion),
-                !keys.contains(key)
-            {
-                keys.append(key)
-            }
-        }
-        return keys
+        values.phoneNumbers.compactMap { PhoneNumbering.key(for: $0.value.stringValue, region: phoneRegion) }
     }
 
-    private mutating func insertPhone(_ slot: ContactSlot, key: PhoneKey) {
-        if phoneRegion == nil {
-            let packed = key.packed
-            let known = phones.withSlots(of: packed) { $0.contains(slot) }
-            if !known { phoneCallingCodes[key.callingCode, default: 0] += 1 }
-            phones.insert(slot, key: packed)
+    private func phoneSlots(of key: PhoneKey) -> [ContactSlot] {
+        if let integer = key.integerKey { return phones.slots(of: integer) }
+        return longPhones.slots(of: key.packed)
+    }
+
+    private mutating func insertPhone(_ slot: ContactSlot, _ key: PhoneKey) {
+        if let integer = key.integerKey {
+            insertPhone(slot, key: .integer(integer), callingCode: key.callingCode)
         } else {
-            phones.insert(slot, key: key.packed)
+            scratchKey = key.packed
+            insertPhone(slot, key: .packed, callingCode: key.callingCode)
         }
     }
 
-    private mutating func removePhone(_ slot: ContactSlot, key: PhoneKey) {
-        let packed = key.packed
-        if phoneRegion == nil {
-            let known = phones.withSlots(of: packed) { $0.contains(slot) }
-            if known {
-                phoneCallingCodes[key.callingCode, default: 0] -= 1
-                if phoneCallingCodes[key.callingCode] == 0 { phoneCallingCodes[key.callingCode] = nil }
-            }
+    private mutating func removePhone(_ slot: ContactSlot, _ key: PhoneKey) {
+        if let integer = key.integerKey {
+            removePhone(slot, key: .integer(integer), callingCode: key.callingCode)
+        } else {
+            scratchKey = key.packed
+            removePhone(slot, key: .packed, callingCode: key.callingCode)
         }
-        phones.remove(slot, key: packed)
+    }
+
+    /// Adds a phone key; a `.packed` key is in ``scratchKey``.
+    private mutating func insertPhone(_ slot: ContactSlot, key: PhoneNumbering.StoredPhoneKey, callingCode: UInt16) {
+        if phoneRegion == nil, !hasPhone(slot, key: key) {
+            phoneCallingCodes[callingCode, default: 0] += 1
+        }
+        switch key {
+        case .integer(let integer): phones.insert(slot, key: integer)
+        case .packed: longPhones.insert(slot, key: scratchKey)
+        }
+    }
+
+    /// Removes a phone key; a `.packed` key is in ``scratchKey``.
+    private mutating func removePhone(_ slot: ContactSlot, key: PhoneNumbering.StoredPhoneKey, callingCode: UInt16) {
+        if phoneRegion == nil, hasPhone(slot, key: key) {
+            phoneCallingCodes[callingCode, default: 0] -= 1
+            if phoneCallingCodes[callingCode] == 0 { phoneCallingCodes[callingCode] = nil }
+        }
+        switch key {
+        case .integer(let integer): phones.remove(slot, key: integer)
+        case .packed: longPhones.remove(slot, key: scratchKey)
+        }
+    }
+
+    private func hasPhone(_ slot: ContactSlot, key: PhoneNumbering.StoredPhoneKey) -> Bool {
+        switch key {
+        case .integer(let integer): phones.contains(slot, key: integer)
+        case .packed: longPhones.contains(slot, key: scratchKey)
+        }
     }
 }

@@ -42,7 +42,9 @@ struct EmailSearchTests {
         #expect(indexes.slots(matchingEmailAddress: "shared@example.com") == [0, 1])
 
         var after = before
-        after.emailAddresses = [LabeledValue(label: nil, value: "A@Example.com"), LabeledValue(label: nil, value: "new@example.com")]
+        after.emailAddresses = [
+            LabeledValue(label: nil, value: "A@Example.com"), LabeledValue(label: nil, value: "new@example.com"),
+        ]
         indexes.update(0, from: before, to: after)
         #expect(indexes.slots(matchingEmailAddress: "a@example.com") == [0])
         #expect(indexes.slots(matchingEmailAddress: "new@example.com") == [0])

@@ -116,6 +116,77 @@ struct NameSearchTests {
         #expect(indexes.slots(matchingName: "नम") == [2])
     }
 
+    @Test(
+        "Folding by the table gives what Foundation's folding gives",
+        arguments: [
+            "Adrián Agnès Ángel Anaïs Antônio Ayşe Benoît Björn Cécile Cristóbal Dagný Dóra Élodie",
+            "Guðrún Håkon Héctor Inês Iván Jiří João Jørgen Jürgen Łucja Łukasz Maëlle Magnús Małgorzata",
+            "Mikołaj Ondřej Paweł Søren Thérèse Zoë Zoltán Ågren Bárány Błaszczyk Böhm Černý Czerwińska",
+            "Dąbrowski Doležal Dvořák Guðmundsdóttir Kovačević Kozłowski Krämer Nguyễn Özdemir Phạm Šimek",
+            "Trần Wiśniewski Yılmaz Žák Ангелина Дмитрий Наталья Сергей Ελένη Νίκος Иванов Смирнова Попов",
+            "Παπαδόπουλος Société Générale d’Études Müller & Söhne Nordisk Fjärrvärme Łódź Textiles",
+            "Straße ẞ Æsir Œuvre Þór Ðuro İstanbul ı ſ ﬁ ǅ ǈ Ǳ ＪＯＨＮ ｊｏｈｎ ０１２ Ⅻ ½ ² ª º µ",
+            "José Jose\u{301} ü u\u{308} Ω ΐ ς Σ ё Ё й ї « » — – ‘ ’ “ ” • … ¿ ¡ § ¶ © ® ™ ° ±",
+            "Nguyễn Văn Đức Trịnh Thị Hương Lê Đặng Bùi Đỗ Hồ Ngô Dương Lý",
+            "田中太郎 佐藤 鈴木 高橋 渡辺 山本 王 李 张 刘 김민준 이 박 지민 서연 翔太 美咲 伟 芳 秀英",
+            "株式会社山田商事 田中Taro Taro田中 ジョン・スミス カタカナ がぎ Ｔａｒｏ 김-민준 李.小龙",
+        ])
+    func tableFolding(text: String) {
+        var byTable = FoldedWords()
+        SearchFolding.appendWords(of: text, to: &byTable)
+        var byFoundation = FoldedWords()
+        SearchFolding.appendWordsByFoundation(of: text, to: &byFoundation)
+        #expect(byTable.bytes == byFoundation.bytes && byTable.ends == byFoundation.ends)
+    }
+
+    @Test("Folding by the table agrees with Foundation's on every character it covers, alone and in words")
+    func tableFoldingEveryCharacter() {
+        var covered: [Unicode.Scalar] = []
+        for range in [0x80..<0x530, 0x1E00..<0x2070, 0xFF00..<0xFFF0] as [Range<UInt32>] {
+            for value in range {
+                if let scalar = Unicode.Scalar(value), ScalarFolds.shared.entry(for: value) != nil {
+                    covered.append(scalar)
+                }
+            }
+        }
+        #expect(covered.count > 1500)
+        var generator = SearchTestGenerator(seed: 99)
+        var texts = covered.map { "a\($0)b \($0)" }
+        for _ in 0..<2000 {
+            texts.append(
+                String(
+                    String.UnicodeScalarView(
+                        (0..<6).map { _ in
+                            Bool.random(using: &generator)
+                                ? covered.randomElement(using: &generator)!
+                                : "xyz -田中太郎김민준タナカがぎ".unicodeScalars.randomElement(using: &generator)!
+                        })))
+        }
+        var disagreements: [String] = []
+        for text in texts {
+            var byTable = FoldedWords()
+            SearchFolding.appendWords(of: text, to: &byTable)
+            var byFoundation = FoldedWords()
+            SearchFolding.appendWordsByFoundation(of: text, to: &byFoundation)
+            if byTable.bytes != byFoundation.bytes || byTable.ends != byFoundation.ends {
+                disagreements.append(text.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " "))
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(20))")
+    }
+
+    @Test("Folding leaves every character of the CJK blocks that the table passes through as it is")
+    func unfoldedCJK() {
+        var changed: [UInt32] = []
+        for value in UInt32(0x3000)...0xD7FF where ScalarFolds.isUnfoldedCJK(value) {
+            let text = String(Unicode.Scalar(value)!)
+            let folded = text.folding(options: SearchFolding.nameFoldingOptions, locale: nil)
+                .precomposedStringWithCanonicalMapping
+            if folded != text || !SearchFolding.isCJK(Unicode.Scalar(value)!) { changed.append(value) }
+        }
+        #expect(changed.isEmpty, "\(changed.prefix(20).map { String($0, radix: 16) })")
+    }
+
     @Test("Results are sorted and list a contact once however many of its words match")
     func sortedAndUnique() {
         var contacts: [ContactValues] = []
@@ -255,7 +326,8 @@ struct SearchSlotSetTests {
     func union(count: Int, slotBound: Int) {
         var generator = SearchTestGenerator(seed: UInt64(count * 31 + slotBound))
         let sets: [[ContactSlot]] = (0..<7).map { _ in
-            Array(Set((0..<count).map { _ in ContactSlot.random(in: 0..<ContactSlot(slotBound), using: &generator) })).sorted()
+            Array(Set((0..<count).map { _ in ContactSlot.random(in: 0..<ContactSlot(slotBound), using: &generator) }))
+                .sorted()
         }
         let total = sets.reduce(0) { $0 + $1.count }
         let union = SlotSetAlgebra.union(totalCount: total, slotBound: slotBound) { body in
@@ -269,9 +341,107 @@ struct SearchSlotSetTests {
         arguments: [(10, 5000), (5000, 10), (1000, 1200), (0, 10), (10, 0)])
     func intersection(candidateCount: Int, setCount: Int) {
         var generator = SearchTestGenerator(seed: UInt64(candidateCount * 7 + setCount))
-        let candidates = Array(Set((0..<candidateCount).map { _ in ContactSlot.random(in: 0..<8000, using: &generator) })).sorted()
+        let candidates = Array(
+            Set((0..<candidateCount).map { _ in ContactSlot.random(in: 0..<8000, using: &generator) })
+        ).sorted()
         let set = Array(Set((0..<setCount).map { _ in ContactSlot.random(in: 0..<8000, using: &generator) })).sorted()
         let result = set.withUnsafeBufferPointer { SlotSetAlgebra.intersection(candidates, $0) }
         #expect(result == candidates.filter(Set(set).contains))
+    }
+
+    @Test("The integer key table agrees with a dictionary through random inserts and removes")
+    func integerKeyTable() {
+        let seed = SearchFixtures.seed("integerKeyTable")
+        var generator = SearchTestGenerator(seed: seed)
+        var table = IntegerKeyIndex()
+        var reference: [UInt64: Set<ContactSlot>] = [:]
+        // Few distinct keys and slots, so that keys come and go and probe runs collide.
+        let keys = (0..<300).map { _ in UInt64.random(in: 1...UInt64.max, using: &generator) }
+        for _ in 0..<20000 {
+            let key = keys.randomElement(using: &generator)!
+            let slot = ContactSlot.random(in: 0..<8, using: &generator)
+            if Bool.random(using: &generator) {
+                table.insert(slot, key: key)
+                reference[key, default: []].insert(slot)
+            } else {
+                table.remove(slot, key: key)
+                reference[key]?.remove(slot)
+            }
+        }
+        table.checkInvariants()
+        for key in keys {
+            #expect(table.slots(of: key) == (reference[key] ?? []).sorted(), "seed \(seed)")
+        }
+    }
+
+    @Test(
+        "Filtering candidates by any of several sets agrees with a set, by marks or by bitmap",
+        arguments: [(50, 20, 3), (5000, 3000, 6), (3000, 40000, 1), (200, 90000, 4), (0, 10, 2), (10, 0, 2)])
+    func candidatesInAnyOf(candidateCount: Int, setCount: Int, sets: Int) {
+        var generator = SearchTestGenerator(seed: UInt64(candidateCount * 131 + setCount * 7 + sets))
+        let bound: ContactSlot = 200_000
+        let candidates = Set((0..<candidateCount).map { _ in ContactSlot.random(in: 0..<bound, using: &generator) })
+            .sorted()
+        let lists = (0..<sets).map { _ in
+            Set((0..<setCount).map { _ in ContactSlot.random(in: 0..<bound, using: &generator) }).sorted()
+        }
+        let total = lists.reduce(0) { $0 + $1.count }
+        let result = SlotSetAlgebra.candidates(candidates, inAnyOf: total) { body in
+            for list in lists { list.withUnsafeBufferPointer(body) }
+        }
+        let members = Set(lists.joined())
+        #expect(result == candidates.filter(members.contains))
+    }
+
+    @Test(
+        "Large slot sets split into blocks and stay sorted through random inserts and removes",
+        arguments: [false, true])
+    func slotLists(appending: Bool) {
+        let seed = SearchFixtures.seed("slotLists")
+        var generator = SearchTestGenerator(seed: seed)
+        var sets = SlotSets()
+        var head = SlotSets.emptyHead
+        var reference = Set<ContactSlot>()
+        let bound = ContactSlot(SlotList.blockMax * 5)
+        for step in 0..<Int(bound) * 2 {
+            // First grow (in order when appending, as a replay does), then churn.
+            let slot =
+                appending && step < Int(bound)
+                ? ContactSlot(step) : ContactSlot.random(in: 0..<bound, using: &generator)
+            if step < Int(bound) || Bool.random(using: &generator) {
+                #expect(sets.insert(slot, head: &head) == reference.insert(slot).inserted)
+            } else {
+                #expect(sets.remove(slot, head: &head) == (reference.remove(slot) != nil))
+            }
+        }
+        #expect(sets.slots(of: head) == reference.sorted(), "seed \(seed)")
+        #expect(sets.count(head) == reference.count)
+        var blocks = 0
+        sets.forEachBlock(of: head) { _ in blocks += 1 }
+        #expect(blocks > 1)
+        sets.checkInvariants(heads: [head])
+        for slot in reference.sorted() where Bool.random(using: &generator) || slot % 7 == 0 {
+            #expect(sets.contains(slot, head: head))
+            sets.remove(slot, head: &head)
+            reference.remove(slot)
+        }
+        for slot in reference { sets.remove(slot, head: &head) }
+        #expect(head == SlotSets.emptyHead)
+        sets.checkInvariants(heads: [head])
+    }
+
+    @Test("The byte string table finds every string it was given")
+    func byteStringTable() {
+        var table = ByteStringTable()
+        let strings = (0..<5000).map { Array("key-\($0 * 7)".utf8) } + [[], [0], [0, 0]]
+        for (index, string) in strings.enumerated() {
+            let (id, inserted) = string.withUnsafeBufferPointer { table.findOrInsert($0) }
+            #expect(inserted && id == UInt32(index))
+        }
+        for (index, string) in strings.enumerated() {
+            #expect(string.withUnsafeBufferPointer { table.find($0) } == UInt32(index))
+        }
+        #expect(Array("key-1".utf8).withUnsafeBufferPointer { table.find($0) } == nil)
+        table.checkInvariants()
     }
 }

@@ -99,7 +99,9 @@ struct PhoneSearchTests {
         #expect(swapped.slots(matchingPhoneNumber: row.stored) == (row.matches ? [0] : []))
     }
 
-    @Test("Queries with fewer than three national digits match nothing", arguments: ["", "+", "1", "12", "+1", "+44", "0044", "(", "abc"])
+    @Test(
+        "Queries with fewer than three national digits match nothing",
+        arguments: ["", "+", "1", "12", "+1", "+44", "0044", "(", "abc"])
     func shortQueries(query: String) {
         let indexes = SearchFixtures.indexes([
             SearchFixtures.contact(phones: ["+1 415 555 0100", "12", "1", "+44 20 7946 0958"])
@@ -114,11 +116,15 @@ struct PhoneSearchTests {
             "++44 20", "0044 20 7946 0958", "+ 44 (0) 20", "٠١٢٣", "０９０-１２３４", "x²", "",
         ])
     func digits(text: String) {
+        let region = PhoneNumbering.region(for: "gb")
         let digits = PhoneNumber(stringValue: text).digits
-        let fromDigits = PhoneNumbering.key(
-            digits: Array(digits.utf8.drop { $0 == 0x2B }), international: digits.hasPrefix("+"),
-            region: PhoneNumbering.region(for: "gb"))
-        #expect(PhoneNumbering.key(for: text, region: PhoneNumbering.region(for: "gb")) == fromDigits)
+        let plain = Array(digits.utf8.drop { $0 == 0x2B })
+        let fromDigits = plain.withUnsafeBufferPointer { buffer in
+            PhoneNumbering.reduce(buffer, international: digits.hasPrefix("+"), region: region).map {
+                PhoneKey(callingCode: $0.callingCode, nationalNumber: Array(buffer[$0.national]))
+            }
+        }
+        #expect(PhoneNumbering.key(for: text, region: region) == fromDigits)
     }
 
     @Test(
@@ -128,8 +134,9 @@ struct PhoneSearchTests {
             ("35312345", 3), ("42012345", 3), ("97212345", 3), ("8613800", 2), ("85212345", 3),
             ("88612345", 3), ("2112345", 3), ("2012345", 2), ("9", 1),
         ])
-    func callingCodes(digits: String, length: Int) {
-        #expect(PhoneNumbering.callingCodeLength(of: Array(digits.utf8)[...]) == length)
+    func callingCodes(digits: String, expected: Int) {
+        let length = Array(digits.utf8).withUnsafeBufferPointer { PhoneNumbering.callingCodeLength(of: $0, from: 0) }
+        #expect(length == expected)
     }
 
     @Test("Region codes are looked up in any case, and shared calling codes are shared")
@@ -139,6 +146,38 @@ struct PhoneSearchTests {
         #expect(PhoneNumbering.region(for: "kz")?.callingCode == 7)
         #expect(PhoneNumbering.region(for: "xx") == nil)
         #expect(SearchIndexes(defaultCountryCode: "GB").defaultCountryCode == "gb")
+    }
+
+    @Test("Numbers too long for an integer key are kept exactly too")
+    func longNumbers() {
+        let long = "+44 20 7946 0958 1234 5678"
+        var indexes = SearchFixtures.indexes([
+            SearchFixtures.contact(phones: [long]), SearchFixtures.contact(phones: ["+44 20 7946 0958 1234 5679"]),
+        ])
+        #expect(PhoneNumbering.key(for: long, region: nil)?.integerKey == nil)
+        #expect(indexes.slots(matchingPhoneNumber: "0044 2079460958 12345678") == [0])
+        #expect(indexes.slots(matchingPhoneNumber: "+44 20 7946 0958").isEmpty)
+        indexes.remove(0, values: SearchFixtures.contact(phones: [long]))
+        #expect(indexes.slots(matchingPhoneNumber: long).isEmpty)
+        #expect(indexes.slots(matchingPhoneNumber: "+44 20 7946 0958 1234 5679") == [1])
+        indexes.checkInvariants()
+    }
+
+    @Test("Integer keys are distinct for distinct numbers of any length up to the limit")
+    func integerKeys() {
+        let keys = [
+            PhoneKey(callingCode: 1, nationalNumber: Array("4155550100".utf8)),
+            PhoneKey(callingCode: 1, nationalNumber: Array("04155550100".utf8)),
+            PhoneKey(callingCode: 14, nationalNumber: Array("155550100".utf8)),
+            PhoneKey(callingCode: 0, nationalNumber: Array("4155550100".utf8)),
+            PhoneKey(callingCode: 999, nationalNumber: Array("999999999999999".utf8)),
+            PhoneKey(callingCode: 1, nationalNumber: Array("000".utf8)),
+        ]
+        let integers = keys.compactMap(\.integerKey)
+        #expect(integers.count == keys.count)
+        #expect(Set(integers).count == keys.count)
+        #expect(!integers.contains(0))
+        #expect(PhoneKey(callingCode: 1, nationalNumber: Array("1234567890123456".utf8)).integerKey == nil)
     }
 
     @Test("Removing and updating numbers keep the answers right, and a label change does nothing")

@@ -119,4 +119,34 @@ struct SearchIndexRandomizedTests {
         }
         indexes.checkInvariants()
     }
+
+    @Test("Words shared by more contacts than a block holds agree with a linear scan")
+    func largeSets() {
+        let seed = SearchFixtures.seed("SearchIndexRandomizedTests.largeSets")
+        var generator = SearchTestGenerator(seed: seed)
+        var indexes = SearchIndexes(defaultCountryCode: "us")
+        var reference = SearchReference(country: "us")
+        let given = ["John", "Joan", "Jane", "Johnny", "Mary"]
+        let family = ["Smith", "Smyth", "Smithson", "Jones", "Brown"]
+        var slots = Array(0..<ContactSlot(SlotList.blockMax * 3))
+        slots.shuffle(using: &generator)
+        for slot in slots {
+            var values = ContactValues()
+            values.givenName = given.randomElement(using: &generator)!
+            values.familyName = family.randomElement(using: &generator)!
+            values.phoneNumbers = [LabeledValue(label: nil, value: PhoneNumber(stringValue: "+1 415 555 0100"))]
+            indexes.insert(slot, values: values)
+            reference.put(slot, values)
+        }
+        indexes.prepareForQueries()
+        for slot in slots.prefix(slots.count / 3) {
+            indexes.remove(slot, values: reference.remove(slot)!)
+        }
+        for query in ["jo", "j", "john", "jo sm", "john smith", "sm jo", "j s", "mary b", "smy", "x"] {
+            #expect(
+                indexes.slots(matchingName: query) == reference.slots(matchingName: query), "\(query), seed \(seed)")
+        }
+        #expect(indexes.slots(matchingPhoneNumber: "4155550100") == reference.slots(matchingPhoneNumber: "4155550100"))
+        indexes.checkInvariants()
+    }
 }
