@@ -21,7 +21,8 @@ struct SplitMix64: RandomNumberGenerator {
 /// type, and now and then an organization, job title, address, birthday or note.
 struct ContactGenerator {
     static let givenNames: [String] = [
-        "Ada", "Adrián", "Agnès", "Aiko", "Akira", "Alejandro", "Aleksandr", "Alice", "Amélie", "Ana", "Anaïs", "Andrea",
+        "Ada", "Adrián", "Agnès", "Aiko", "Akira", "Alejandro", "Aleksandr", "Alice", "Amélie", "Ana", "Anaïs",
+        "Andrea",
         "Andrés", "Ángel", "Anja", "Anna", "Antoine", "Antônio", "Arjun", "Astrid", "Aurélie", "Ayşe", "Beatriz",
         "Benoît", "Björn", "Bogdan", "Brigitte", "Camille", "Carlos", "Catalina", "Cécile", "Chen", "Chloé", "Chiara",
         "Cristóbal", "Dagný", "Daniel", "David", "Dmitri", "Dóra", "Élodie", "Elena", "Elif", "Émile", "Emma", "Eoin",
@@ -65,7 +66,9 @@ struct ContactGenerator {
         "Oceanic Freight", "Blue Harbor Software", "Łódź Textiles",
     ]
     static let jobTitles = ["Engineer", "Director", "Account Manager", "Nurse", "Teacher", "Designer", "Analyst"]
-    static let domains = ["example.com", "example.org", "mail.example", "post.example.de", "example.co.jp", "corp.example"]
+    static let domains = [
+        "example.com", "example.org", "mail.example", "post.example.de", "example.co.jp", "corp.example",
+    ]
     static let cities: [(String, String, String)] = [
         ("Springfield", "US", "us"), ("Kraków", "Poland", "pl"), ("Zürich", "Switzerland", "ch"),
         ("São Paulo", "Brazil", "br"), ("Osaka", "Japan", "jp"), ("Lyon", "France", "fr"), ("Toronto", "Canada", "ca"),
@@ -115,7 +118,9 @@ struct ContactGenerator {
         contact.emailAddresses = [
             LabeledValue(label: Label.home, value: "\(local)@\(Self.domains.randomElement(using: &random)!)")
         ]
-        contact.phoneNumbers = [LabeledValue(label: Label.phoneNumberMobile, value: PhoneNumber(stringValue: phoneNumber()))]
+        contact.phoneNumbers = [
+            LabeledValue(label: Label.phoneNumberMobile, value: PhoneNumber(stringValue: phoneNumber()))
+        ]
         if Int.random(in: 0..<3, using: &random) == 0 {
             contact.phoneNumbers.append(LabeledValue(label: Label.work, value: PhoneNumber(stringValue: phoneNumber())))
         }
@@ -150,10 +155,12 @@ struct ContactGenerator {
     mutating func update(_ contact: inout MutableContact) {
         switch Int.random(in: 0..<4, using: &random) {
         case 0:
-            contact.phoneNumbers.append(LabeledValue(label: Label.other, value: PhoneNumber(stringValue: phoneNumber())))
+            contact.phoneNumbers.append(
+                LabeledValue(label: Label.other, value: PhoneNumber(stringValue: phoneNumber())))
         case 1:
             contact.emailAddresses.append(
-                LabeledValue(label: Label.other, value: "\(Self.asciiLocal(contact.givenName)).new\(serial)@example.net"))
+                LabeledValue(
+                    label: Label.other, value: "\(Self.asciiLocal(contact.givenName)).new\(serial)@example.net"))
             serial += 1
         case 2:
             contact.familyName = Self.familyNames.randomElement(using: &random)!

@@ -27,7 +27,9 @@ final class CountingFileSystem: FileSystem, @unchecked Sendable {
     func write(_ file: OpenFile, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(StorageError) {
         try base.write(file, bytes, at: offset)
     }
-    func read(_ file: OpenFile, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(StorageError)
+    func read(
+        _ file: OpenFile, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
+    ) throws(StorageError)
         -> Int
     {
         try base.read(file, into: buffer, at: offset)

@@ -82,7 +82,8 @@ struct Report {
             built[key] = [
                 "adds": ledger.built.adds, "updates": ledger.built.updates, "deletes": ledger.built.deletes,
                 "records": ledger.built.records, "journal_bytes": ledger.built.journalBytes,
-                "write_seconds": ledger.built.seconds, "resident_bytes_per_contact": ledger.measured["resident_bytes_per_contact"] ?? NSNull(),
+                "write_seconds": ledger.built.seconds,
+                "resident_bytes_per_contact": ledger.measured["resident_bytes_per_contact"] ?? NSNull(),
                 "index_bytes_estimate": ledger.measured["index_bytes_estimate"] ?? NSNull(),
                 "journal_bytes_per_add_in_1000_add_requests": ledger.built.journalBytesPerBatchedAdd,
             ]
@@ -123,18 +124,22 @@ struct Report {
         }
         func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
         line("baseline append+fdatasync p50 (us)", format(baseline))
-        line("commit, one writer, p50 / p99 (us)", "\(format(commitP50)) / \(format(percentile(single.commitMicroseconds, 0.99)))")
+        line(
+            "commit, one writer, p50 / p99 (us)",
+            "\(format(commitP50)) / \(format(percentile(single.commitMicroseconds, 0.99)))")
         line("commit p50 / baseline", format(commitP50 / baseline, 2))
         for group in groups {
             line(
                 "group commit, \(group.writers) writers",
-                "\(format(Double(group.commits) / group.seconds, 0)) commits/s, \(format(Double(group.syncs) / group.seconds, 0)) fsyncs/s")
+                "\(format(Double(group.commits) / group.seconds, 0)) commits/s, \(format(Double(group.syncs) / group.seconds, 0)) fsyncs/s"
+            )
         }
         for ledger in ledgers {
             let replay = replayEntry(ledger)
             line(
                 "replay \(ledger.built.contacts) contacts",
-                "\(ledger.built.events) events in \(format(number(ledger.measured, "replay_seconds"), 3)) s = \(format((replay["events_per_s"] as? Double) ?? .nan, 0)) events/s")
+                "\(ledger.built.events) events in \(format(number(ledger.measured, "replay_seconds"), 3)) s = \(format((replay["events_per_s"] as? Double) ?? .nan, 0)) events/s"
+            )
             line("  read + checksum of its journal (s)", format(number(ledger.measured, "read_checksum_seconds"), 3))
             line("  open with snapshot (ms)", format(number(ledger.measured, "open_with_snapshot_ms")))
             line("  resident bytes per contact", format(number(ledger.measured, "resident_bytes_per_contact"), 0))
@@ -144,7 +149,8 @@ struct Report {
                 guard let entry = search[kind.rawValue] as? [String: Any] else { continue }
                 line(
                     "search \(kind.rawValue) p50 / p99 (us)",
-                    "\(format(number(entry, "p50_us"), 2)) / \(format(number(entry, "p99_us"), 2)), scan \(format(number(entry, "linear_scan_vs_index"), 0))x slower")
+                    "\(format(number(entry, "p50_us"), 2)) / \(format(number(entry, "p99_us"), 2)), scan \(format(number(entry, "linear_scan_vs_index"), 0))x slower"
+                )
             }
         }
         line("journal bytes per add / vCard bytes", "\(format(single.journalBytesPerAdd, 0)) / \(format(vcardMean, 0))")

@@ -107,7 +107,9 @@ struct SearchBench {
             let wanted = query.trimmingCharacters(in: .whitespaces).lowercased()
             return projection.occupiedSlots.filter { slot in
                 guard let values = projection.state(at: slot)?.values else { return false }
-                return values.emailAddresses.contains { $0.value.trimmingCharacters(in: .whitespaces).lowercased() == wanted }
+                return values.emailAddresses.contains {
+                    $0.value.trimmingCharacters(in: .whitespaces).lowercased() == wanted
+                }
             }
         case .phone:
             let wanted = phoneDigits(query)

@@ -81,7 +81,8 @@ struct UsageError: Error, CustomStringConvertible {
 /// Runs this executable again to measure one ledger in a fresh process; returns its JSON.
 func measureInChild(_ path: String, quick: Bool, search: Bool) throws -> [String: Any] {
     let process = Process()
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    let executable =
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         ?? CommandLine.arguments[0]
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = ["--measure-ledger", path] + (quick ? ["--quick"] : []) + (search ? ["--measure-search"] : [])

@@ -194,3 +194,32 @@ struct ByteStringTable: Sendable {
         return x
     }
 }
+
+// MARK: Snapshots
+
+extension ByteStringTable {
+    /// Writes the table as it is (strings, ends, buckets), so that restoring it copies arrays.
+    func encode(into writer: inout SnapshotWriter) {
+        writer.array(bytes)
+        writer.array(ends)
+        writer.array(buckets)
+    }
+
+    /// Restores a table written by ``encode(into:)``, checking that it is well formed.
+    init(from reader: inout SnapshotReader) throws(SnapshotDecodingError) {
+        bytes = try reader.array()
+        ends = try reader.array()
+        buckets = try reader.array()
+        var previous: UInt32 = 0
+        for end in ends {
+            try reader.check(end >= previous, "a string table's ends go backwards")
+            previous = end
+        }
+        try reader.check(Int(previous) == bytes.count, "a string table's ends do not reach its bytes")
+        try reader.check(buckets.count == 0 || buckets.count & (buckets.count - 1) == 0, "buckets not a power of two")
+        try reader.check(ends.count * 4 <= buckets.count * 3 || ends.isEmpty, "a string table is too full")
+        for bucket in buckets where bucket != 0 {
+            try reader.check(UInt32(truncatingIfNeeded: bucket) <= UInt32(ends.count), "a bucket names no string")
+        }
+    }
+}

@@ -72,3 +72,22 @@ struct ExactKeyIndex: Sendable {
         precondition(dead == deadKeys, "dead keys are miscounted")
     }
 }
+
+// MARK: Snapshots
+
+extension ExactKeyIndex {
+    /// Writes the index as it is.
+    func encode(into writer: inout SnapshotWriter) {
+        keys.encode(into: &writer)
+        slots.encode(into: &writer)
+        writer.varint(deadKeys)
+    }
+
+    /// Restores an index written by ``encode(into:)``.
+    init(from reader: inout SnapshotReader) throws(SnapshotDecodingError) {
+        keys = try ByteStringTable(from: &reader)
+        slots = try SlotPostings(from: &reader)
+        deadKeys = try reader.count(atMost: Int.max)
+        try reader.check(slots.keyCount == keys.count, "an exact-key index's keys and slot sets disagree")
+    }
+}

@@ -130,3 +130,27 @@ struct IntegerKeyIndex: Sendable {
         sets.checkInvariants(heads: zip(keys, heads).lazy.filter { $0.0 != 0 }.map(\.1))
     }
 }
+
+// MARK: Snapshots
+
+extension IntegerKeyIndex {
+    /// Writes the table as it is.
+    func encode(into writer: inout SnapshotWriter) {
+        writer.array(keys)
+        writer.array(heads)
+        sets.encode(into: &writer)
+        writer.varint(count)
+    }
+
+    /// Restores a table written by ``encode(into:)``.
+    init(from reader: inout SnapshotReader) throws(SnapshotDecodingError) {
+        keys = try reader.array()
+        heads = try reader.array()
+        sets = try SlotSets(from: &reader)
+        count = try reader.count(atMost: keys.count)
+        try reader.check(keys.count == heads.count, "an integer-key index's keys and heads disagree")
+        try reader.check(keys.isEmpty || keys.count & (keys.count - 1) == 0, "buckets not a power of two")
+        try reader.check(keys.lazy.filter { $0 != 0 }.count == count, "an integer-key index is miscounted")
+        try sets.check(heads: heads, with: reader)
+    }
+}

@@ -427,3 +427,60 @@ struct NameIndex: Sendable {
         }
     }
 }
+
+// MARK: Snapshots
+
+extension NameIndex {
+    /// Writes the index as it is.
+    func encode(into writer: inout SnapshotWriter) {
+        words.encode(into: &writer)
+        wordSlots.encode(into: &writer)
+        writer.array(asciiPrefixIDs)
+        writer.varint(otherPrefixIDs.count)
+        for (code, id) in otherPrefixIDs.sorted(by: { $0.key < $1.key }) {
+            writer.varint(UInt64(code))
+            writer.varint(UInt64(id))
+        }
+        prefixSlots.encode(into: &writer)
+        writer.array(sortedWords)
+        writer.array(recentWords)
+        writer.array(unsortedWords)
+        writer.varint(deadWords)
+        writer.varint(slotBound)
+    }
+
+    /// Restores an index written by ``encode(into:)``.
+    init(from reader: inout SnapshotReader) throws(SnapshotDecodingError) {
+        words = try ByteStringTable(from: &reader)
+        wordSlots = try SlotPostings(from: &reader)
+        asciiPrefixIDs = try reader.array()
+        let otherCount = try reader.count()
+        for _ in 0..<otherCount {
+            let code = try reader.varint()
+            let id = try reader.varint()
+            try reader.check(code <= UInt32.max && id <= UInt32.max, "a word start is out of range")
+            otherPrefixIDs[UInt32(code)] = UInt32(id)
+        }
+        prefixSlots = try SlotPostings(from: &reader)
+        sortedWords = try reader.array()
+        recentWords = try reader.array()
+        unsortedWords = try reader.array()
+        deadWords = try reader.count(atMost: words.count)
+        slotBound = try reader.count(atMost: Int(SearchIndexes.slotLimit))
+        try reader.check(wordSlots.keyCount == words.count, "the name index's words and slot sets disagree")
+        try reader.check(
+            asciiPrefixIDs.isEmpty || asciiPrefixIDs.count == 128 + 128 * 128, "the word-start table has the wrong size"
+        )
+        for id in asciiPrefixIDs {
+            try reader.check(Int(id) <= prefixSlots.keyCount, "a word start names no slot set")
+        }
+        for id in otherPrefixIDs.values {
+            try reader.check(Int(id) < prefixSlots.keyCount, "a word start names no slot set")
+        }
+        let runs = sortedWords.count + recentWords.count + unsortedWords.count
+        try reader.check(runs == words.count, "the name index's word runs do not hold every word")
+        for run in [sortedWords, recentWords, unsortedWords] {
+            for id in run { try reader.check(Int(id) < words.count, "a word run names no word") }
+        }
+    }
+}

@@ -291,3 +291,43 @@ package struct SearchIndexes: Sendable {
         }
     }
 }
+
+// MARK: Snapshots
+
+extension SearchIndexes {
+    /// Writes the indexes as they are (decision 0006), so that restoring them copies arrays
+    /// instead of folding and indexing every contact again.
+    func encode(into writer: inout SnapshotWriter) {
+        writer.string(defaultCountryCode)
+        names.encode(into: &writer)
+        emails.encode(into: &writer)
+        phones.encode(into: &writer)
+        longPhones.encode(into: &writer)
+        writer.varint(phoneCallingCodes.count)
+        for (code, count) in phoneCallingCodes.sorted(by: { $0.key < $1.key }) {
+            writer.varint(UInt64(code))
+            writer.varint(count)
+        }
+    }
+
+    /// The default country code the indexes in `reader` were built for, without consuming anything.
+    static func countryCode(in reader: borrowing SnapshotReader) throws(SnapshotDecodingError) -> String {
+        var copy = reader.copy()
+        return try copy.string()
+    }
+
+    /// Restores indexes written by ``encode(into:)``.
+    init(from reader: inout SnapshotReader) throws(SnapshotDecodingError) {
+        self.init(defaultCountryCode: try reader.string())
+        names = try NameIndex(from: &reader)
+        emails = try ExactKeyIndex(from: &reader)
+        phones = try IntegerKeyIndex(from: &reader)
+        longPhones = try ExactKeyIndex(from: &reader)
+        let codes = try reader.count()
+        for _ in 0..<codes {
+            let code = try reader.varint()
+            try reader.check(code <= UInt16.max, "a calling code is out of range")
+            phoneCallingCodes[UInt16(code)] = try reader.count(atMost: Int.max)
+        }
+    }
+}

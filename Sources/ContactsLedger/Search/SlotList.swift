@@ -144,3 +144,37 @@ struct SlotList: Sendable {
         precondition(blocks.isEmpty || (small.isEmpty && blocks.count >= 2), "a list has two shapes")
     }
 }
+
+// MARK: Snapshots
+
+extension SlotList {
+    /// Writes the set's arrays as they are.
+    func encode(into writer: inout SnapshotWriter) {
+        writer.array(small)
+        writer.varint(blocks.count)
+        for block in blocks { writer.array(block) }
+    }
+
+    /// Restores a set written by ``encode(into:)``, checking that it is sorted and sound.
+    init(from reader: inout SnapshotReader) throws(SnapshotDecodingError) {
+        small = try reader.array()
+        let blockCount = try reader.count()
+        blocks = []
+        blocks.reserveCapacity(blockCount)
+        for _ in 0..<blockCount { blocks.append(try reader.array()) }
+        try reader.check(blocks.isEmpty || small.isEmpty, "a slot set is both small and in blocks")
+        count = small.count + blocks.reduce(0) { $0 + $1.count }
+        var previous: Int64 = -1
+        for slot in small {
+            try reader.check(Int64(slot) > previous && slot < SearchIndexes.slotLimit, "a slot set is not sorted")
+            previous = Int64(slot)
+        }
+        for block in blocks {
+            try reader.check(!block.isEmpty && block.count <= Self.blockMax, "a block of slots is empty or too long")
+            for slot in block {
+                try reader.check(Int64(slot) > previous && slot < SearchIndexes.slotLimit, "a slot set is not sorted")
+                previous = Int64(slot)
+            }
+        }
+    }
+}

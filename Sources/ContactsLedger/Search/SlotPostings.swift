@@ -76,3 +76,20 @@ struct SlotPostings: Sendable {
         sets.checkInvariants(heads: heads)
     }
 }
+
+// MARK: Snapshots
+
+extension SlotPostings {
+    /// Writes the heads and sets as they are.
+    func encode(into writer: inout SnapshotWriter) {
+        writer.array(heads)
+        sets.encode(into: &writer)
+    }
+
+    /// Restores postings written by ``encode(into:)``.
+    init(from reader: inout SnapshotReader) throws(SnapshotDecodingError) {
+        heads = try reader.array()
+        sets = try SlotSets(from: &reader)
+        try sets.check(heads: heads, with: reader)
+    }
+}

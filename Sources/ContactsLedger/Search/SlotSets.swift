@@ -181,3 +181,35 @@ struct SlotSets: Sendable {
         return low
     }
 }
+
+// MARK: Snapshots
+
+extension SlotSets {
+    /// Writes the lists as they are.
+    func encode(into writer: inout SnapshotWriter) {
+        writer.varint(lists.count)
+        for list in lists { list.encode(into: &writer) }
+        writer.array(freeLists)
+        writer.varint(growthSinceTrim)
+    }
+
+    /// Restores lists written by ``encode(into:)``.
+    init(from reader: inout SnapshotReader) throws(SnapshotDecodingError) {
+        let count = try reader.count()
+        lists.reserveCapacity(count)
+        for _ in 0..<count { lists.append(try SlotList(from: &reader)) }
+        freeLists = try reader.array()
+        growthSinceTrim = try reader.count(atMost: Int.max)
+        for free in freeLists {
+            try reader.check(Int(free) < lists.count && lists[Int(free)].count == 0, "a free slot list is in use")
+        }
+    }
+
+    /// Throws unless every head is empty, a slot, or one of these lists with two or more slots.
+    func check(heads: [UInt32], with reader: borrowing SnapshotReader) throws(SnapshotDecodingError) {
+        for head in heads where head != Self.emptyHead && head & Self.listFlag != 0 {
+            let index = Int(head & ~Self.listFlag)
+            try reader.check(index < lists.count && lists[index].count >= 2, "a head names no slot list")
+        }
+    }
+}

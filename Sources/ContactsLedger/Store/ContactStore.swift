@@ -108,19 +108,26 @@ public final class ContactStore: @unchecked Sendable {
             do { try LedgerDirectory.create(at: path, fileSystem: fileSystem) } catch { throw ContactStoreError(error) }
         }
         let options = JournalOptions(lockWaitSeconds: lockWaitSeconds, fileSystem: fileSystem)
-        var start: Projection?
-        if let reader = try? JournalReader(at: path, fileSystem: fileSystem) {
-            start = ProjectionSnapshots.load(ledgerAt: path, reader: reader).loaded?.projection
+        var opened: (journal: Journal, projection: Projection?, loadedAt: HeadDigest?)?
+        if let identity = try? LedgerDirectory.identity(at: path, fileSystem: fileSystem) {
+            _ = try ProjectionSnapshots.withNewest(
+                paths: LedgerPaths(root: path), identity: identity, fileSystem: fileSystem
+            ) { start in
+                guard let (journal, projection) = try Self.openJournal(at: path, options: options, from: start) else {
+                    return false
+                }
+                opened = (journal, projection, start.head)
+                return true
+            }
         }
-        let loadedAt = start?.head
-        var (journal, opened) = try Self.openJournal(at: path, options: options, from: start)
-        if let loadedAt, !Self.journal(journal, continues: loadedAt) {
-            // The journal ends before the snapshot or disagrees with it at its sequence (open cut
-            // it back after a failed writer): the snapshot describes records that are not there.
-            journal.close()
-            (journal, opened) = try Self.openJournal(at: path, options: options, from: nil)
+        if opened == nil {
+            guard let (journal, projection) = try Self.openJournal(at: path, options: options, from: nil) else {
+                preconditionFailure("a replay from the start has no snapshot to disagree with")
+            }
+            opened = (journal, projection, nil)
         }
-        var projection = opened ?? Projection(ledgerID: journal.identity.ledgerID)
+        guard let (journal, replayed, loadedAt) = opened else { preconditionFailure("the journal was opened above") }
+        var projection = replayed ?? Projection(ledgerID: journal.identity.ledgerID)
         projection.prepareForQueries()
         let snapshotter = ProjectionSnapshotter(
             paths: journal.paths, identity: journal.identity, fileSystem: fileSystem,
@@ -130,35 +137,52 @@ public final class ContactStore: @unchecked Sendable {
             snapshotter: snapshotter)
     }
 
-    /// Opens the journal for writing, replaying the records after `start` (all of them without
-    /// one) into it; returns the journal and the projection (nil when nothing was replayed and
-    /// there was no start).
+    /// A snapshot whose record in the journal has another chain hash.
+    private struct SnapshotMismatch: Error {}
+
+    /// Opens the journal for writing and replays into the projection: from `start` (a snapshot's
+    /// projection) the records after it, else every record. With a start, the scan begins at the
+    /// snapshot's own record, which must carry the snapshot's chain hash; returns nil, with the
+    /// journal closed, when it does not or the journal ends before it (open cut the journal back
+    /// after a failed writer). Otherwise returns the journal and the projection (nil when there
+    /// was neither a start nor a record).
     private static func openJournal(
         at path: String, options: JournalOptions, from start: Projection?
-    ) throws -> (Journal, Projection?) {
-        var replayed = start
+    ) throws -> (Journal, Projection?)? {
+        // Created at the first record to apply, so that a store opened at its head starts no thread.
+        var replay: ProjectionReplay?
+        var matched = start == nil
         do {
-            let journal = try Journal.open(
-                at: path, options: options, replayFrom: (start?.head.sequence ?? 0) + 1
-            ) { record in
-                if replayed == nil {
-                    replayed = Projection(
-                        ledgerID: try LedgerDirectory.identity(at: path, fileSystem: options.fileSystem).ledgerID)
+            let journal = try Journal.open(at: path, options: options, replayFrom: start?.head.sequence ?? 1) {
+                record in
+                if let start, record.sequence == start.head.sequence {
+                    guard record.hash == start.head.hash else { throw SnapshotMismatch() }
+                    matched = true
+                    return
                 }
-                try replayed!.apply(record)
+                if replay == nil {
+                    replay = ProjectionReplay(
+                        try start
+                            ?? Projection(
+                                ledgerID: LedgerDirectory.identity(at: path, fileSystem: options.fileSystem).ledgerID))
+                }
+                try replay!.add(record)
             }
-            return (journal, replayed)
+            guard matched else {
+                journal.close()
+                return nil
+            }
+            return (journal, replay?.finish() ?? start)
+        } catch is SnapshotMismatch {
+            _ = replay?.finish()
+            return nil
         } catch let error as StorageError {
+            _ = replay?.finish()
             throw ContactStoreError(error)
+        } catch {
+            _ = replay?.finish()
+            throw error
         }
-    }
-
-    /// Whether a journal just opened reaches `head` and has its hash there (the open scan checked
-    /// the chain from the segment holding it).
-    private static func journal(_ journal: Journal, continues head: HeadDigest) -> Bool {
-        let durable = journal.recovery.head
-        if durable.sequence == head.sequence { return durable.hash == head.hash }
-        return durable.sequence > head.sequence
     }
 
     /// Opens the ledger at `path` read-only, without the writer lock: ``refresh()`` reads what
@@ -169,10 +193,17 @@ public final class ContactStore: @unchecked Sendable {
         let reader: JournalReader
         do { reader = try JournalReader(at: path) } catch { throw ContactStoreError(error) }
         let last = try Self.lastSequence(reader, through: point)
-        var projection =
-            ProjectionSnapshots.load(ledgerAt: path, reader: reader, through: last).loaded?.projection
-            ?? Projection(ledgerID: reader.identity.ledgerID)
-        try Self.replay(reader, into: &projection, through: last)
+        var restored: Projection?
+        _ = try ProjectionSnapshots.withNewest(
+            paths: reader.paths, identity: reader.identity, fileSystem: reader.fileSystem, through: last
+        ) { start in
+            var candidate = start
+            guard try Self.replay(reader, into: &candidate, through: last) else { return false }
+            restored = candidate
+            return true
+        }
+        var projection = restored ?? Projection(ledgerID: reader.identity.ledgerID)
+        if restored == nil { _ = try Self.replay(reader, into: &projection, through: last) }
         projection.prepareForQueries()
         self.init(
             backing: point == nil ? .reader(reader) : .frozen(reader), identity: reader.identity,
@@ -199,13 +230,31 @@ public final class ContactStore: @unchecked Sendable {
             let reader = try JournalReader(at: path)
             let last = try Self.lastSequence(reader, through: point)
             let journal = try InMemoryJournal(copying: reader, through: last)
-            var projection =
-                ProjectionSnapshots.load(ledgerAt: path, reader: reader, through: last).loaded?.projection
-                ?? Projection(ledgerID: reader.identity.ledgerID)
-            try journal.forEachRecord(from: projection.head.sequence + 1) { record in
-                try projection.apply(record)
-                return true
+            var restored: Projection?
+            _ = ProjectionSnapshots.withNewest(
+                paths: reader.paths, identity: reader.identity, fileSystem: reader.fileSystem, through: last
+            ) { start in
+                // The copy holds the records; the snapshot's own must carry its hash.
+                var matches = false
+                try? journal.forEachRecord(from: start.head.sequence) { record in
+                    matches = record.sequence == start.head.sequence && record.hash == start.head.hash
+                    return false
+                }
+                if matches { restored = start }
+                return matches
             }
+            var projection = restored ?? Projection(ledgerID: reader.identity.ledgerID)
+            let replay = ProjectionReplay(projection)
+            do {
+                try journal.forEachRecord(from: projection.head.sequence + 1) { record in
+                    try replay.add(record)
+                    return true
+                }
+            } catch {
+                _ = replay.finish()
+                throw error
+            }
+            projection = replay.finish()
             projection.prepareForQueries()
             return ContactStore(
                 backing: .journal(journal), identity: journal.identity, projection: projection, client: client)
@@ -230,20 +279,40 @@ public final class ContactStore: @unchecked Sendable {
     }
 
     /// Applies the records after the projection's head, through `last` (to the end when nil).
+    ///
+    /// A projection restored from a snapshot (head above 0) is checked first: the scan starts at
+    /// its head's record, which must carry its chain hash; returns false, having applied
+    /// nothing, when it does not or the journal ends before it.
     private static func replay(
         _ reader: JournalReader, into projection: inout Projection, through last: UInt64?
     )
-        throws
+        throws -> Bool
     {
+        let head = projection.head
+        let replay: ProjectionReplay
         do {
-            var cursor = try reader.records(from: projection.head.sequence + 1)
-            while let record = try cursor.next() {
-                if let last, record.sequence > last { break }
-                try projection.apply(record)
+            var cursor = try reader.records(from: max(1, head.sequence))
+            if head.sequence > 0 {
+                guard let record = try cursor.next(), record.sequence == head.sequence, record.hash == head.hash else {
+                    return false
+                }
+            }
+            if let last, last <= head.sequence { return true }
+            replay = ProjectionReplay(projection)
+            do {
+                while let record = try cursor.next() {
+                    if let last, record.sequence > last { break }
+                    try replay.add(record)
+                }
+            } catch {
+                _ = replay.finish()
+                throw error
             }
         } catch let error as StorageError {
             throw ContactStoreError(error)
         }
+        projection = replay.finish()
+        return true
     }
 
     /// Waits for queued saves, writes a snapshot of the projection if the ledger changed since the

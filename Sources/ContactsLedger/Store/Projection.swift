@@ -1,15 +1,6 @@
 import Foundation
 import LedgerStorage
 
-/// A contact in the projection: its values encoded compactly, and small indexes for the rest.
-private struct StoredContact: Sendable {
-    var identifier: String
-    var encoded: [UInt8]
-    var container: UInt16
-    var creator: UInt32
-    var revision: UInt64
-}
-
 /// The current state built from the journal: contacts, groups, containers, access, request ids
 /// and the search indexes. One `apply` path (``LedgerState``) builds it for live commits, replay
 /// and point-in-time views.
@@ -21,24 +12,27 @@ package struct Projection: LedgerState, Sendable {
     package let ledgerID: UUID
     /// The default container: its identifier is the ledger's id, so it needs no event.
     package let defaultContainer: Container
-    private var containers: [String: Container]
-    private var containerIdentifiers: [String] = []
-    private var containerIndexes: [String: UInt16] = [:]
-    private var creators: [String] = []
-    private var creatorIndexes: [String: UInt32] = [:]
-    private var slots: [StoredContact?] = []
-    private var freeSlots: [ContactSlot] = []
-    private var slotByIdentifier: [String: ContactSlot] = [:]
-    private var groupsByIdentifier: [String: GroupState] = [:]
-    private var accessByClient: [String: ClientAccess] = [:]
-    private var grantsByClient: [String: Set<String>] = [:]
-    private var requests: [UUID: UInt64] = [:]
+    // The storage below is internal rather than private only so that `Projection+Snapshot.swift`
+    // (Snapshots/) can write it out and restore it verbatim; nothing else touches it directly.
+    var containers: [String: Container]
+    var containerIdentifiers: [String] = []
+    var containerIndexes: [String: UInt16] = [:]
+    var creators: [String] = []
+    var creatorIndexes: [String: UInt32] = [:]
+    /// Contacts by slot, with their identifiers and encoded values. The order of slots and of the
+    /// free slots is state: it decides which slot the next contact gets, and so the order of
+    /// query results.
+    var contacts = ContactTable()
+    var groupsByIdentifier: [String: GroupState] = [:]
+    var accessByClient: [String: ClientAccess] = [:]
+    var grantsByClient: [String: Set<String>] = [:]
+    var requests: [UUID: UInt64] = [:]
     /// The name, email and phone indexes.
-    package private(set) var indexes: SearchIndexes
+    package internal(set) var indexes: SearchIndexes
     /// The last record applied.
-    package private(set) var head: HeadDigest = .empty
+    package internal(set) var head: HeadDigest = .empty
     /// The commit time of the last record applied.
-    package private(set) var lastCommitMicroseconds: Int64 = 0
+    package internal(set) var lastCommitMicroseconds: Int64 = 0
 
     /// Creates the empty state of a ledger.
     package init(ledgerID: UUID, defaultCountryCode: String = ContactsUserDefaults.shared.countryCode) {
@@ -53,7 +47,7 @@ package struct Projection: LedgerState, Sendable {
     // MARK: Reading
 
     package func contact(_ identifier: String) -> ContactState? {
-        guard let slot = slotByIdentifier[identifier] else { return nil }
+        guard let slot = contacts.slot(of: identifier) else { return nil }
         return state(at: slot)
     }
 
@@ -72,7 +66,7 @@ package struct Projection: LedgerState, Sendable {
     package func sequence(ofRequest requestID: UUID) -> UInt64? { requests[requestID] }
 
     /// How many contacts there are.
-    package var contactCount: Int { slotByIdentifier.count }
+    package var contactCount: Int { contacts.count }
 
     /// Every group's identifier, sorted.
     package var groupIdentifiers: [String] { groupsByIdentifier.keys.sorted() }
@@ -85,33 +79,35 @@ package struct Projection: LedgerState, Sendable {
     }
 
     /// The slot of a contact.
-    package func slot(of identifier: String) -> ContactSlot? { slotByIdentifier[identifier] }
+    package func slot(of identifier: String) -> ContactSlot? { contacts.slot(of: identifier) }
 
     /// The occupied slots, in slot order.
-    package var occupiedSlots: [ContactSlot] {
-        slots.indices.compactMap { slots[$0] == nil ? nil : ContactSlot($0) }
-    }
+    package var occupiedSlots: [ContactSlot] { contacts.occupiedSlots }
+
+    /// The free slots, in the order they are reused (last first).
+    package var freeSlots: [ContactSlot] { contacts.freeSlots }
 
     /// The identifier of the contact in a slot.
-    package func identifier(at slot: ContactSlot) -> String? {
-        Int(slot) < slots.count ? slots[Int(slot)]?.identifier : nil
-    }
+    package func identifier(at slot: ContactSlot) -> String? { contacts.identifier(at: slot) }
 
     /// The contact in a slot, decoded.
     package func state(at slot: ContactSlot) -> ContactState? {
-        guard Int(slot) < slots.count, let stored = slots[Int(slot)] else { return nil }
+        guard let stored = contacts.record(at: slot) else { return nil }
         return ContactState(
-            values: decodeValues(stored.encoded), containerIdentifier: containerIdentifiers[Int(stored.container)],
+            values: decodeValues(contacts.encoded(stored)),
+            containerIdentifier: containerIdentifiers[Int(stored.container)],
             createdBy: creators[Int(stored.creator)], revision: stored.revision)
     }
 
     /// The identifier and creator of a slot's contact, without decoding its values.
     package func owner(at slot: ContactSlot) -> (identifier: String, createdBy: String, container: String)? {
-        guard Int(slot) < slots.count, let stored = slots[Int(slot)] else { return nil }
-        return (stored.identifier, creators[Int(stored.creator)], containerIdentifiers[Int(stored.container)])
+        guard let stored = contacts.record(at: slot) else { return nil }
+        return (
+            contacts.identifier(stored), creators[Int(stored.creator)], containerIdentifiers[Int(stored.container)]
+        )
     }
 
-    private func decodeValues(_ encoded: [UInt8]) -> ContactValues {
+    func decodeValues(_ encoded: [UInt8]) -> ContactValues {
         do {
             return try ContactCodec.decode(encoded).values
         } catch {
@@ -124,30 +120,22 @@ package struct Projection: LedgerState, Sendable {
 
     package mutating func putContact(_ identifier: String, _ state: ContactState?) {
         if let state {
-            let stored = StoredContact(
-                identifier: identifier, encoded: ContactCodec.encode(state.values, keys: .all),
-                container: containerIndex(state.containerIdentifier), creator: creatorIndex(state.createdBy),
-                revision: state.revision)
-            if let slot = slotByIdentifier[identifier] {
-                let old = decodeValues(slots[Int(slot)]!.encoded)
-                slots[Int(slot)] = stored
+            let encoded = ContactCodec.encode(state.values, keys: .all)
+            let container = containerIndex(state.containerIdentifier)
+            let creator = creatorIndex(state.createdBy)
+            if let slot = contacts.slot(of: identifier) {
+                let old = decodeValues(contacts.encoded(at: slot))
+                contacts.replace(
+                    slot, encoded: encoded, container: container, creator: creator, revision: state.revision)
                 indexes.update(slot, from: old, to: state.values)
             } else {
-                let slot: ContactSlot
-                if let free = freeSlots.popLast() {
-                    slot = free
-                    slots[Int(slot)] = stored
-                } else {
-                    slot = ContactSlot(slots.count)
-                    slots.append(stored)
-                }
-                slotByIdentifier[identifier] = slot
+                let slot = contacts.insert(
+                    identifier, encoded: encoded, container: container, creator: creator, revision: state.revision)
                 indexes.insert(slot, values: state.values)
             }
-        } else if let slot = slotByIdentifier.removeValue(forKey: identifier) {
-            let old = decodeValues(slots[Int(slot)]!.encoded)
-            slots[Int(slot)] = nil
-            freeSlots.append(slot)
+        } else if let slot = contacts.slot(of: identifier) {
+            let old = decodeValues(contacts.encoded(at: slot))
+            contacts.remove(slot)
             indexes.remove(slot, values: old)
         }
     }
@@ -169,6 +157,7 @@ package struct Projection: LedgerState, Sendable {
 
     private mutating func containerIndex(_ identifier: String) -> UInt16 {
         if let index = containerIndexes[identifier] { return index }
+        precondition(containerIdentifiers.count < Int(StoredContact.freeContainer), "too many containers")
         let index = UInt16(containerIdentifiers.count)
         containerIdentifiers.append(identifier)
         containerIndexes[identifier] = index
@@ -191,14 +180,17 @@ package struct Projection: LedgerState, Sendable {
 
     /// Decodes a journal record's payload and applies it; the one path for replay and live commits.
     package mutating func apply(_ record: JournalRecord) throws(ContactStoreError) {
-        let event: LedgerEvent
+        apply(try Self.decode(record), record: record)
+    }
+
+    /// Decodes a journal record's payload, with an error naming the record.
+    static func decode(_ record: JournalRecord) throws(ContactStoreError) -> LedgerEvent {
         do {
-            event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+            return try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
         } catch {
             throw ContactStoreError(
                 .dataAccessError, "record \(record.sequence) at \(record.location) cannot be decoded: \(error)")
         }
-        apply(event, record: record)
     }
 
     /// Applies an already decoded event for a record.
@@ -213,5 +205,408 @@ package struct Projection: LedgerState, Sendable {
         apply(event, sequence: receipt.sequence, requestID: requestID)
         head = HeadDigest(sequence: receipt.sequence, hash: receipt.hash)
         lastCommitMicroseconds = receipt.commitMicroseconds
+    }
+}
+
+/// Replays records into a projection on two threads: the caller reads, checks and decodes
+/// records (``add(_:)``), and a thread of the replay's own applies them in order, in batches.
+///
+/// Applying a record (encoding contacts, indexing their names, emails and phones) costs about
+/// three times what reading, checksumming and decoding it does, so overlapping the two shortens
+/// a full replay by about a fifth on two cores (Documentation/Performance.md). The result is the
+/// projection a sequential replay gives: one thread applies every record, in sequence order.
+final class ProjectionReplay: @unchecked Sendable {
+    // Thread-safety: `filling` belongs to the caller's thread. `ready`, `closed` and `applied`
+    // are guarded by `condition`; `projection` belongs to the applying thread until it has set
+    // `applied`, and to the caller after `finish()` has seen it.
+    private static let batchRecords = 128
+    private static let batchesQueuedMax = 8
+
+    private let condition = NSCondition()
+    private var filling: [(LedgerEvent, JournalRecord)] = []
+    private var ready: [[(LedgerEvent, JournalRecord)]] = []
+    private var closed = false
+    private var applied = false
+    private var projection: Projection
+
+    /// Starts the applying thread on `projection`.
+    init(_ projection: Projection) {
+        self.projection = projection
+        filling.reserveCapacity(Self.batchRecords)
+        let thread = Thread { [self] in self.run() }
+        thread.name = "ContactsLedger replay"
+        thread.start()
+    }
+
+    /// Decodes a record and queues it for the applying thread; waits while the queue is full.
+    func add(_ record: JournalRecord) throws(ContactStoreError) {
+        filling.append((try Projection.decode(record), record))
+        if filling.count >= Self.batchRecords { hand() }
+    }
+
+    /// Waits for every queued record to be applied and returns the projection.
+    func finish() -> Projection {
+        if !filling.isEmpty { hand() }
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        while !applied { condition.wait() }
+        condition.unlock()
+        return projection
+    }
+
+    private func hand() {
+        condition.lock()
+        while ready.count >= Self.batchesQueuedMax { condition.wait() }
+        ready.append(filling)
+        condition.broadcast()
+        condition.unlock()
+        filling = []
+        filling.reserveCapacity(Self.batchRecords)
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while ready.isEmpty && !closed { condition.wait() }
+            if ready.isEmpty {
+                applied = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let batch = ready.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            for (event, record) in batch { projection.apply(event, record: record) }
+        }
+    }
+}
+
+/// Where a contact of the projection lives in ``ContactTable``'s arena, and small indexes for the rest.
+struct StoredContact: Sendable, Hashable {
+    /// The container index of a free slot.
+    static let freeContainer = UInt16.max
+    /// A free slot.
+    static let free = StoredContact(
+        offset: 0, revision: 0, identifierBytes: 0, encodedBytes: 0, creator: 0, container: freeContainer)
+
+    /// Where the contact's identifier (UTF-8), then its encoded values, start in the arena.
+    var offset: Int
+    /// The sequence of the last record that changed the contact.
+    var revision: UInt64
+    var identifierBytes: UInt32
+    var encodedBytes: UInt32
+    /// The index of the client that created it, in the projection's creators.
+    var creator: UInt32
+    /// The index of its container, in the projection's containers; ``freeContainer`` for a free slot.
+    var container: UInt16
+
+    var isFree: Bool { container == Self.freeContainer }
+    var bytes: Int { Int(identifierBytes) + Int(encodedBytes) }
+}
+
+/// The projection's contacts: one 32-byte record per slot, every identifier and encoded contact
+/// back to back in one arena, and an open-addressing table from identifier to slot whose buckets
+/// hold only a hash and a slot (the identifier is compared in the arena).
+///
+/// A million contacts then cost their bytes plus about 50 bytes each, where an array per contact,
+/// a `String` per identifier and a `Dictionary<String, ContactSlot>` cost about 200 more (the
+/// resident-memory bar of issue 6); and a snapshot restores them by copying bytes instead of
+/// allocating three objects per contact. Replaced and deleted contacts leave their bytes in the
+/// arena until they make up half of it, when the live ones are copied into a new arena.
+struct ContactTable: Sendable {
+    /// Records by slot; free slots hold ``StoredContact/free``.
+    private(set) var records: [StoredContact] = []
+    /// The free slots, reused last first.
+    private(set) var freeSlots: [ContactSlot] = []
+    private var arena: [UInt8] = []
+    /// Bytes in the arena that no record refers to any more.
+    private var garbage = 0
+    /// Zero for an empty bucket, else the identifier's 32-bit hash shifted up by 32, plus the slot plus one.
+    private var buckets: [UInt64] = []
+    /// The live contacts.
+    private(set) var count = 0
+
+    /// The number of slots, free ones included.
+    var slotCount: Int { records.count }
+
+    /// The arena's size, dead bytes included.
+    var arenaBytes: Int { arena.count }
+
+    var occupiedSlots: [ContactSlot] {
+        var result: [ContactSlot] = []
+        result.reserveCapacity(count)
+        for (slot, record) in records.enumerated() where !record.isFree { result.append(ContactSlot(slot)) }
+        return result
+    }
+
+    func record(at slot: ContactSlot) -> StoredContact? {
+        guard Int(slot) < records.count, !records[Int(slot)].isFree else { return nil }
+        return records[Int(slot)]
+    }
+
+    func slot(of identifier: String) -> ContactSlot? {
+        var key = identifier
+        return key.withUTF8 { find($0, hash: Self.hash($0)) }
+    }
+
+    func identifier(at slot: ContactSlot) -> String? {
+        record(at: slot).map(identifier)
+    }
+
+    func identifier(_ record: StoredContact) -> String {
+        arena.withUnsafeBufferPointer {
+            String(
+                decoding: UnsafeBufferPointer(
+                    rebasing: $0[record.offset..<record.offset + Int(record.identifierBytes)]), as: UTF8.self)
+        }
+    }
+
+    func encoded(_ record: StoredContact) -> [UInt8] {
+        let start = record.offset + Int(record.identifierBytes)
+        return Array(arena[start..<start + Int(record.encodedBytes)])
+    }
+
+    /// The encoded values of an occupied slot.
+    func encoded(at slot: ContactSlot) -> [UInt8] {
+        encoded(records[Int(slot)])
+    }
+
+    /// Calls `body` with the encoded values of a record, without copying them.
+    func withEncoded<Result>(
+        _ record: StoredContact, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
+        let start = record.offset + Int(record.identifierBytes)
+        return try arena.withUnsafeBufferPointer {
+            try body(UnsafeBufferPointer(rebasing: $0[start..<start + Int(record.encodedBytes)]))
+        }
+    }
+
+    // MARK: Changes
+
+    /// Adds a contact whose identifier is not in the table, in the slot freed last or a new one.
+    mutating func insert(
+        _ identifier: String, encoded: [UInt8], container: UInt16, creator: UInt32, revision: UInt64
+    ) -> ContactSlot {
+        let slot: ContactSlot
+        if let free = freeSlots.popLast() {
+            slot = free
+        } else {
+            precondition(records.count < Int(SearchIndexes.slotLimit), "the projection is out of contact slots")
+            slot = ContactSlot(records.count)
+            records.append(.free)
+        }
+        var key = identifier
+        let offset = arena.count
+        let hash = key.withUTF8 { utf8 in
+            arena.append(contentsOf: utf8)
+            return Self.hash(utf8)
+        }
+        arena.append(contentsOf: encoded)
+        records[Int(slot)] = StoredContact(
+            offset: offset, revision: revision, identifierBytes: UInt32(arena.count - offset - encoded.count),
+            encodedBytes: UInt32(encoded.count), creator: creator, container: container)
+        insertBucket(slot, hash: hash)
+        count += 1
+        return slot
+    }
+
+    /// Replaces the values and bookkeeping of an occupied slot; the identifier stays.
+    mutating func replace(
+        _ slot: ContactSlot, encoded: [UInt8], container: UInt16, creator: UInt32, revision: UInt64
+    ) {
+        let old = records[Int(slot)]
+        // Copied out first: appending a slice of the arena to itself would copy the whole arena.
+        let identifier = Array(arena[old.offset..<old.offset + Int(old.identifierBytes)])
+        let offset = arena.count
+        arena.append(contentsOf: identifier)
+        arena.append(contentsOf: encoded)
+        records[Int(slot)] = StoredContact(
+            offset: offset, revision: revision, identifierBytes: old.identifierBytes,
+            encodedBytes: UInt32(encoded.count), creator: creator, container: container)
+        garbage += old.bytes
+        compactIfWasteful()
+    }
+
+    /// Removes the contact in an occupied slot and frees the slot.
+    mutating func remove(_ slot: ContactSlot) {
+        let old = records[Int(slot)]
+        let hash = arena.withUnsafeBufferPointer {
+            Self.hash(UnsafeBufferPointer(rebasing: $0[old.offset..<old.offset + Int(old.identifierBytes)]))
+        }
+        removeBucket(slot, hash: hash)
+        records[Int(slot)] = .free
+        freeSlots.append(slot)
+        garbage += old.bytes
+        count -= 1
+        compactIfWasteful()
+    }
+
+    // MARK: Restoring (snapshots)
+
+    /// Appends a slot while restoring: free, or a contact with its identifier and encoded values;
+    /// returns false if the identifier is in the table already.
+    mutating func restoreSlot(
+        identifier: UnsafeBufferPointer<UInt8>?, encoded: UnsafeBufferPointer<UInt8>, container: UInt16,
+        creator: UInt32, revision: UInt64
+    ) -> Bool {
+        guard let identifier else {
+            records.append(.free)
+            return true
+        }
+        let hash = Self.hash(identifier)
+        if find(identifier, hash: hash) != nil { return false }
+        let slot = ContactSlot(records.count)
+        let offset = arena.count
+        arena.append(contentsOf: identifier)
+        arena.append(contentsOf: encoded)
+        records.append(
+            StoredContact(
+                offset: offset, revision: revision, identifierBytes: UInt32(identifier.count),
+                encodedBytes: UInt32(encoded.count), creator: creator, container: container))
+        insertBucket(slot, hash: hash)
+        count += 1
+        return true
+    }
+
+    /// Sets the free list while restoring; every entry must be a free slot, each once.
+    mutating func restoreFreeSlots(_ slots: [ContactSlot]) -> Bool {
+        guard Set(slots).count == slots.count,
+            slots.allSatisfy({ Int($0) < records.count && records[Int($0)].isFree }),
+            slots.count + count == records.count
+        else { return false }
+        freeSlots = slots
+        return true
+    }
+
+    /// Reserves room for a restore of `slots` slots and `bytes` arena bytes.
+    mutating func reserve(slots: Int, bytes: Int) {
+        records.reserveCapacity(slots)
+        arena.reserveCapacity(bytes)
+        var capacity = 16
+        while capacity * 3 < slots * 4 { capacity *= 2 }
+        if capacity > buckets.count { rehash(capacity) }
+    }
+
+    // MARK: The identifier table
+
+    private func find(_ key: UnsafeBufferPointer<UInt8>, hash: UInt32) -> ContactSlot? {
+        guard !buckets.isEmpty else { return nil }
+        return arena.withUnsafeBufferPointer { arena in
+            buckets.withUnsafeBufferPointer { buckets in
+                let mask = buckets.count - 1
+                var index = Int(hash) & mask
+                while true {
+                    let bucket = buckets[index]
+                    if bucket == 0 { return nil }
+                    if UInt32(truncatingIfNeeded: bucket >> 32) == hash {
+                        let slot = ContactSlot(truncatingIfNeeded: bucket) - 1
+                        let record = records[Int(slot)]
+                        if Int(record.identifierBytes) == key.count
+                            && (key.isEmpty
+                                || memcmp(arena.baseAddress! + record.offset, key.baseAddress!, key.count) == 0)
+                        {
+                            return slot
+                        }
+                    }
+                    index = (index + 1) & mask
+                }
+            }
+        }
+    }
+
+    private mutating func insertBucket(_ slot: ContactSlot, hash: UInt32) {
+        if (count + 1) * 4 > buckets.count * 3 { rehash(max(16, buckets.count * 2)) }
+        let mask = buckets.count - 1
+        var index = Int(hash) & mask
+        while buckets[index] != 0 { index = (index + 1) & mask }
+        buckets[index] = UInt64(hash) << 32 | UInt64(slot + 1)
+    }
+
+    /// Empties the bucket of `slot` and moves back the entries after it that probing would no
+    /// longer reach (Knuth's algorithm R), so the table needs no tombstones.
+    private mutating func removeBucket(_ slot: ContactSlot, hash: UInt32) {
+        let mask = buckets.count - 1
+        var hole = Int(hash) & mask
+        while UInt32(truncatingIfNeeded: buckets[hole]) != slot + 1 { hole = (hole + 1) & mask }
+        var index = hole
+        while true {
+            index = (index + 1) & mask
+            let bucket = buckets[index]
+            if bucket == 0 { break }
+            let home = Int(bucket >> 32) & mask
+            let reachable = hole <= index ? (home > hole && home <= index) : (home > hole || home <= index)
+            if !reachable {
+                buckets[hole] = bucket
+                hole = index
+            }
+        }
+        buckets[hole] = 0
+    }
+
+    private mutating func rehash(_ capacity: Int) {
+        var grown = [UInt64](repeating: 0, count: capacity)
+        let mask = capacity - 1
+        for bucket in buckets where bucket != 0 {
+            var index = Int(bucket >> 32) & mask
+            while grown[index] != 0 { index = (index + 1) & mask }
+            grown[index] = bucket
+        }
+        buckets = grown
+    }
+
+    /// Copies the live contacts into a new arena once dead bytes make up half of it.
+    private mutating func compactIfWasteful() {
+        guard garbage > 1 << 20, garbage * 2 > arena.count else { return }
+        var compacted: [UInt8] = []
+        compacted.reserveCapacity(arena.count - garbage)
+        for slot in records.indices where !records[slot].isFree {
+            let record = records[slot]
+            records[slot].offset = compacted.count
+            compacted.append(contentsOf: arena[record.offset..<record.offset + record.bytes])
+        }
+        arena = compacted
+        garbage = 0
+    }
+
+    /// A 32-bit hash of bytes: eight at a time through a multiply-xorshift mix (MurmurHash3's
+    /// finalizer). The table compares bytes, so a collision costs time, never a wrong answer.
+    static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        func mix(_ value: UInt64) -> UInt64 {
+            var x = value
+            x ^= x >> 33
+            x &*= 0xFF51_AFD7_ED55_8CCD
+            x ^= x >> 33
+            x &*= 0xC4CE_B9FE_1A85_EC53
+            x ^= x >> 33
+            return x
+        }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(key.count)
+        let raw = UnsafeRawBufferPointer(key)
+        var offset = 0
+        while offset + 8 <= raw.count {
+            state = mix(state ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < raw.count {
+            tail |= UInt64(raw[offset]) << shift
+            shift += 8
+            offset += 1
+        }
+        return UInt32(truncatingIfNeeded: mix(state ^ tail))
+    }
+
+    /// Checks that every live contact is found by its identifier and the counts agree; for tests.
+    func checkInvariants() {
+        var live = 0
+        for (slot, record) in records.enumerated() where !record.isFree {
+            live += 1
+            precondition(self.slot(of: identifier(record)) == ContactSlot(slot), "contact in slot \(slot) is lost")
+        }
+        precondition(live == count && live + freeSlots.count == records.count, "slots are miscounted")
+        precondition(buckets.lazy.filter { $0 != 0 }.count == count, "the identifier table is miscounted")
     }
 }

@@ -1,0 +1,196 @@
+import Foundation
+
+/// Why a snapshot's state could not be decoded; the store then ignores the snapshot and replays
+/// the journal, so this never reaches a caller of the public API.
+package struct SnapshotDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was wrong, and where.
+    package var reason: String
+
+    package init(_ reason: String) { self.reason = reason }
+
+    package var description: String { reason }
+}
+
+/// Appends the primitives of the snapshot state encoding: little-endian fixed-width integers,
+/// LEB128 varints, and length-prefixed byte strings.
+struct SnapshotWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    mutating func varint(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    mutating func varint(_ value: Int) { varint(UInt64(value)) }
+
+    mutating func fixed64(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func raw(_ other: some Collection<UInt8>) { bytes.append(contentsOf: other) }
+
+    /// A length, then the bytes.
+    mutating func data(_ other: [UInt8]) {
+        varint(other.count)
+        bytes.append(contentsOf: other)
+    }
+
+    /// A length, then the UTF-8 bytes.
+    mutating func string(_ value: String) {
+        var copy = value
+        copy.withUTF8 { utf8 in
+            varint(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    mutating func uuid(_ value: UUID) {
+        withUnsafeBytes(of: value.uuid) { bytes.append(contentsOf: $0) }
+    }
+
+    /// A count, then the elements' bytes as they are in memory (little-endian on every platform
+    /// the package builds for); read back with one copy.
+    mutating func array<Element: FixedWidthInteger>(_ values: [Element]) {
+        varint(values.count)
+        values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    }
+
+    /// A count, then each string, sorted so that the bytes do not depend on hashing order.
+    mutating func strings(_ values: Set<String>) {
+        varint(values.count)
+        for value in values.sorted() { string(value) }
+    }
+}
+
+/// Reads what ``SnapshotWriter`` wrote, throwing on anything out of bounds.
+struct SnapshotReader: ~Copyable {
+    private let base: UnsafePointer<UInt8>
+    private let end: Int
+    private(set) var offset = 0
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>) {
+        // An empty buffer may have no base address; any non-null pointer does, since nothing is read.
+        base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        end = buffer.count
+    }
+
+    var isAtEnd: Bool { offset == end }
+
+    /// A reader at the same position, for looking ahead.
+    func copy() -> SnapshotReader {
+        var copy = SnapshotReader(UnsafeBufferPointer(start: base, count: end))
+        copy.offset = offset
+        return copy
+    }
+
+    /// Moves to the end, leaving the rest unread.
+    mutating func skipRest() { offset = end }
+
+    /// The bytes not read yet.
+    var remaining: Int { end - offset }
+
+    private func failure(_ what: String) -> SnapshotDecodingError {
+        SnapshotDecodingError("\(what) at state byte \(offset)")
+    }
+
+    mutating func byte() throws(SnapshotDecodingError) -> UInt8 {
+        guard offset < end else { throw failure("the state ends early") }
+        defer { offset += 1 }
+        return base[offset]
+    }
+
+    mutating func varint() throws(SnapshotDecodingError) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard offset < end else { throw failure("the state ends inside a number") }
+            let next = base[offset]
+            offset += 1
+            guard shift < 64 else { throw failure("a number is too long") }
+            result |= UInt64(next & 0x7F) << shift
+            if next < 0x80 { return result }
+            shift += 7
+        }
+    }
+
+    /// A varint that must be at most `limit`, as an `Int`.
+    mutating func count(atMost limit: Int) throws(SnapshotDecodingError) -> Int {
+        let value = try varint()
+        guard value <= UInt64(limit) else { throw failure("a count of \(value) is more than \(limit)") }
+        return Int(value)
+    }
+
+    mutating func fixed64() throws(SnapshotDecodingError) -> UInt64 {
+        guard end - offset >= 8 else { throw failure("the state ends early") }
+        var value: UInt64 = 0
+        withUnsafeMutableBytes(of: &value) {
+            $0.copyMemory(from: UnsafeRawBufferPointer(start: base + offset, count: 8))
+        }
+        offset += 8
+        return UInt64(littleEndian: value)
+    }
+
+    /// The next `count` bytes, without copying; valid while the state buffer is.
+    mutating func raw(_ count: Int) throws(SnapshotDecodingError) -> UnsafeBufferPointer<UInt8> {
+        guard count >= 0, end - offset >= count else { throw failure("a length of \(count) runs past the end") }
+        defer { offset += count }
+        return UnsafeBufferPointer(start: base + offset, count: count)
+    }
+
+    mutating func data() throws(SnapshotDecodingError) -> [UInt8] {
+        Array(try raw(try count(atMost: end - offset)))
+    }
+
+    mutating func string() throws(SnapshotDecodingError) -> String {
+        let utf8 = try raw(try count(atMost: end - offset))
+        guard let value = String(validating: utf8, as: UTF8.self) else { throw failure("a string is not UTF-8") }
+        return value
+    }
+
+    mutating func uuid() throws(SnapshotDecodingError) -> UUID {
+        let bytes = try raw(16)
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+        return UUID(uuid: value)
+    }
+
+    /// An array written by ``SnapshotWriter/array(_:)``.
+    mutating func array<Element: FixedWidthInteger>(
+        of type: Element.Type = Element.self
+    ) throws(SnapshotDecodingError) -> [Element] {
+        let size = MemoryLayout<Element>.stride
+        let count = try count(atMost: remaining / size)
+        let source = try raw(count * size)
+        return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0 {
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(source))
+            }
+            initialized = count
+        }
+    }
+
+    /// A count that must be at most what the rest of the state could hold.
+    mutating func count() throws(SnapshotDecodingError) -> Int {
+        try count(atMost: remaining)
+    }
+
+    /// Throws unless `condition` holds: a structural check of restored state.
+    func check(_ condition: Bool, _ what: @autoclosure () -> String) throws(SnapshotDecodingError) {
+        guard condition else { throw failure(what()) }
+    }
+
+    mutating func strings() throws(SnapshotDecodingError) -> Set<String> {
+        let count = try count(atMost: end - offset)
+        var result = Set<String>(minimumCapacity: count)
+        for _ in 0..<count { result.insert(try string()) }
+        return result
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// The built `ledger-bench` binary, found beside the test bundle (the test build builds it too).
+private func benchPath() throws -> String {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = directory.appendingPathComponent("ledger-bench").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        directory = directory.deletingLastPathComponent()
+    }
+    throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "ledger-bench near \(CommandLine.arguments[0])"])
+}
+
+/// Keeps the benchmark from rotting: `ledger-bench --quick` runs every measurement on small
+/// ledgers and prints every key of issue 6 with a sane value. The values are not judged as
+/// timings (a debug build on a busy machine proves nothing about speed); Performance.md holds
+/// the release figures.
+@Suite("ledger-bench --quick")
+struct LedgerBenchQuickTests {
+    private func number(_ object: [String: Any], _ key: String) -> Double? {
+        (object[key] as? NSNumber)?.doubleValue
+    }
+
+    @Test("prints one JSON object with every key and sane values")
+    func quickRun() throws {
+        let scratch = NSTemporaryDirectory() + "ledger-bench-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try benchPath())
+        process.arguments = ["--quick", "--dir", scratch]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+
+        for key in [
+            "baseline_append_fdatasync_us", "commit_single_us_p50", "commit_single_us_p99", "commit_single_vs_baseline",
+            "journal_bytes_per_add", "vcard_bytes_per_contact", "resident_bytes_per_contact",
+        ] {
+            let value = try #require(number(json, key), "\(key) is missing or not a number")
+            #expect(value > 0 && value.isFinite, "\(key) = \(value)")
+        }
+        #expect(number(json, "commit_single_us_p99")! >= number(json, "commit_single_us_p50")!)
+
+        let groups = try #require(json["group_commit"] as? [[String: Any]])
+        #expect(groups.compactMap { number($0, "writers") } == [1, 4, 16, 64])
+        for group in groups {
+            let commits = try #require(number(group, "commits_per_s"))
+            let syncs = try #require(number(group, "fsyncs_per_s"))
+            #expect(commits > 0 && syncs > 0 && syncs <= commits * 1.5, "\(group)")
+        }
+
+        let replay = try #require(json["replay"] as? [String: [String: Any]])
+        let readChecksum = try #require(json["read_checksum_seconds"] as? [String: Any])
+        let open = try #require(json["open_with_snapshot_ms"] as? [String: Any])
+        #expect(replay.count == 2)
+        for (contacts, entry) in replay {
+            let events = try #require(number(entry, "events"))
+            let seconds = try #require(number(entry, "seconds"))
+            let rate = try #require(number(entry, "events_per_s"))
+            #expect(events >= Double(contacts)! && seconds > 0)
+            #expect(abs(rate - events / seconds) <= rate * 1e-6)
+            #expect(number(readChecksum, contacts).map { $0 > 0 } == true, "read_checksum_seconds[\(contacts)]")
+            #expect(number(open, contacts).map { $0 > 0 } == true, "open_with_snapshot_ms[\(contacts)]")
+        }
+
+        let search = try #require(json["search"] as? [String: Any])
+        for kind in ["name_prefix_one_word", "name_prefix_two_words", "email", "phone"] {
+            let entry = try #require(search[kind] as? [String: Any], "search.\(kind) is missing")
+            let p50 = try #require(number(entry, "p50_us"))
+            let p99 = try #require(number(entry, "p99_us"))
+            #expect(p50 > 0 && p99 >= p50, "search.\(kind)")
+            #expect(try #require(number(entry, "linear_scan_vs_index")) > 0)
+            // The scan is the index's reference answer: they must agree on every scanned query.
+            #expect(entry["scan_agrees_with_index"] as? Bool == true, "search.\(kind) scan and index disagree")
+            #expect(try #require(number(entry, "mean_matches")) >= 1, "search.\(kind) queries match nothing")
+        }
+    }
+}

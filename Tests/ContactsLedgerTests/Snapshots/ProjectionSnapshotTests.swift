@@ -1,0 +1,259 @@
+import Foundation
+import LedgerStorage
+import Testing
+
+@testable import ContactsLedger
+
+@Suite("Projection snapshots")
+struct ProjectionSnapshotTests {
+    /// Writes a generated history into a new ledger and closes the store (which writes a snapshot).
+    private func writeLedger(_ directory: StoreDirectory, seed: UInt64, requests: Int = 120) throws {
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        try SnapshotHistory.write(into: store, seed: seed, requests: requests)
+        store.close()
+    }
+
+    @Test("A snapshot and a full replay give identical state", arguments: [1, 2, 3] as [UInt64])
+    func snapshotEqualsReplay(seed: UInt64) throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: seed)
+        let expected = try fullReplay(of: directory.ledger)
+        #expect(snapshotFiles(directory.ledger).count == 1)
+
+        let reader = try JournalReader(at: directory.ledger)
+        let loaded = try #require(ProjectionSnapshots.load(ledgerAt: directory.ledger, reader: reader).loaded)
+        #expect(loaded.head == expected.head)
+        expectSameState(loaded.projection, expected)
+
+        // The stores built on it: a writer, a reader, and an in-memory copy.
+        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        expectSameState(writer.withProjection { $0 }, expected)
+        writer.close()
+        expectSameState(
+            try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()).withProjection { $0 }, expected)
+        expectSameState(
+            try ContactStore.inMemory(copyingLedgerAt: directory.ledger).withProjection { $0 }, expected)
+    }
+
+    @Test("Encoding a restored projection gives a projection with the same state")
+    func restoredRoundTrips() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 7)
+        let expected = try fullReplay(of: directory.ledger)
+        let once = try Projection(
+            snapshotState: expected.snapshotState(), ledgerID: expected.ledgerID, head: expected.head)
+        let twice = try Projection(
+            snapshotState: once.snapshotState(), ledgerID: expected.ledgerID, head: expected.head)
+        expectSameState(twice, expected)
+    }
+
+    @Test("Indexes stored in the snapshot or rebuilt from its contacts answer the same", arguments: [true, false])
+    func indexForms(storingIndexes: Bool) throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 8)
+        let expected = try fullReplay(of: directory.ledger)
+        let restored = try Projection(
+            snapshotState: expected.snapshotState(storingIndexes: storingIndexes), ledgerID: expected.ledgerID,
+            head: expected.head)
+        expectSameState(restored, expected)
+        restored.indexes.checkInvariants()
+    }
+
+    @Test("Indexes stored for another default country are rebuilt for this one")
+    func indexesOfAnotherCountry() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 9)
+        let us = try fullReplay(of: directory.ledger)
+        #expect(us.indexes.defaultCountryCode == "us")
+        let restored = try Projection(
+            snapshotState: us.snapshotState(), ledgerID: us.ledgerID, head: us.head, defaultCountryCode: "gb")
+        #expect(restored.indexes.defaultCountryCode == "gb")
+        let reader = try JournalReader(at: directory.ledger)
+        var gb = Projection(ledgerID: reader.identity.ledgerID, defaultCountryCode: "gb")
+        try reader.forEach { try gb.apply($0) }
+        gb.prepareForQueries()
+        expectSameState(restored, gb)
+        // A national number reads differently in the two countries.
+        #expect(
+            restored.indexes.slots(matchingPhoneNumber: "415 555 0100")
+                == gb.indexes.slots(matchingPhoneNumber: "415 555 0100"))
+    }
+
+    @Test("Saves after opening from a snapshot behave as after a replay")
+    func savesAfterSnapshot() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 11)
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        // Reused slots, new slots, updates and deletes, on top of the restored state.
+        try SnapshotHistory.write(into: store, seed: 12, requests: 60)
+        let live = store.withProjection { $0 }
+        store.close()
+        let expected = try fullReplay(of: directory.ledger)
+        expectSameState(live, expected)
+        let reopened = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        expectSameState(reopened.withProjection { $0 }, expected)
+        reopened.close()
+    }
+
+    /// The ways a snapshot can be unusable.
+    enum Damage: String, CaseIterable, Sendable {
+        case missingDirectory
+        case flippedStateByte
+        case truncated
+        case garbage
+        case otherLedger
+        case wrongHash
+        case undecodableState
+        case unknownStateVersion
+        case sequenceBeyondJournal
+    }
+
+    /// Damages the ledger's only snapshot.
+    private func damage(_ damage: Damage, _ ledger: String) throws {
+        let file = try #require(snapshotFiles(ledger).last)
+        let identity = try LedgerDirectory.identity(at: ledger)
+        let paths = LedgerPaths(root: ledger)
+        let head = try JournalReader(at: ledger).head()
+        switch damage {
+        case .missingDirectory:
+            try FileManager.default.removeItem(atPath: ledger + "/snapshots")
+        case .flippedStateByte:
+            var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: file)))
+            bytes[SnapshotStore.headerBytes + bytes.count / 3] ^= 0x40
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+        case .truncated:
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            try bytes.prefix(bytes.count - 7).write(to: URL(fileURLWithPath: file))
+        case .garbage:
+            try Data(repeating: 0x5A, count: 400).write(to: URL(fileURLWithPath: file))
+        case .otherLedger:
+            let other = LedgerIdentity(createdMicroseconds: 1)
+            try FileManager.default.removeItem(atPath: file)
+            let projection = try fullReplay(of: ledger)
+            try SnapshotStore(paths: paths, identity: other).write(
+                sequence: head.sequence, hash: head.hash, state: projection.snapshotState())
+        case .wrongHash:
+            try FileManager.default.removeItem(atPath: file)
+            let projection = try fullReplay(of: ledger)
+            try SnapshotStore(paths: paths, identity: identity).write(
+                sequence: head.sequence, hash: SHA256.hash([1, 2, 3]), state: projection.snapshotState())
+        case .undecodableState:
+            try FileManager.default.removeItem(atPath: file)
+            var state = try fullReplay(of: ledger).snapshotState()
+            state.removeLast(3)
+            try SnapshotStore(paths: paths, identity: identity).write(
+                sequence: head.sequence, hash: head.hash, state: state)
+        case .unknownStateVersion:
+            try FileManager.default.removeItem(atPath: file)
+            var state = try fullReplay(of: ledger).snapshotState()
+            state[0] = Projection.snapshotFormatVersion &+ 1
+            try SnapshotStore(paths: paths, identity: identity).write(
+                sequence: head.sequence, hash: head.hash, state: state)
+        case .sequenceBeyondJournal:
+            try FileManager.default.removeItem(atPath: file)
+            let projection = try fullReplay(of: ledger)
+            try SnapshotStore(paths: paths, identity: identity).write(
+                sequence: head.sequence + 5, hash: head.hash, state: projection.snapshotState())
+        }
+    }
+
+    @Test("A missing, corrupt or mismatched snapshot is ignored and the journal is used", arguments: Damage.allCases)
+    func damagedSnapshotIgnored(_ kind: Damage) throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 21)
+        let expected = try fullReplay(of: directory.ledger)
+        try damage(kind, directory.ledger)
+
+        let reader = try JournalReader(at: directory.ledger)
+        let search = ProjectionSnapshots.load(ledgerAt: directory.ledger, reader: reader)
+        #expect(search.loaded == nil)
+        if kind != .missingDirectory { #expect(!search.rejected.isEmpty) }
+
+        expectSameState(
+            try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()).withProjection { $0 }, expected)
+        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        expectSameState(writer.withProjection { $0 }, expected)
+        writer.close()
+        // Closing wrote a good snapshot at the head, which the next open uses.
+        let repaired = ProjectionSnapshots.load(ledgerAt: directory.ledger, reader: reader).loaded
+        #expect(repaired?.head == expected.head)
+    }
+
+    @Test("A snapshot older than the head is topped up by replaying the records after it")
+    func olderSnapshotToppedUp() throws {
+        let directory = StoreDirectory()
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        try SnapshotHistory.write(into: store, seed: 31, requests: 80)
+        try store.writeSnapshot()
+        let snapshotHead = store.headDigest
+        try SnapshotHistory.write(into: store, seed: 32, requests: 50)
+        store.close()
+        // Close wrote one at the head; remove it so that only the older one is left.
+        let files = snapshotFiles(directory.ledger)
+        #expect(files.count == 2)
+        try FileManager.default.removeItem(atPath: try #require(files.last))
+
+        let expected = try fullReplay(of: directory.ledger)
+        #expect(expected.head.sequence > snapshotHead.sequence)
+        let reader = try JournalReader(at: directory.ledger)
+        #expect(ProjectionSnapshots.load(ledgerAt: directory.ledger, reader: reader).loaded?.head == snapshotHead)
+        expectSameState(
+            try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()).withProjection { $0 }, expected)
+        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        expectSameState(writer.withProjection { $0 }, expected)
+        writer.close()
+    }
+
+    @Test("A point-in-time view uses only a snapshot at or before its point")
+    func pointInTimeUsesEarlierSnapshot() throws {
+        let directory = StoreDirectory()
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        try SnapshotHistory.write(into: store, seed: 41, requests: 40)
+        try store.writeSnapshot()
+        let early = store.headDigest.sequence
+        try SnapshotHistory.write(into: store, seed: 42, requests: 40)
+        store.close()
+        #expect(snapshotFiles(directory.ledger).count == 2)
+        for point in [early - 3, early, early + 4] {
+            let view = try ContactStore(
+                readingLedgerAt: directory.ledger, asOf: .sequence(point), client: .fullAccess())
+            expectSameState(view.withProjection { $0 }, try fullReplay(of: directory.ledger, through: point))
+            let copy = try ContactStore.inMemory(copyingLedgerAt: directory.ledger, through: .sequence(point))
+            expectSameState(copy.withProjection { $0 }, try fullReplay(of: directory.ledger, through: point))
+        }
+    }
+
+    @Test("Deleting snapshots/ is harmless, and the next close writes one again")
+    func deletingSnapshotsIsHarmless() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 51)
+        let expected = try fullReplay(of: directory.ledger)
+        try FileManager.default.removeItem(atPath: directory.ledger + "/snapshots")
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        expectSameState(store.withProjection { $0 }, expected)
+        store.close()
+        #expect(snapshotFiles(directory.ledger).count == 1)
+        // Opening and closing without a change writes nothing new.
+        let again = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        again.close()
+        #expect(snapshotFiles(directory.ledger).count == 1)
+    }
+
+    @Test("An empty ledger gets no snapshot, and an in-memory or read-only store never writes one")
+    func noSnapshotWithoutChanges() throws {
+        let directory = StoreDirectory()
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        store.close()
+        #expect(snapshotFiles(directory.ledger).isEmpty)
+        let memory = ContactStore.inMemory()
+        try memory.writeSnapshot()
+        memory.close()
+
+        try writeLedger(directory, seed: 61, requests: 10)
+        try FileManager.default.removeItem(atPath: directory.ledger + "/snapshots")
+        let reader = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess())
+        try reader.writeSnapshot()
+        reader.close()
+        #expect(snapshotFiles(directory.ledger).isEmpty)
+    }
+}
