@@ -45,22 +45,28 @@ struct CommitBench {
         return RecordFrame.frameHeaderBytes + RecordFrame.envelopeFixedBytes + author.utf8.count + total / samples
     }
 
-    /// Appends `bytes` to a file and fdatasyncs it, `count` times; microseconds per append.
-    func baseline(bytes count: Int, samples: Int, file path: String) throws -> [Double] {
-        let fileSystem = SystemFileSystem()
-        let file = try fileSystem.open(path, .createOrOpen(permissions: 0o600))
-        defer { try? fileSystem.close(file) }
-        var offset = try fileSystem.size(of: file)
-        let bytes = [UInt8](repeating: 0x5A, count: count)
-        var result: [Double] = []
-        for _ in 0..<samples {
+    /// The raw limit: appends `count` bytes to a file and fdatasyncs it; microseconds.
+    final class Baseline {
+        private let fileSystem = SystemFileSystem()
+        private let file: OpenFile
+        private var offset: Int64
+        private let bytes: [UInt8]
+
+        init(path: String, recordBytes: Int) throws {
+            file = try fileSystem.open(path, .createOrOpen(permissions: 0o600))
+            offset = try fileSystem.size(of: file)
+            bytes = [UInt8](repeating: 0x5A, count: recordBytes)
+        }
+
+        func append() throws -> Double {
             let start = nanoseconds()
             try fileSystem.write(file, bytes, at: offset)
             try fileSystem.synchronizeData(file)
-            result.append(Double(nanoseconds() - start) / 1000)
-            offset += Int64(count)
+            offset += Int64(bytes.count)
+            return Double(nanoseconds() - start) / 1000
         }
-        return result
+
+        deinit { try? fileSystem.close(file) }
     }
 
     struct Single {
@@ -74,39 +80,38 @@ struct CommitBench {
     }
 
     /// One writer, one contact per save request through `ContactStore.execute`, each acknowledged
-    /// after fdatasync; interleaved in rounds with the baseline on the same filesystem, so that
-    /// both see the same disk weather.
+    /// after fdatasync; each commit alternates with one baseline append on the same filesystem,
+    /// so that both see the same disk weather (this machine's fdatasync moves between modes a
+    /// dozen times apart, and blocks of each would compare one mode with another).
     func single() throws -> Single {
         let author = "bench-single"
         let recordBytes = typicalRecordBytes(author: author)
         let ledger = scratch + "/single.ledger"
         let store = try ContactStore(ledgerAt: ledger, client: .fullAccess(author))
+        let baseline = try Baseline(path: scratch + "/baseline.dat", recordBytes: recordBytes)
         var generator = ContactGenerator(seed: 1)
-        let rounds = 4
-        let perRound = quick ? 25 : 250
+        let samples = quick ? 100 : 1_000
         var baselineSamples: [Double] = []
         var commitSamples: [Double] = []
         var contacts: [MutableContact] = []
         // Warm up both paths: the first appends extend fresh files and fault in code.
-        _ = try baseline(bytes: recordBytes, samples: 10, file: scratch + "/baseline.dat")
         for _ in 0..<10 {
+            _ = try baseline.append()
             var request = SaveRequest(transactionAuthor: author)
             request.add(generator.contact(), toContainerWithIdentifier: nil)
             try store.execute(request)
         }
         let warmRecords = store.headDigest.sequence
         let warmBytes = journalBytes(ledger)
-        for _ in 0..<rounds {
-            baselineSamples += try baseline(bytes: recordBytes, samples: perRound, file: scratch + "/baseline.dat")
-            for _ in 0..<perRound {
-                let contact = generator.contact()
-                contacts.append(contact)
-                var request = SaveRequest(transactionAuthor: author)
-                request.add(contact, toContainerWithIdentifier: nil)
-                let start = nanoseconds()
-                try store.execute(request)
-                commitSamples.append(Double(nanoseconds() - start) / 1000)
-            }
+        for _ in 0..<samples {
+            baselineSamples.append(try baseline.append())
+            let contact = generator.contact()
+            contacts.append(contact)
+            var request = SaveRequest(transactionAuthor: author)
+            request.add(contact, toContainerWithIdentifier: nil)
+            let start = nanoseconds()
+            try store.execute(request)
+            commitSamples.append(Double(nanoseconds() - start) / 1000)
         }
         let records = store.headDigest.sequence - warmRecords
         let bytes = journalBytes(ledger) - warmBytes
@@ -125,14 +130,14 @@ struct CommitBench {
 
     /// `writers` tasks, each executing its own one-contact save requests through the async
     /// `execute`, all at once; counts commits and the fdatasyncs the store's journal made.
-    func group(writers: Int) async throws -> Group {
-        let ledger = scratch + "/group-\(writers).ledger"
+    func group(writers: Int, round: Int) async throws -> Group {
+        let ledger = scratch + "/group-\(writers)-\(round).ledger"
         let fileSystem = CountingFileSystem()
         let store = try ContactStore(ledgerAt: ledger, client: .fullAccess("bench-group"), fileSystem: fileSystem)
         let perWriter = quick ? max(10, 200 / writers) : max(200, 3_000 / writers)
         var batches: [[MutableContact]] = []
         for writer in 0..<writers {
-            var generator = ContactGenerator(seed: 1_000 + UInt64(writer))
+            var generator = ContactGenerator(seed: 1_000 + UInt64(writer) + 100 * UInt64(round))
             batches.append((0..<perWriter).map { _ in generator.contact() })
         }
         let syncsBefore = fileSystem.dataSyncs

@@ -4,7 +4,7 @@ import LedgerStorage
 /// The state bytes a ``Projection`` puts in a snapshot file (`SnapshotStore` in LedgerStorage
 /// frames them with the sequence, chain hash, length, digest and CRC).
 ///
-/// Version 1, in order (integers are LEB128 varints unless marked fixed; strings and byte
+/// Version 2, in order (integers are LEB128 varints unless marked fixed; strings and byte
 /// strings are a varint length and the bytes; sets are a count and their sorted elements):
 ///
 /// | field | form |
@@ -16,19 +16,20 @@ import LedgerStorage
 /// | containers | count; each identifier, name, type |
 /// | container identifiers by index | count; strings |
 /// | creators by index | count; strings |
-/// | slots | count; each 0 (free) or 1 then identifier, container index, creator index, revision, encoded contact (``ContactCodec``, all keys) |
-/// | free slots | count; slots, in the order they will be reused |
+/// | contacts | the live contacts' identifiers and encoded values (``ContactCodec``, all keys) back to back, as one byte array; then per slot, as arrays: offset in it, revision, identifier length, encoded length, creator index, container index (65535 for a free slot); the identifier table's buckets; the free slots in the order they will be reused |
 /// | groups | count; each identifier, name, container, revision, members, subgroups, parents |
 /// | access | count; each client, status, notes entitlement (1 byte) |
 /// | grants | count; each client, contact identifiers |
 /// | request ids | count; each 16 bytes and sequence |
 /// | search indexes | 1 byte: 1 = stored, then the indexes as they are in memory (their country code first); 0 = not stored, rebuilt from the contacts |
 ///
-/// Contacts are stored in the projection's own encoded form, so writing one is a copy and
-/// reading one is a copy; nothing is decoded except to rebuild the search indexes.
+/// Arrays are a count and the elements' bytes (little-endian). Contacts are stored in the
+/// projection's own encoded form and its own table layout, so writing and reading them copies
+/// arrays; nothing is decoded. (Version 1 stored contacts slot by slot; such snapshots are passed
+/// over like any of another version.)
 extension Projection {
     /// The version of the state encoding; a snapshot of any other version is ignored.
-    package static let snapshotFormatVersion: UInt8 = 1
+    package static let snapshotFormatVersion: UInt8 = 2
 
     /// How the search indexes are kept in the state.
     private enum IndexForm: UInt8 {
@@ -64,24 +65,7 @@ extension Projection {
         writer.varint(creators.count)
         for creator in creators { writer.string(creator) }
 
-        writer.varint(contacts.slotCount)
-        for record in contacts.records {
-            guard !record.isFree else {
-                writer.byte(0)
-                continue
-            }
-            writer.byte(1)
-            writer.string(contacts.identifier(record))
-            writer.varint(UInt64(record.container))
-            writer.varint(UInt64(record.creator))
-            writer.varint(record.revision)
-            contacts.withEncoded(record) { encoded in
-                writer.varint(encoded.count)
-                writer.raw(encoded)
-            }
-        }
-        writer.varint(contacts.freeSlots.count)
-        for slot in contacts.freeSlots { writer.varint(UInt64(slot)) }
+        contacts.encode(into: &writer)
 
         writer.varint(groupsByIdentifier.count)
         for (identifier, group) in groupsByIdentifier.sorted(by: { $0.key < $1.key }) {
@@ -185,47 +169,8 @@ extension Projection {
             creatorIndexes[creator] = UInt32(index)
         }
 
-        let slotCount = try reader.count(atMost: Int(SearchIndexes.slotLimit))
-        contacts = ContactTable()
-        contacts.reserve(slots: slotCount, bytes: reader.remaining)
-        for slot in 0..<slotCount {
-            switch try reader.byte() {
-            case 0:
-                _ = contacts.restoreSlot(
-                    identifier: nil, encoded: .init(start: nil, count: 0), container: 0, creator: 0, revision: 0)
-            case 1:
-                // Not validated as UTF-8: it is under the state's digest, and reading it back as a
-                // String repairs rather than trusts it (validation was a sixth of a restore).
-                let identifier = try reader.raw(try reader.count(atMost: reader.remaining))
-                let container = try reader.varint()
-                let creator = try reader.varint()
-                guard container < UInt64(containerIdentifiers.count), creator < UInt64(creators.count) else {
-                    throw SnapshotDecodingError("slot \(slot) refers to a container or creator that does not exist")
-                }
-                let revision = try reader.varint()
-                let encoded = try reader.raw(try reader.count(atMost: reader.remaining))
-                guard
-                    contacts.restoreSlot(
-                        identifier: identifier, encoded: encoded, container: UInt16(container),
-                        creator: UInt32(creator), revision: revision)
-                else {
-                    throw SnapshotDecodingError("a contact is in two slots (slot \(slot))")
-                }
-            case let flag:
-                throw SnapshotDecodingError("slot \(slot) has flag \(flag)")
-            }
-        }
-        let freeCount = try reader.count(atMost: slotCount)
-        var free: [ContactSlot] = []
-        free.reserveCapacity(freeCount)
-        for _ in 0..<freeCount {
-            let slot = try reader.varint()
-            guard slot < UInt64(slotCount) else { throw SnapshotDecodingError("free slot \(slot) does not exist") }
-            free.append(ContactSlot(slot))
-        }
-        guard contacts.restoreFreeSlots(free) else {
-            throw SnapshotDecodingError("the free slots are not exactly the slots without a contact")
-        }
+        contacts = try ContactTable(
+            from: &reader, containers: containerIdentifiers.count, creators: creators.count)
 
         for _ in 0..<(try reader.count(atMost: limit)) {
             let identifier = try reader.string()

@@ -328,6 +328,9 @@ struct ContactTable: Sendable {
     /// The live contacts.
     private(set) var count = 0
 
+    /// An empty table.
+    init() {}
+
     /// The number of slots, free ones included.
     var slotCount: Int { records.count }
 
@@ -443,50 +446,92 @@ struct ContactTable: Sendable {
         compactIfWasteful()
     }
 
-    // MARK: Restoring (snapshots)
+    // MARK: Snapshots
 
-    /// Appends a slot while restoring: free, or a contact with its identifier and encoded values;
-    /// returns false if the identifier is in the table already.
-    mutating func restoreSlot(
-        identifier: UnsafeBufferPointer<UInt8>?, encoded: UnsafeBufferPointer<UInt8>, container: UInt16,
-        creator: UInt32, revision: UInt64
-    ) -> Bool {
-        guard let identifier else {
-            records.append(.free)
-            return true
+    /// Writes the table column by column: the live contacts' bytes as one compacted arena, then
+    /// each field of the records as an array, the identifier buckets, and the free slots, so
+    /// that a restore copies arrays instead of inserting contact by contact.
+    func encode(into writer: inout SnapshotWriter) {
+        var compacted: [UInt8] = []
+        compacted.reserveCapacity(arena.count - garbage)
+        var offsets: [UInt64] = []
+        offsets.reserveCapacity(records.count)
+        arena.withUnsafeBufferPointer { arena in
+            for record in records {
+                offsets.append(UInt64(compacted.count))
+                if !record.isFree {
+                    compacted.append(
+                        contentsOf: UnsafeBufferPointer(rebasing: arena[record.offset..<record.offset + record.bytes]))
+                }
+            }
         }
-        let hash = Self.hash(identifier)
-        if find(identifier, hash: hash) != nil { return false }
-        let slot = ContactSlot(records.count)
-        let offset = arena.count
-        arena.append(contentsOf: identifier)
-        arena.append(contentsOf: encoded)
-        records.append(
-            StoredContact(
-                offset: offset, revision: revision, identifierBytes: UInt32(identifier.count),
-                encodedBytes: UInt32(encoded.count), creator: creator, container: container))
-        insertBucket(slot, hash: hash)
-        count += 1
-        return true
+        writer.array(compacted)
+        writer.array(offsets)
+        writer.array(records.map(\.revision))
+        writer.array(records.map(\.identifierBytes))
+        writer.array(records.map(\.encodedBytes))
+        writer.array(records.map(\.creator))
+        writer.array(records.map(\.container))
+        writer.array(buckets)
+        writer.array(freeSlots)
     }
 
-    /// Sets the free list while restoring; every entry must be a free slot, each once.
-    mutating func restoreFreeSlots(_ slots: [ContactSlot]) -> Bool {
-        guard Set(slots).count == slots.count,
-            slots.allSatisfy({ Int($0) < records.count && records[Int($0)].isFree }),
-            slots.count + count == records.count
-        else { return false }
-        freeSlots = slots
-        return true
-    }
-
-    /// Reserves room for a restore of `slots` slots and `bytes` arena bytes.
-    mutating func reserve(slots: Int, bytes: Int) {
+    /// Restores a table written by ``encode(into:)`` for a projection with `containers`
+    /// containers and `creators` creators, checking every offset, index and slot it refers to.
+    init(
+        from reader: inout SnapshotReader, containers: Int, creators: Int
+    ) throws(SnapshotDecodingError) {
+        arena = try reader.array()
+        let offsets: [UInt64] = try reader.array()
+        let revisions: [UInt64] = try reader.array()
+        let identifierBytes: [UInt32] = try reader.array()
+        let encodedBytes: [UInt32] = try reader.array()
+        let creatorIndexes: [UInt32] = try reader.array()
+        let containerIndexes: [UInt16] = try reader.array()
+        let slots = offsets.count
+        try reader.check(
+            [revisions.count, identifierBytes.count, encodedBytes.count, creatorIndexes.count, containerIndexes.count]
+                .allSatisfy { $0 == slots } && slots <= Int(SearchIndexes.slotLimit),
+            "the contact table's columns differ in length")
         records.reserveCapacity(slots)
-        arena.reserveCapacity(bytes)
-        var capacity = 16
-        while capacity * 3 < slots * 4 { capacity *= 2 }
-        if capacity > buckets.count { rehash(capacity) }
+        var live = 0
+        for slot in 0..<slots {
+            let record = StoredContact(
+                offset: Int(truncatingIfNeeded: offsets[slot]), revision: revisions[slot],
+                identifierBytes: identifierBytes[slot], encodedBytes: encodedBytes[slot], creator: creatorIndexes[slot],
+                container: containerIndexes[slot])
+            if record.isFree {
+                records.append(.free)
+                continue
+            }
+            try reader.check(
+                offsets[slot] <= UInt64(arena.count) && record.bytes <= arena.count - record.offset,
+                "contact \(slot) lies outside the arena")
+            try reader.check(
+                Int(record.container) < containers && Int(record.creator) < creators,
+                "contact \(slot) refers to a container or creator that does not exist")
+            records.append(record)
+            live += 1
+        }
+        count = live
+        buckets = try reader.array()
+        try reader.check(
+            (buckets.isEmpty && live == 0)
+                || (buckets.count & (buckets.count - 1) == 0 && live * 4 <= buckets.count * 3),
+            "the identifier table has the wrong size")
+        var occupied = 0
+        for bucket in buckets where bucket != 0 {
+            let slot = Int(UInt32(truncatingIfNeeded: bucket)) - 1
+            try reader.check(
+                slot >= 0 && slot < slots && !records[slot].isFree, "an identifier bucket names no contact")
+            occupied += 1
+        }
+        try reader.check(occupied == live, "the identifier table is miscounted")
+        freeSlots = try reader.array()
+        try reader.check(
+            Set(freeSlots).count == freeSlots.count && freeSlots.count + live == slots
+                && freeSlots.allSatisfy { Int($0) < slots && records[Int($0)].isFree },
+            "the free slots are not exactly the slots without a contact")
     }
 
     // MARK: The identifier table

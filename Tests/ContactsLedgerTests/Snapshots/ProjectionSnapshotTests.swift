@@ -204,6 +204,61 @@ struct ProjectionSnapshotTests {
         writer.close()
     }
 
+    @Test("When the newest snapshot disagrees with the journal, an older one that agrees is used")
+    func olderSnapshotAfterMismatch() throws {
+        let directory = StoreDirectory()
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        try SnapshotHistory.write(into: store, seed: 35, requests: 40)
+        try store.writeSnapshot()
+        let older = store.headDigest
+        try SnapshotHistory.write(into: store, seed: 36, requests: 20)
+        store.close()
+        let newest = try #require(snapshotFiles(directory.ledger).last)
+        let head = try JournalReader(at: directory.ledger).head()
+        try FileManager.default.removeItem(atPath: newest)
+        // A snapshot that is sound on its own (its state claims the same wrong hash as its
+        // header), so only the journal can tell.
+        var forged = try fullReplay(of: directory.ledger)
+        forged.head = HeadDigest(sequence: head.sequence, hash: SHA256.hash([7]))
+        try SnapshotStore(
+            paths: LedgerPaths(root: directory.ledger), identity: try LedgerDirectory.identity(at: directory.ledger)
+        ).write(sequence: head.sequence, hash: forged.head.hash, state: forged.snapshotState())
+
+        var offered: [UInt64] = []
+        let reader = try JournalReader(at: directory.ledger)
+        _ = ProjectionSnapshots.withNewest(
+            paths: reader.paths, identity: reader.identity, fileSystem: reader.fileSystem
+        ) {
+            offered.append($0.head.sequence)
+            return false
+        }
+        #expect(offered == [head.sequence, older.sequence])
+        let expected = try fullReplay(of: directory.ledger)
+        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        expectSameState(writer.withProjection { $0 }, expected)
+        writer.close()
+        expectSameState(
+            try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()).withProjection { $0 }, expected)
+    }
+
+    @Test("A record that cannot be decoded stops the open with an error, with or without a snapshot")
+    func undecodableRecordFailsOpen() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 71, requests: 20)
+        let journal = try Journal.open(at: directory.ledger)
+        _ = try journal.appendAndWait(JournalEntry(author: "vandal", schemaVersion: 1, payload: [0xFF, 0xFF, 0xFF]))
+        journal.close()
+        for withSnapshot in [true, false] {
+            if !withSnapshot { try FileManager.default.removeItem(atPath: directory.ledger + "/snapshots") }
+            #expect(throws: ContactStoreError.self) {
+                try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess())
+            }
+            #expect(throws: ContactStoreError.self) {
+                try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+            }
+        }
+    }
+
     @Test("A point-in-time view uses only a snapshot at or before its point")
     func pointInTimeUsesEarlierSnapshot() throws {
         let directory = StoreDirectory()
