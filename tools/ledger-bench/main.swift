@@ -29,6 +29,11 @@ let usage = """
       --keep           keep the scratch directory and the ledgers in it
       --sizes N,N...   the contact counts of the generated ledgers (default 100000,1000000; with
                        --quick 1000,2000); search and memory are measured on the last
+      --measure-ledger PATH [--measure-search]
+                       measure one ledger written by an earlier --keep run (open, memory, read,
+                       replay, and search with --measure-search) in this process and print its
+                       figures; the full run does this in a child process, and it is the mode
+                       to profile
 
     Exit codes: 0 success; 64 usage error; 1 any other failure.
     """
