@@ -153,35 +153,10 @@ public final class InMemoryJournal: JournalStore, @unchecked Sendable {
 
     /// Writes the records into a new ledger directory, giving it this journal's identity and chain.
     public func write(to path: String, fileSystem: any FileSystem = SystemFileSystem()) throws {
-        try LedgerDirectory.create(
-            at: path, fileSystem: fileSystem, ledgerID: identity.ledgerID,
-            createdMicroseconds: identity.createdMicroseconds)
         let copy: [JournalRecord]
         lock.lock()
         copy = records
         lock.unlock()
-        let times = Locked(copy.map(\.commitMicroseconds))
-        let journal = try Journal.open(
-            at: path, options: JournalOptions(fileSystem: fileSystem, clock: { times.next() }))
-        defer { journal.close() }
-        for record in copy {
-            _ = try journal.appendAndWait(
-                JournalEntry(
-                    requestID: record.requestID, author: record.author, schemaVersion: record.schemaVersion,
-                    payload: record.payload))
-        }
-    }
-}
-
-/// Replays recorded commit times, one per call, for copying a journal with its times intact.
-private final class Locked: @unchecked Sendable {
-    // Thread-safety: guarded by `lock`.
-    private let lock = NSLock()
-    private var times: [Int64]
-    init(_ times: [Int64]) { self.times = times }
-    func next() -> Int64 {
-        lock.lock()
-        defer { lock.unlock() }
-        return times.isEmpty ? WallClock.nowMicroseconds() : times.removeFirst()
+        try LedgerDirectory.createCopy(at: path, identity: identity, records: copy, fileSystem: fileSystem)
     }
 }
