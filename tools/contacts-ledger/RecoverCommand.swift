@@ -71,6 +71,7 @@ struct RecoverCommand: ToolCommand {
                 "head": AuditJSON.value(for: report.head), "recordsReplayed": .integer(report.recordsReplayed),
                 "contacts": .integer(recovery.contacts), "truncatedBytes": .integer(report.truncatedBytes),
                 "removedSegment": .string(orNull: report.removedSegment), "repaired": .bool(report.repaired),
+                "snapshotSequence": recovery.snapshotSequence.map { .integer($0) } ?? .null,
             ])
             return
         }
@@ -86,6 +87,7 @@ struct RecoverCommand: ToolCommand {
             }
         }
         if let removed = report.removedSegment { lines.append("removed a half-written segment: \(removed)") }
+        if let snapshot = recovery.snapshotSequence { lines.append("wrote a snapshot at sequence \(snapshot)") }
         if !report.repaired { lines.append("nothing to repair") }
         Terminal.lines(lines)
     }

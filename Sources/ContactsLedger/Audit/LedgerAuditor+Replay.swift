@@ -191,10 +191,13 @@ extension LedgerAuditor {
         public var storage: RecoveryReport
         /// Contacts after rebuilding the projections.
         public var contacts: Int
+        /// The sequence of the snapshot written from the rebuilt projections, or nil for an empty ledger.
+        public var snapshotSequence: UInt64?
     }
 
     /// Does what opening a ledger after a crash does, and reports it: takes the writer lock,
-    /// truncates a torn tail, and rebuilds the projections from the journal. Mid-journal damage
+    /// truncates a torn tail, rebuilds the projections from the journal, and writes a fresh
+    /// snapshot of them. Mid-journal damage
     /// is refused with the segment and offset, as on open.
     public static func recover(
         ledgerAt path: String, lockWaitSeconds: Double = 0, progress: Progress? = nil
@@ -209,7 +212,14 @@ extension LedgerAuditor {
             progress?(record.sequence, max(total, record.sequence))
         }
         defer { journal.close() }
-        return Recovery(storage: journal.recovery, contacts: projection?.contactCount ?? 0)
+        // Rebuild the snapshot too: a fresh one at the head replaces whatever was there.
+        var snapshotSequence: UInt64?
+        if let projection, projection.head.sequence > 0 {
+            try ProjectionSnapshots.write(projection, paths: journal.paths, identity: journal.identity)
+            snapshotSequence = projection.head.sequence
+        }
+        return Recovery(
+            storage: journal.recovery, contacts: projection?.contactCount ?? 0, snapshotSequence: snapshotSequence)
     }
 
     /// What a salvage copied and where it stopped.

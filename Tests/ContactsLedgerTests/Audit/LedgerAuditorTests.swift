@@ -211,6 +211,10 @@ struct LedgerAuditorTests {
         let recovered = try LedgerAuditor.recover(ledgerAt: directory.ledger)
         #expect(recovered.storage.truncatedBytes == 7)
         #expect(recovered.contacts == 3)
+        #expect(recovered.snapshotSequence == 4)
+        #expect(
+            FileManager.default.fileExists(
+                atPath: directory.ledger + "/snapshots/" + SnapshotStore.fileName(sequence: 4)))
         #expect(FileManager.default.contents(atPath: segment)!.count == clean)
 
         // Damage in the middle: salvage copies the records before it.
