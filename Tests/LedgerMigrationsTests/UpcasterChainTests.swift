@@ -150,8 +150,12 @@ struct UpcasterChainTests {
         }
     }
 
-    @Test("The shipped chain of event upcasters is empty while version 1 is the only one")
-    func shippedUpcasters() {
-        #expect(LedgerEventUpcasters.all.isEmpty)
+    @Test("The shipped chain has one upcaster per older version, and version 1 keeps every field")
+    func shippedUpcasters() throws {
+        #expect(LedgerEventUpcasters.all.map(\.sourceVersion) == [1])
+        let chain = UpcasterChain(currentVersion: 2, upcasters: LedgerEventUpcasters.all)
+        let message = StoredMessage([1: .string("C1"), 4: .message(StoredMessage([2: .string("Ada")]))])
+        let upcast = try chain.upcast(StoredEvent(schemaVersion: 1, message: message))
+        #expect(upcast == StoredEvent(schemaVersion: 2, message: message))
     }
 }

@@ -14,10 +14,17 @@ extension ContactCodec {
         value encodeValue: (Value, inout WireEncoder) -> Void
     ) {
         encoder.appendMessage(field: field.rawValue) { encoder in
-            encoder.appendNonEmpty(LabeledField.identifier, labeled.identifier)
+            encoder.appendIdentifierText(labeled.identifier, LabeledField.identifier)
             // An empty label is written, so that it reads back as "" and not as nil.
-            if let label = labeled.label { encoder.appendString(field: LabeledField.label.rawValue, label) }
+            let standardLabel = labeled.label.flatMap { CompactFields.standardLabelNumbers[$0] }
+            if let label = labeled.label, standardLabel == nil {
+                encoder.appendString(field: LabeledField.label.rawValue, label)
+            }
             encodeValue(labeled.value, &encoder)
+            encoder.appendIdentifierUUID(labeled.identifier, LabeledField.identifierUUID)
+            if let standardLabel {
+                encoder.appendVarint(field: LabeledField.standardLabel.rawValue, value: standardLabel)
+            }
         }
     }
 
@@ -46,7 +53,9 @@ extension ContactCodec {
             do throws(EventDecodingError) {
                 switch field {
                 case .identifier: identifier = try nested.string(key)
+                case .identifierUUID: identifier = try nested.uuidIdentifier(key)
                 case .label: label = try nested.string(key)
+                case .standardLabel: label = try nested.standardLabel(key)
                 case .value: value = try decodeValue(&nested, key)
                 }
             } catch {

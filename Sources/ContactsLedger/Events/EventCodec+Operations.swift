@@ -14,34 +14,39 @@ extension EventCodec {
         case .addContact(let identifier, let containerIdentifier, let createdBy, let values):
             typealias Field = EventSchema.AddContactField
             let kind = encoder.beginMessage(field: Kind.addContact.rawValue)
-            encoder.appendNonEmpty(Field.identifier, identifier)
-            encoder.appendNonEmpty(Field.containerIdentifier, containerIdentifier)
+            encoder.appendIdentifierText(identifier, Field.identifier)
+            encoder.appendIdentifierText(containerIdentifier, Field.containerIdentifier)
             encoder.appendNonEmpty(Field.createdBy, createdBy)
             let contact = encoder.beginMessage(field: Field.values.rawValue)
             ContactCodec.encode(values, keys: .all, into: &encoder)
             encoder.endMessage(contact)
+            encoder.appendIdentifierUUID(identifier, Field.identifierUUID)
+            encoder.appendIdentifierUUID(containerIdentifier, Field.containerIdentifierUUID)
             encoder.endMessage(kind)
         case .updateContact(let identifier, let keys, let old, let new):
             typealias Field = EventSchema.UpdateContactField
             let kind = encoder.beginMessage(field: Kind.updateContact.rawValue)
-            encoder.appendNonEmpty(Field.identifier, identifier)
+            encoder.appendIdentifierText(identifier, Field.identifier)
             let oldMessage = encoder.beginMessage(field: Field.old.rawValue)
             ContactCodec.encode(old, keys: keys, into: &encoder)
             encoder.endMessage(oldMessage)
             let newMessage = encoder.beginMessage(field: Field.new.rawValue)
             ContactCodec.encode(new, keys: keys, into: &encoder)
             encoder.endMessage(newMessage)
+            encoder.appendIdentifierUUID(identifier, Field.identifierUUID)
             encoder.endMessage(kind)
         case .deleteContact(let identifier, let containerIdentifier, let createdBy, let groupIdentifiers, let last):
             typealias Field = EventSchema.DeleteContactField
             let kind = encoder.beginMessage(field: Kind.deleteContact.rawValue)
-            encoder.appendNonEmpty(Field.identifier, identifier)
-            encoder.appendNonEmpty(Field.containerIdentifier, containerIdentifier)
+            encoder.appendIdentifierText(identifier, Field.identifier)
+            encoder.appendIdentifierText(containerIdentifier, Field.containerIdentifier)
             encoder.appendNonEmpty(Field.createdBy, createdBy)
             encoder.appendEach(Field.groupIdentifiers, groupIdentifiers)
             let contact = encoder.beginMessage(field: Field.last.rawValue)
             ContactCodec.encode(last, keys: .all, into: &encoder)
             encoder.endMessage(contact)
+            encoder.appendIdentifierUUID(identifier, Field.identifierUUID)
+            encoder.appendIdentifierUUID(containerIdentifier, Field.containerIdentifierUUID)
             encoder.endMessage(kind)
         case .addGroup(let identifier, let containerIdentifier, let name):
             typealias Field = EventSchema.AddGroupField
@@ -181,7 +186,9 @@ extension EventCodec {
                 field, reader, key throws(EventDecodingError) in
                 switch field {
                 case .identifier: identifier = try reader.string(key)
+                case .identifierUUID: identifier = try reader.uuidIdentifier(key)
                 case .containerIdentifier: containerIdentifier = try reader.string(key)
+                case .containerIdentifierUUID: containerIdentifier = try reader.uuidIdentifier(key)
                 case .createdBy: createdBy = try reader.string(key)
                 case .values:
                     var nested = try reader.nested(key)
@@ -203,6 +210,7 @@ extension EventCodec {
                 field, reader, key throws(EventDecodingError) in
                 switch field {
                 case .identifier: identifier = try reader.string(key)
+                case .identifierUUID: identifier = try reader.uuidIdentifier(key)
                 case .old:
                     oldOffset = key.offset
                     var nested = try reader.nested(key)
@@ -228,7 +236,9 @@ extension EventCodec {
                 field, reader, key throws(EventDecodingError) in
                 switch field {
                 case .identifier: identifier = try reader.string(key)
+                case .identifierUUID: identifier = try reader.uuidIdentifier(key)
                 case .containerIdentifier: containerIdentifier = try reader.string(key)
+                case .containerIdentifierUUID: containerIdentifier = try reader.uuidIdentifier(key)
                 case .createdBy: createdBy = try reader.string(key)
                 case .groupIdentifiers: groupIdentifiers.append(try reader.string(key))
                 case .last:

@@ -8,7 +8,7 @@ import LedgerMigrations
 /// again and then decoded the same way, so the model is only ever built by one decoder.
 package enum EventCodec {
     /// The schema version ``encode(_:)`` writes and the fast decoder reads.
-    package static let currentSchemaVersion: UInt16 = 1
+    package static let currentSchemaVersion: UInt16 = 2
 
     /// The shipped upcasters, from every older schema version to the current one.
     package static let upcasters = UpcasterChain(

@@ -30,6 +30,10 @@ package struct EventDecodingError: Error, Sendable, Equatable, CustomStringConve
         case keySetsDiffer(old: UInt64, new: UInt64)
         /// The schema version cannot be brought to the current one.
         case migration(MigrationError)
+        /// A field that holds an identifier as UUID bytes does not hold exactly 16 bytes.
+        case notAUUID
+        /// A standard label number that the label table does not hold.
+        case unknownStandardLabel(UInt64)
 
         /// The reason in words.
         package var description: String {
@@ -45,6 +49,8 @@ package struct EventDecodingError: Error, Sendable, Equatable, CustomStringConve
             case .keySetsDiffer(let old, let new):
                 "old values are for keys \(ContactKeySet(rawValue: old)), new ones for \(ContactKeySet(rawValue: new))"
             case .migration(let error): "\(error)"
+            case .notAUUID: "identifier bytes are not the 16 bytes of a UUID"
+            case .unknownStandardLabel(let number): "standard label number \(number) is unknown"
             }
         }
     }

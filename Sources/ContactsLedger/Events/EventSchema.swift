@@ -1,4 +1,4 @@
-/// The field numbers of the journal's event payload, schema version 1, message by message.
+/// The field numbers of the journal's event payload, schema version 2, message by message.
 ///
 /// `Documentation/EventSchema.md` is the contract these enums implement; the golden test in
 /// `Tests/ContactsLedgerTests/Events` fails if the bytes they produce ever change. Every number is
@@ -35,6 +35,10 @@ enum EventSchema {
         case createdBy = 3
         /// A Contact message.
         case values = 4
+        /// Version 2: the identifier as 16 UUID bytes, instead of `identifier`.
+        case identifierUUID = 5
+        /// Version 2: the container identifier as 16 UUID bytes, instead of `containerIdentifier`.
+        case containerIdentifierUUID = 6
     }
 
     /// ``LedgerOperation/updateContact(identifier:keys:old:new:)``; the key set is the one both
@@ -45,6 +49,8 @@ enum EventSchema {
         case old = 2
         /// A Contact message.
         case new = 3
+        /// Version 2: the identifier as 16 UUID bytes, instead of `identifier`.
+        case identifierUUID = 4
     }
 
     /// ``LedgerOperation/deleteContact(identifier:containerIdentifier:createdBy:groupIdentifiers:last:)``.
@@ -56,6 +62,10 @@ enum EventSchema {
         case groupIdentifiers = 4
         /// A Contact message.
         case last = 5
+        /// Version 2: the identifier as 16 UUID bytes, instead of `identifier`.
+        case identifierUUID = 6
+        /// Version 2: the container identifier as 16 UUID bytes, instead of `containerIdentifier`.
+        case containerIdentifierUUID = 7
     }
 
     /// ``LedgerOperation/addGroup(identifier:containerIdentifier:name:)``.
@@ -180,6 +190,10 @@ enum EventSchema {
         case label = 2
         /// A string or a message, by the kind of value.
         case value = 3
+        /// Version 2: the identifier as 16 UUID bytes, instead of `identifier`.
+        case identifierUUID = 4
+        /// Version 2: a standard label by its number (``CompactFields/standardLabels``), instead of `label`.
+        case standardLabel = 5
     }
 
     /// A `DateComponents`: every component that is set, and only those. Integers are zigzagged.

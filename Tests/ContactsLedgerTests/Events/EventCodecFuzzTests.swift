@@ -75,7 +75,7 @@ struct EventCodecFuzzTests {
     func damagedPayloads() {
         var generator = EventFixtures.SeededGenerator(seed: EventFixtures.seed("Damaged encodings"))
         let corpus = Self.corpus(using: &generator)
-        let chain = UpcasterChain(currentVersion: 1, upcasters: [PassThrough()])
+        let chain = UpcasterChain(currentVersion: 2, upcasters: [PassThrough(), UpcastEventV1ToV2()])
         let deadline = ContinuousClock.now + .seconds(3)
         var decoded = 0
         var refused = 0
@@ -85,10 +85,10 @@ struct EventCodecFuzzTests {
             let bytes = Self.mutate(corpus.randomElement(using: &generator)!, using: &generator)
             let slowPath = iteration % 8 == 0
             do throws(EventDecodingError) {
-                let event = try EventCodec.decode(bytes, schemaVersion: slowPath ? 0 : 1, upcasters: chain)
+                let event = try EventCodec.decode(bytes, schemaVersion: slowPath ? 0 : 2, upcasters: chain)
                 decoded += 1
                 // Whatever decodes encodes to a payload that decodes to the same event.
-                #expect(try EventCodec.decode(EventCodec.encode(event), schemaVersion: 1) == event)
+                #expect(try EventCodec.decode(EventCodec.encode(event), schemaVersion: 2) == event)
             } catch {
                 refused += 1
                 if let offset = error.offset, error.upcastFrom == nil {

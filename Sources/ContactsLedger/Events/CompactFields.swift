@@ -1,0 +1,142 @@
+import LedgerMigrations
+
+/// The compact forms schema version 2 gives the commonest text of a contact event: identifiers
+/// in the canonical UUID form, written as their 16 bytes, and the framework's standard labels,
+/// written as small numbers (`Documentation/EventSchema.md`, "Version 2").
+///
+/// Both are alternatives to the text field they stand for, in a field of their own, so the text
+/// form stays valid for anything else: an identifier that is not an upper-case UUID string, or
+/// a label this table does not hold, is written as text exactly as in version 1.
+enum CompactFields {
+    /// The 16 bytes of an identifier that is exactly the canonical text of a UUID: 36
+    /// characters, hyphens after the 8th, 12th, 16th and 20th hex digit, digits and upper-case
+    /// `A` to `F` (what `UUID().uuidString` gives). Anything else is nil and is written as text,
+    /// so that decoding the bytes gives back the same string.
+    static func uuidBytes(_ identifier: String) -> UUIDBytes? {
+        guard identifier.utf8.count == 36 else { return nil }
+        var copy = identifier
+        return copy.withUTF8 { utf8 -> UUIDBytes? in
+            var result = UUIDBytes()
+            var digit = 0
+            var high: UInt8 = 0
+            for (index, character) in utf8.enumerated() {
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard character == UInt8(ascii: "-") else { return nil }
+                    continue
+                }
+                let value: UInt8
+                switch character {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character &- UInt8(ascii: "0")
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character &- UInt8(ascii: "A") &+ 10
+                default: return nil
+                }
+                if digit & 1 == 0 {
+                    high = value
+                } else {
+                    result.set(digit >> 1, high << 4 | value)
+                }
+                digit += 1
+            }
+            return result
+        }
+    }
+
+    /// The canonical text of 16 UUID bytes, or nil if there are not exactly 16.
+    static func identifier(fromUUIDBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard bytes.count == 16 else { return nil }
+        let hex: StaticString = "0123456789ABCDEF"
+        return String(unsafeUninitializedCapacity: 36) { text in
+            hex.withUTF8Buffer { digits in
+                var position = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    text[position] = digits[Int(bytes[index] >> 4)]
+                    text[position + 1] = digits[Int(bytes[index] & 0x0F)]
+                    position += 2
+                }
+            }
+            return 36
+        }
+    }
+
+    /// The standard labels by their number in schema version 2. A number is never reused or
+    /// renumbered; new labels are appended. Index 0 is unused, so that a label number is never 0.
+    static let standardLabels: [String] = [
+        "",
+        Label.home, Label.work, Label.school, Label.other, Label.emailiCloud, Label.urlAddressHomePage,
+        Label.dateAnniversary, Label.phoneNumberiPhone, Label.phoneNumberAppleWatch, Label.phoneNumberMobile,
+        Label.phoneNumberMain, Label.phoneNumberHomeFax, Label.phoneNumberWorkFax, Label.phoneNumberOtherFax,
+        Label.phoneNumberPager,
+    ]
+
+    /// The number of a standard label, or nil for any other label.
+    static let standardLabelNumbers: [String: UInt64] = {
+        var numbers: [String: UInt64] = [:]
+        for (number, label) in standardLabels.enumerated() where number > 0 { numbers[label] = UInt64(number) }
+        return numbers
+    }()
+
+    /// The label with a number, or nil for a number the table does not hold.
+    static func standardLabel(_ number: UInt64) -> String? {
+        guard number > 0, number < UInt64(standardLabels.count) else { return nil }
+        return standardLabels[Int(number)]
+    }
+}
+
+/// The 16 bytes of a UUID, kept inline.
+struct UUIDBytes {
+    private var storage: (UInt64, UInt64) = (0, 0)
+
+    /// Sets one byte.
+    @inline(__always)
+    mutating func set(_ index: Int, _ value: UInt8) {
+        withUnsafeMutableBytes(of: &storage) { $0[index] = value }
+    }
+
+    /// Calls `body` with the 16 bytes.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        withUnsafeBytes(of: storage) { body($0) }
+    }
+}
+
+extension WireEncoder {
+    /// Appends an identifier's text field, unless it is empty or will be written as UUID bytes by
+    /// ``appendIdentifierUUID(_:_:)`` (fields go in ascending number, so the two are apart).
+    @inline(__always)
+    mutating func appendIdentifierText<Field: RawRepresentable<UInt32>>(_ identifier: String, _ field: Field) {
+        if CompactFields.uuidBytes(identifier) == nil { appendNonEmpty(field, identifier) }
+    }
+
+    /// Appends an identifier's 16 UUID bytes if it is a canonical UUID string; the counterpart
+    /// of ``appendIdentifierText(_:_:)``.
+    @inline(__always)
+    mutating func appendIdentifierUUID<Field: RawRepresentable<UInt32>>(_ identifier: String, _ field: Field) {
+        if let bytes = CompactFields.uuidBytes(identifier) {
+            bytes.withBytes { appendBytes(field: field.rawValue, bytes: $0) }
+        }
+    }
+}
+
+extension PayloadReader {
+    /// Reads an identifier written as 16 UUID bytes; anything but 16 bytes is refused.
+    mutating func uuidIdentifier(_ key: WireKey) throws(EventDecodingError) -> String {
+        let offset = key.offset
+        guard let identifier = try withBytes(key, CompactFields.identifier(fromUUIDBytes:)) else {
+            throw EventDecodingError(.notAUUID, offset: offset)
+        }
+        return identifier
+    }
+
+    /// Reads a standard label's number; a number the table does not hold is refused.
+    mutating func standardLabel(_ key: WireKey) throws(EventDecodingError) -> String {
+        let offset = key.offset
+        let number = try varint(key)
+        guard let label = CompactFields.standardLabel(number) else {
+            throw EventDecodingError(.unknownStandardLabel(number), offset: offset)
+        }
+        return label
+    }
+}
