@@ -74,9 +74,10 @@ struct FaultInjectionTests {
         var random = SplitMix64(seed: seed)
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        // Payloads of 140 bytes or more keep a segment to at most 15 records, so that a group of up
-        // to a segment's worth stays within one group commit (groupRecordsMax 16, groupBytesMax 4096).
-        let payload = 140 + Int(random.next() % 160)
+        // Payloads of 220 bytes or more (frames of 274 or more) keep a segment to at most 14
+        // records, so that a group of up to a segment's worth stays within one group commit
+        // (groupRecordsMax 16, groupBytesMax 4096).
+        let payload = 220 + Int(random.next() % 160)
         let frame = frameBytes(payloadBytes: payload)
         let perSegment = recordsPerSegment(smallLimits, payloadBytes: payload)
         // After the records written first and the one the writer is held on, the current segment

@@ -28,11 +28,13 @@ struct FormatTests {
         journal.close()
     }
 
-    static var goldenDirectory: String {
-        Bundle.module.path(forResource: "Golden", ofType: nil)! + "/ledger-v1"
+    /// The golden ledger of a format version: `ledger-v1` was written by format version 1 and is
+    /// only read; `ledger-v2` is what this build writes.
+    static func goldenDirectory(version: Int) -> String {
+        Bundle.module.path(forResource: "Golden", ofType: nil)! + "/ledger-v\(version)"
     }
 
-    @Test("This build writes the golden journal byte for byte")
+    @Test("This build writes the golden journal of the current format byte for byte")
     func writesGolden() throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
@@ -41,17 +43,19 @@ struct FormatTests {
             try? FileManager.default.removeItem(atPath: update)
             try FileManager.default.copyItem(atPath: ledger, toPath: update)
         }
+        #expect(SegmentHeader.currentFormatVersion == 2)
         for file in ["LEDGER", "journal/00000000000000000001.seg"] {
-            let golden = bytes(of: Self.goldenDirectory + "/" + file)
+            let golden = bytes(of: Self.goldenDirectory(version: 2) + "/" + file)
             #expect(!golden.isEmpty, "golden \(file) is missing")
             #expect(
                 bytes(of: ledger + "/" + file) == golden, "\(file) differs from the golden copy: the format changed")
         }
     }
 
-    @Test("This build reads the golden journal back exactly")
-    func readsGolden() throws {
-        let reader = try JournalReader(at: Self.goldenDirectory)
+    @Test("This build reads the golden journal of every format version back exactly", arguments: [1, 2])
+    func readsGolden(version: Int) throws {
+        let path = Self.goldenDirectory(version: version)
+        let reader = try JournalReader(at: path)
         #expect(reader.identity.ledgerID == Self.goldenLedgerID)
         #expect(reader.identity.createdMicroseconds == Self.goldenCreated)
         var records: [JournalRecord] = []
@@ -68,25 +72,76 @@ struct FormatTests {
             records.map(\.commitMicroseconds) == [
                 Self.goldenCreated + 1, Self.goldenCreated + 2, Self.goldenCreated + 2,
             ])
+        // Version 1 stored the payload digest and the chain hash in a 104-byte envelope; version 2
+        // stores neither, in 40 bytes.
+        let envelope = version == 1 ? 104 : 40
         let first: Int64 = 72
-        let second: Int64 = first + 8 + 104 + 6 + 13
-        let third: Int64 = second + 8 + 104
+        let second: Int64 = first + 8 + Int64(envelope) + 6 + 13
+        let third: Int64 = second + 8 + Int64(envelope)
         let offsets: [Int64] = records.map { $0.location.offset }
         #expect(offsets == [first, second, third])
         // The chain, recomputed here from its definition in LogFormat.md.
         var previous = SHA256Digest.zero
-        let segment = bytes(of: Self.goldenDirectory + "/journal/00000000000000000001.seg")
+        let segment = bytes(of: path + "/journal/00000000000000000001.seg")
         for record in records {
             let body = Int(record.location.offset) + 8
             let authorLength = Int(segment[body + 34]) | Int(segment[body + 35]) << 8
             var hasher = SHA256()
             hasher.update(previous)
-            hasher.update(Array(segment[body..<body + 72]))
-            hasher.update(Array(segment[body + 104..<body + 104 + authorLength]))
+            hasher.update(Array(segment[body..<body + 40]))
+            hasher.update(SHA256.hash(record.payload))
+            hasher.update(Array(segment[body + envelope..<body + envelope + authorLength]))
             let expected = hasher.finalize()
             #expect(record.hash == expected)
+            if version == 1 {
+                // Version 1 stored both digests after the common 40 bytes.
+                #expect(Array(segment[body + 40..<body + 72]) == Array(SHA256.hash(record.payload).bytes))
+                #expect(Array(segment[body + 72..<body + 104]) == Array(expected.bytes))
+            }
             previous = expected
         }
+    }
+
+    @Test("The chain does not depend on the format: both golden ledgers end at the same head digest")
+    func sameChainInEveryFormat() throws {
+        let heads = try [1, 2].map { try JournalReader(at: Self.goldenDirectory(version: $0)).head() }
+        #expect(heads[0] == heads[1])
+        #expect(heads[0].sequence == 3)
+    }
+
+    @Test("A ledger of format version 1 opens for writing; new records go to a new segment of the current format")
+    func upgradesOnAppend() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try FileManager.default.copyItem(atPath: Self.goldenDirectory(version: 1), toPath: ledger)
+        for file in ["", "/journal"] {
+            _ = chmod(ledger + file, 0o700)
+        }
+        _ = chmod(ledger + "/LEDGER", 0o600)
+        _ = chmod(ledger + "/journal/00000000000000000001.seg", 0o600)
+        let oldSegment = bytes(of: ledger + "/journal/00000000000000000001.seg")
+        let oldHead = try JournalReader(at: ledger).head()
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+        let receipt = try journal.appendAndWait(
+            JournalEntry(author: "upgrade", schemaVersion: 1, payload: Array("after the upgrade".utf8)))
+        journal.close()
+        #expect(receipt.sequence == 4)
+        // The version 1 segment is untouched, and the record went into segment 4, of version 2.
+        #expect(bytes(of: ledger + "/journal/00000000000000000001.seg") == oldSegment)
+        let newSegment = bytes(of: ledger + "/journal/00000000000000000004.seg")
+        guard case .success(let header) = SegmentHeader.decode(newSegment) else {
+            Issue.record("segment 4 has no valid header")
+            return
+        }
+        #expect(header.formatVersion == 2)
+        #expect(header.previousHash == oldHead.hash)
+        #expect(newSegment.count == SegmentHeader.encodedBytes + 8 + 40 + 7 + 17)
+        let reader = try JournalReader(at: ledger)
+        var records: [JournalRecord] = []
+        try reader.forEach { records.append($0) }
+        #expect(records.map(\.sequence) == [1, 2, 3, 4])
+        #expect(try reader.head() == HeadDigest(sequence: 4, hash: receipt.hash))
+        #expect(try reader.verify(against: oldHead).records == 4)
     }
 
     @Test("Files are created 0600 and directories 0700")
@@ -157,9 +212,10 @@ struct FormatTests {
             try JournalLimits(segmentBytesMax: 1000, recordBytesMax: 2048, groupRecordsMax: 1, groupBytesMax: 4096)
                 .validate()
         }
-        #expect(throws: StorageError.invalidArgument("recordBytesMax must be at least 1128")) {
+        // The 40-byte envelope and the longest author must fit: 40 + 1,024.
+        #expect(throws: StorageError.invalidArgument("recordBytesMax must be at least 1064")) {
             try JournalLimits(
-                segmentBytesMax: 1 << 20, recordBytesMax: 1_127, groupRecordsMax: 1, groupBytesMax: 1 << 20
+                segmentBytesMax: 1 << 20, recordBytesMax: 1_063, groupRecordsMax: 1, groupBytesMax: 1 << 20
             )
             .validate()
         }

@@ -137,17 +137,57 @@ struct RecoveryTableTests {
         }
     }
 
-    @Test("A broken chain is refused")
+    @Test("A broken chain is refused: a segment that does not continue the chain of the one before")
     func brokenChainRefused() throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        try makeLedger(at: ledger, count: 5)
-        try appendForged(to: ledger, sequence: 6, previousHash: .zero)
+        let receipts = try makeLedger(at: ledger, count: 5)
+        // Records of the current format do not store their chain hash (it is computed), so the
+        // chain can break only where a stored hash meets it: a segment header's previous hash.
+        var wrong = receipts[4].hash.bytes
+        wrong[0] ^= 1
+        let header = SegmentHeader(
+            ledgerID: try JournalReader(at: ledger).identity.ledgerID, firstSequence: 6,
+            previousHash: SHA256Digest(bytes: wrong.withUnsafeBytes { $0 }))
+        var record = ByteWriter()
+        _ = RecordFrame.encode(
+            entry(6), sequence: 6, commitMicroseconds: WallClock.nowMicroseconds(), previousHash: header.previousHash,
+            into: &record)
+        overwrite(
+            ledger + "/journal/" + SegmentHeader.fileName(firstSequence: 6), with: header.encoded() + record.bytes)
         #expect {
             try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
         } throws: {
-            guard case .corruption(_, let reason) = $0 as? StorageError else { return false }
-            return reason.contains("chain hash mismatch")
+            guard case .corruption(let location, let reason) = $0 as? StorageError else { return false }
+            return reason.contains("chain broken at segment boundary")
+                && location.file == "journal/" + SegmentHeader.fileName(firstSequence: 6)
+        }
+    }
+
+    @Test("A record of format version 1 whose stored chain hash is wrong is refused, even with a fresh CRC")
+    func brokenStoredHashRefused() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try FileManager.default.copyItem(atPath: FormatTests.goldenDirectory(version: 1), toPath: ledger)
+        let path = ledger + "/journal/00000000000000000001.seg"
+        var segment = bytes(of: path)
+        // The second record: its frame at 72 + 8 + 104 + 6 + 13; its stored chain hash at body + 72.
+        let frame = 72 + 8 + 104 + 6 + 13
+        let body = frame + 8
+        let length = Int(segment[frame]) | Int(segment[frame + 1]) << 8
+        segment[body + 72] ^= 0x01
+        let crc = segment.withUnsafeBytes { raw in
+            CRC32C.extend(
+                CRC32C.extend(0, UnsafeRawBufferPointer(rebasing: raw[frame..<frame + 4])),
+                UnsafeRawBufferPointer(rebasing: raw[body..<body + length]))
+        }
+        withUnsafeBytes(of: CRC32C.mask(crc).littleEndian) { segment.replaceSubrange(frame + 4..<frame + 8, with: $0) }
+        overwrite(path, with: segment)
+        #expect {
+            try JournalReader(at: ledger).verify()
+        } throws: {
+            guard case .corruption(let location, let reason) = $0 as? StorageError else { return false }
+            return reason.contains("chain hash mismatch at sequence 2") && location.offset == Int64(frame)
         }
     }
 
@@ -467,7 +507,8 @@ struct RecoveryTableTests {
         #expect(journal.recovery.tail == .clean)
         #expect(!journal.recovery.repaired)
         #expect(journal.recovery.head == HeadDigest(sequence: 4, hash: receipts[3].hash))
-        #expect(throws: StorageError.limitExceeded(what: "record bytes", limit: 2_048, actual: 104 + 6 + 5_000)) {
+        // The 40-byte envelope of the current format, the 6-byte author, the payload.
+        #expect(throws: StorageError.limitExceeded(what: "record bytes", limit: 2_048, actual: 40 + 6 + 5_000)) {
             try journal.appendAndWait(entry(5, payloadBytes: 5_000))
         }
         #expect(try journal.appendAndWait(entry(5)).sequence == 5)

@@ -90,22 +90,40 @@ public struct HeadDigest: Sendable, Hashable, CustomStringConvertible {
 /// The record frame: how one record is laid out in a segment, and the checks made on it.
 ///
 /// Frame: body length (u32), masked CRC32C over the length and the body (u32), body.
-/// Body: sequence (u64), commit time µs (i64), request id (16), schema version (u16),
-/// author length A (u16), payload length P (u32), payload digest (32), chain hash (32),
-/// author (A bytes of UTF-8), payload (P bytes). The chain hash is
-/// SHA-256(previous hash ‖ body bytes 0..<72 ‖ author): the envelope and the payload digest,
-/// but not the payload, so a payload could be redacted later while the chain still verifies.
+///
+/// Body, format version 2 (segments whose header says 2; every segment this build creates):
+/// sequence (u64), commit time µs (i64), request id (16), schema version (u16), author length A
+/// (u16), payload length P (u32), author (A bytes of UTF-8), payload (P bytes): a 40-byte
+/// envelope.
+///
+/// Body, format version 1 (read only): the same 40 bytes, then the payload's SHA-256 (32) and the
+/// record's chain hash (32), then author and payload: a 104-byte envelope.
+///
+/// The chain hash is the same in both versions: SHA-256(previous hash ‖ the 40 envelope bytes ‖
+/// SHA-256(payload) ‖ author), which is version 1's SHA-256(previous ‖ body bytes 0..<72 ‖
+/// author). It commits to the payload's digest, not to the payload, so a payload could be
+/// redacted later while the chain still verifies. Version 2 does not store the two digests: a
+/// reader computes them anyway to check them, and they were 64 of the 112 bytes every record cost
+/// before its author and payload.
 public enum RecordFrame {
     /// Bytes before the body: the length and the CRC.
     public static let frameHeaderBytes = 8
-    /// Bytes of the body before the author and payload.
-    public static let envelopeFixedBytes = 104
+    /// Bytes of the body before the author and payload, in the format this build writes.
+    public static let envelopeFixedBytes = 40
+    /// Bytes of the envelope fields every format version starts with: sequence, time, request id,
+    /// schema version, author length, payload length.
+    static let envelopeCommonBytes = 40
     /// The most bytes an author may take.
     public static let authorBytesMax = 1024
     /// The largest body the format can describe; ``JournalLimits/recordBytesMax`` may set a lower bound for appends.
     public static let bodyBytesFormatMax = Int(UInt32.max)
 
-    /// Encodes a record and returns its frame bytes and its chain hash.
+    /// Bytes of the body before the author and payload in a segment of `formatVersion`.
+    public static func envelopeFixedBytes(formatVersion: UInt16) -> Int {
+        formatVersion == 1 ? 104 : envelopeFixedBytes
+    }
+
+    /// Encodes a record in the current format version and returns its chain hash.
     public static func encode(
         _ entry: JournalEntry, sequence: UInt64, commitMicroseconds: Int64, previousHash: SHA256Digest,
         into writer: inout ByteWriter
@@ -122,9 +140,9 @@ public enum RecordFrame {
         writer.write(entry.schemaVersion)
         writer.write(UInt16(author.count))
         writer.write(UInt32(entry.payload.count))
-        writer.write(SHA256.hash(entry.payload))
-        let hash = chainHash(previous: previousHash, envelope: writer.bytes[bodyStart..<bodyStart + 72], author: author)
-        writer.write(hash)
+        let hash = chainHash(
+            previous: previousHash, envelope: writer.bytes[bodyStart..<bodyStart + envelopeCommonBytes],
+            payloadDigest: SHA256.hash(entry.payload), author: author)
         writer.write(bytes: author)
         writer.write(bytes: entry.payload)
         let crc = writer.bytes.withUnsafeBytes { raw in
@@ -135,15 +153,18 @@ public enum RecordFrame {
         return hash
     }
 
-    /// The chain hash of a record from the previous hash, the first 72 body bytes and the author bytes.
+    /// The chain hash of a record from the previous hash, the 40 envelope bytes every format
+    /// starts with, the payload's digest and the author bytes.
     static func chainHash(
-        previous: SHA256Digest, envelope: ArraySlice<UInt8>, author: some Collection<UInt8>
+        previous: SHA256Digest, envelope: ArraySlice<UInt8>, payloadDigest: SHA256Digest,
+        author: some Collection<UInt8>
     )
         -> SHA256Digest
     {
         var hasher = SHA256()
         hasher.update(previous)
         envelope.withUnsafeBytes { hasher.update($0) }
+        hasher.update(payloadDigest)
         hasher.update(Array(author))
         return hasher.finalize()
     }
@@ -161,15 +182,15 @@ public enum RecordFrame {
     /// The length is bounded only by the format (at least the envelope, at most what 32 bits hold)
     /// and by the bytes present, never by ``JournalLimits/recordBytesMax``: that limit applies to
     /// appends, and a record written under a larger one is still valid.
-    static func parse(_ bytes: [UInt8], at offset: Int) -> Parse {
+    static func parse(_ bytes: [UInt8], at offset: Int, formatVersion: UInt16) -> Parse {
         let end = bytes.count
         guard end - offset >= frameHeaderBytes else {
             return .bad(reason: "incomplete frame header (\(end - offset) bytes)")
         }
         let length = Int(readUInt32(bytes, offset))
-        guard length >= envelopeFixedBytes else {
-            return .bad(
-                reason: "implausible record length \(length), shorter than the \(envelopeFixedBytes)-byte envelope")
+        let envelope = envelopeFixedBytes(formatVersion: formatVersion)
+        guard length >= envelope else {
+            return .bad(reason: "implausible record length \(length), shorter than the \(envelope)-byte envelope")
         }
         guard end - offset - frameHeaderBytes >= length else {
             return .bad(reason: "incomplete record (\(end - offset - frameHeaderBytes) of \(length) body bytes)")
@@ -184,9 +205,12 @@ public enum RecordFrame {
         return .frame(bodyStart: bodyStart, bodyLength: length)
     }
 
-    /// Decodes a CRC-checked body and checks its internal lengths, digest and chain hash.
+    /// Decodes a CRC-checked body of a segment of `formatVersion` and checks its internal
+    /// lengths, its digest and chain hash (version 1 stores both; version 2 stores neither, and
+    /// they are computed).
     static func decodeBody(
-        _ bytes: [UInt8], bodyStart: Int, bodyLength: Int, previousHash: SHA256Digest, location: LedgerLocation
+        _ bytes: [UInt8], bodyStart: Int, bodyLength: Int, previousHash: SHA256Digest, location: LedgerLocation,
+        formatVersion: UInt16
     ) -> Result<JournalRecord, DecodeFailure> {
         var reader = ByteReader(bytes, range: bodyStart..<bodyStart + bodyLength)
         do {
@@ -196,9 +220,10 @@ public enum RecordFrame {
             let schema = try reader.readUInt16()
             let authorLength = Int(try reader.readUInt16())
             let payloadLength = Int(try reader.readUInt32())
-            let digest = try reader.readDigest()
-            let hash = try reader.readDigest()
-            guard authorLength <= authorBytesMax, envelopeFixedBytes + authorLength + payloadLength == bodyLength else {
+            var stored: (digest: SHA256Digest, hash: SHA256Digest)?
+            if formatVersion == 1 { stored = (try reader.readDigest(), try reader.readDigest()) }
+            let envelope = envelopeFixedBytes(formatVersion: formatVersion)
+            guard authorLength <= authorBytesMax, envelope + authorLength + payloadLength == bodyLength else {
                 return .failure(DecodeFailure("record lengths disagree with its frame"))
             }
             let authorBytes = try reader.readBytes(authorLength)
@@ -206,12 +231,14 @@ public enum RecordFrame {
                 return .failure(DecodeFailure("record author is not UTF-8"))
             }
             let payload = Array(try reader.readBytes(payloadLength))
-            guard SHA256.hash(payload) == digest else {
+            let digest = SHA256.hash(payload)
+            if let stored, stored.digest != digest {
                 return .failure(DecodeFailure("payload digest mismatch for sequence \(sequence)"))
             }
-            let expected = chainHash(
-                previous: previousHash, envelope: bytes[bodyStart..<bodyStart + 72], author: authorBytes)
-            guard expected == hash else {
+            let hash = chainHash(
+                previous: previousHash, envelope: bytes[bodyStart..<bodyStart + envelopeCommonBytes],
+                payloadDigest: digest, author: authorBytes)
+            if let stored, stored.hash != hash {
                 return .failure(DecodeFailure("chain hash mismatch at sequence \(sequence)"))
             }
             return .success(

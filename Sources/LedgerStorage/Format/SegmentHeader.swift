@@ -5,10 +5,16 @@ import Foundation
 /// Layout (72 bytes, little-endian): magic `CLSEGMNT` (8), format version (2), reserved zero (2),
 /// ledger id (16), first sequence number (8), hash of the record before the first one, or 32 zero
 /// bytes for sequence 1 (32), masked CRC32C of the preceding 68 bytes (4).
-/// Carrying the previous hash lets each segment's chain be checked on its own.
+/// Carrying the previous hash lets each segment's chain be checked on its own. The format version
+/// says how the segment's records are framed (``RecordFrame``): this build writes version 2 and
+/// reads 1 and 2.
 public struct SegmentHeader: Sendable, Hashable {
     /// The eight bytes every segment starts with.
     public static let magic: [UInt8] = Array("CLSEGMNT".utf8)
+    /// The format version of the segments this build creates.
+    public static let currentFormatVersion: UInt16 = 2
+    /// The format versions this build reads.
+    public static let readableFormatVersions: ClosedRange<UInt16> = 1...2
     /// The size of the encoded header in bytes; the first record starts here.
     public static let encodedBytes = 72
 
@@ -18,19 +24,25 @@ public struct SegmentHeader: Sendable, Hashable {
     public var firstSequence: UInt64
     /// The chain hash of record `firstSequence - 1`, or zero when `firstSequence` is 1.
     public var previousHash: SHA256Digest
+    /// How the segment's records are framed.
+    public var formatVersion: UInt16
 
     /// Creates a header.
-    public init(ledgerID: UUID, firstSequence: UInt64, previousHash: SHA256Digest) {
+    public init(
+        ledgerID: UUID, firstSequence: UInt64, previousHash: SHA256Digest,
+        formatVersion: UInt16 = SegmentHeader.currentFormatVersion
+    ) {
         self.ledgerID = ledgerID
         self.firstSequence = firstSequence
         self.previousHash = previousHash
+        self.formatVersion = formatVersion
     }
 
     /// The header's bytes.
     public func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: Self.encodedBytes)
         writer.write(bytes: Self.magic)
-        writer.write(LedgerIdentity.formatVersion)
+        writer.write(formatVersion)
         writer.write(UInt16(0))
         writer.write(ledgerID)
         writer.write(firstSequence)
@@ -57,10 +69,11 @@ public struct SegmentHeader: Sendable, Hashable {
             guard CRC32C.mask(expected) == stored else {
                 return .failure(DecodeFailure("segment header checksum mismatch"))
             }
-            guard version == LedgerIdentity.formatVersion else {
+            guard readableFormatVersions.contains(version) else {
                 return .failure(DecodeFailure("segment format version \(version) is not supported"))
             }
-            return .success(SegmentHeader(ledgerID: id, firstSequence: first, previousHash: previous))
+            return .success(
+                SegmentHeader(ledgerID: id, firstSequence: first, previousHash: previous, formatVersion: version))
         } catch {
             return .failure(DecodeFailure(error.description))
         }

@@ -195,8 +195,10 @@ public final class Journal: @unchecked Sendable {
             var removed: String?
             let tail = scan.tail ?? .clean
             let head = HeadDigest(sequence: scan.expectedSequence - 1, hash: scan.previousHash)
-            let segmentFirst: UInt64
-            let writeOffset: Int64
+            var segmentFirst: UInt64
+            var writeOffset: Int64
+            // Whether the segment to append to is one the scan read (rather than one created here).
+            var appendsToScannedSegment = true
             switch tail {
             case .tornSegmentHeader(let file, _):
                 // The crash came while rolling: nothing was ever acknowledged in this file.
@@ -206,6 +208,7 @@ public final class Journal: @unchecked Sendable {
                 segmentFirst = head.sequence + 1
                 segment = try createSegment(paths, identity, fileSystem, first: segmentFirst, previous: head.hash)
                 writeOffset = Int64(SegmentHeader.encodedBytes)
+                appendsToScannedSegment = false
             case .tornRecord(let location, let dropped, _):
                 let file = try fileSystem.open(paths.root + "/" + location.file, .readWrite)
                 segment = file
@@ -227,7 +230,24 @@ public final class Journal: @unchecked Sendable {
                     segmentFirst = 1
                     segment = try createSegment(paths, identity, fileSystem, first: 1, previous: .zero)
                     writeOffset = Int64(SegmentHeader.encodedBytes)
+                    appendsToScannedSegment = false
                 }
+            }
+            if appendsToScannedSegment, scan.segmentFormatVersion != SegmentHeader.currentFormatVersion,
+                let older = segment
+            {
+                // A segment of an older format is never appended to: records are framed one way in
+                // a segment. One that holds records ends here and the next starts in the current
+                // format; one that holds none (a roll just before the upgrade) is made anew.
+                segment = nil
+                try fileSystem.close(older)
+                if writeOffset <= Int64(SegmentHeader.encodedBytes) {
+                    try fileSystem.remove(paths.segment(firstSequence: segmentFirst))
+                    try fileSystem.synchronizeDirectory(paths.journal)
+                }
+                segmentFirst = head.sequence + 1
+                segment = try createSegment(paths, identity, fileSystem, first: segmentFirst, previous: head.hash)
+                writeOffset = Int64(SegmentHeader.encodedBytes)
             }
             guard let file = segment else { preconditionFailure("every row of the table leaves a segment open") }
             // A previous writer may have died (or failed) after creating or writing this segment

@@ -48,6 +48,8 @@ struct JournalScan {
     private(set) var previousHash: SHA256Digest = .zero
     /// The commit time of the last record checked.
     private(set) var lastCommitMicroseconds: Int64 = .min
+    /// The format version of the segment being scanned (or last scanned): how its records are framed.
+    private(set) var segmentFormatVersion: UInt16 = SegmentHeader.currentFormatVersion
     /// How the scan ended; nil until `next()` has returned nil.
     private(set) var tail: JournalTail?
     /// Where the journal's valid data ends, once `next()` has returned nil: the last segment and
@@ -135,6 +137,7 @@ struct JournalScan {
             }
             throw corruption(path, 0, failure.reason)
         case .success(let header):
+            segmentFormatVersion = header.formatVersion
             guard header.ledgerID == identity.ledgerID else {
                 throw corruption(path, 0, "segment belongs to ledger \(header.ledgerID), not \(identity.ledgerID)")
             }
@@ -186,7 +189,7 @@ struct JournalScan {
                 bytes = []
                 continue
             }
-            switch RecordFrame.parse(bytes, at: offset) {
+            switch RecordFrame.parse(bytes, at: offset, formatVersion: segmentFormatVersion) {
             case .bad(let reason):
                 guard isLastSegment else { throw corruption(path, offset, reason) }
                 if let later = laterValidFrame(after: offset) {
@@ -207,7 +210,8 @@ struct JournalScan {
                 let location = LedgerLocation(file: paths.relative(path), offset: Int64(offset))
                 let record: JournalRecord
                 switch RecordFrame.decodeBody(
-                    bytes, bodyStart: bodyStart, bodyLength: bodyLength, previousHash: previousHash, location: location)
+                    bytes, bodyStart: bodyStart, bodyLength: bodyLength, previousHash: previousHash, location: location,
+                    formatVersion: segmentFormatVersion)
                 {
                 case .failure(let failure): throw corruption(path, offset, failure.reason)
                 case .success(let decoded): record = decoded
@@ -232,19 +236,20 @@ struct JournalScan {
     /// candidate is judged by the same rule as any frame (``RecordFrame/parse(_:at:)``: a length
     /// the format allows that fits in the file, and the CRC), never by the configured limit.
     private func laterValidFrame(after bad: Int) -> Int? {
-        let minimum = RecordFrame.frameHeaderBytes + RecordFrame.envelopeFixedBytes
+        let envelope = RecordFrame.envelopeFixedBytes(formatVersion: segmentFormatVersion)
+        let minimum = RecordFrame.frameHeaderBytes + envelope
         guard bytes.count - bad > minimum else { return nil }
         let highestPlausible = expectedSequence + UInt64(bytes.count / minimum) + 1
         var candidate = bad + 1
         while candidate + minimum <= bytes.count {
             defer { candidate += 1 }
             let length = Int(RecordFrame.readUInt32(bytes, candidate))
-            guard length >= RecordFrame.envelopeFixedBytes,
+            guard length >= envelope,
                 candidate + RecordFrame.frameHeaderBytes + length <= bytes.count
             else { continue }
             let sequence = RecordFrame.peekSequence(bytes, bodyStart: candidate + RecordFrame.frameHeaderBytes)
             guard sequence >= expectedSequence, sequence <= highestPlausible else { continue }
-            if case .frame = RecordFrame.parse(bytes, at: candidate) {
+            if case .frame = RecordFrame.parse(bytes, at: candidate, formatVersion: segmentFormatVersion) {
                 return candidate
             }
         }

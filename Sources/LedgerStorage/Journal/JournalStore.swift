@@ -123,7 +123,7 @@ public final class InMemoryJournal: JournalStore, @unchecked Sendable {
         guard
             case .success(let record) = RecordFrame.decodeBody(
                 writer.bytes, bodyStart: RecordFrame.frameHeaderBytes, bodyLength: body, previousHash: previous,
-                location: location)
+                location: location, formatVersion: SegmentHeader.currentFormatVersion)
         else {
             preconditionFailure("a record encoded here must decode here")
         }
