@@ -4,7 +4,7 @@ import LedgerStorage
 /// The state bytes a ``Projection`` puts in a snapshot file (`SnapshotStore` in LedgerStorage
 /// frames them with the sequence, chain hash, length, digest and CRC).
 ///
-/// Version 2, in order (integers are LEB128 varints unless marked fixed; strings and byte
+/// Version 3, in order (integers are LEB128 varints unless marked fixed; strings and byte
 /// strings are a varint length and the bytes; sets are a count and their sorted elements):
 ///
 /// | field | form |
@@ -25,11 +25,13 @@ import LedgerStorage
 ///
 /// Arrays are a count and the elements' bytes (little-endian). Contacts are stored in the
 /// projection's own encoded form and its own table layout, so writing and reading them copies
-/// arrays; nothing is decoded. (Version 1 stored contacts slot by slot; such snapshots are passed
+/// arrays; nothing is decoded. Version 3 differs from version 2 only in that its contacts are
+/// encoded in event schema version 2 (compact identifiers and labels). (Version 1 stored contacts
+/// slot by slot; such snapshots are passed
 /// over like any of another version.)
 extension Projection {
     /// The version of the state encoding; a snapshot of any other version is ignored.
-    package static let snapshotFormatVersion: UInt8 = 2
+    package static let snapshotFormatVersion: UInt8 = 3
 
     /// How the search indexes are kept in the state.
     private enum IndexForm: UInt8 {
@@ -109,6 +111,16 @@ extension Projection {
     /// the snapshot and replays the journal.
     package init(
         snapshotState state: [UInt8], ledgerID: UUID, head expected: HeadDigest,
+        defaultCountryCode: String = ContactsUserDefaults.shared.countryCode
+    ) throws(SnapshotDecodingError) {
+        try self.init(
+            snapshotState: state[...], ledgerID: ledgerID, head: expected, defaultCountryCode: defaultCountryCode)
+    }
+
+    /// Restores a projection from snapshot state that is part of a larger buffer (the snapshot
+    /// file as read), without copying it out first.
+    package init(
+        snapshotState state: ArraySlice<UInt8>, ledgerID: UUID, head expected: HeadDigest,
         defaultCountryCode: String = ContactsUserDefaults.shared.countryCode
     ) throws(SnapshotDecodingError) {
         var result = Projection(ledgerID: ledgerID, defaultCountryCode: defaultCountryCode)

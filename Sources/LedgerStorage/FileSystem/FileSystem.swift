@@ -88,11 +88,18 @@ extension FileSystem {
         let file = try open(path, .readOnly)
         defer { try? close(file) }
         let count = Int(try size(of: file))
-        var bytes = [UInt8](repeating: 0, count: count)
-        let filled = try withUnsafeBytesTyped(&bytes) { (buffer) throws(StorageError) in
-            try read(file, into: buffer, at: 0)
+        // Read straight into uninitialized storage: a segment or snapshot is tens or hundreds of
+        // megabytes, and filling it with zeros first would touch every page twice.
+        var failure: StorageError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            do throws(StorageError) {
+                initialized = try read(file, into: UnsafeMutableRawBufferPointer(buffer), at: 0)
+            } catch {
+                failure = error
+                initialized = 0
+            }
         }
-        if filled < count { bytes.removeLast(count - filled) }
+        if let failure { throw failure }
         return bytes
     }
 
