@@ -59,6 +59,9 @@ package protocol LedgerState {
 
     /// Stores or removes (nil) a contact.
     mutating func putContact(_ identifier: String, _ state: ContactState?)
+    /// Stores a contact whose current values the caller has just read (`old`), so that a state
+    /// that would read them again (to update its indexes) need not.
+    mutating func putContact(_ identifier: String, _ state: ContactState, replacing old: ContactValues)
     /// Stores or removes (nil) a group.
     mutating func putGroup(_ identifier: String, _ state: GroupState?)
     /// Stores a container.
@@ -72,6 +75,11 @@ package protocol LedgerState {
 }
 
 extension LedgerState {
+    /// Stores the contact; `old` is only a hint for states that index their contacts.
+    package mutating func putContact(_ identifier: String, _ state: ContactState, replacing old: ContactValues) {
+        putContact(identifier, state)
+    }
+
     /// Applies one committed (or staged) event's effects.
     package mutating func apply(_ event: LedgerEvent, sequence: UInt64, requestID: UUID) {
         for operation in event.operations {
@@ -88,9 +96,10 @@ extension LedgerState {
                 ContactState(values: values, containerIdentifier: container, createdBy: createdBy, revision: sequence))
         case .updateContact(let identifier, let keys, _, let new):
             guard var state = contact(identifier) else { return }
+            let old = state.values
             for key in keys.keys { state.values.copyValue(for: key, from: new) }
             state.revision = sequence
-            putContact(identifier, state)
+            putContact(identifier, state, replacing: old)
         case .deleteContact(let identifier, _, _, _, _):
             for groupIdentifier in groups(containing: identifier) {
                 guard var group = group(groupIdentifier) else { continue }

@@ -119,12 +119,22 @@ package struct Projection: LedgerState, Sendable {
     // MARK: Writing
 
     package mutating func putContact(_ identifier: String, _ state: ContactState?) {
+        putContact(identifier, state, knownOld: nil)
+    }
+
+    /// Stores a contact whose current values the caller has just read, so they are not decoded
+    /// again to update the indexes (an update in replay decodes the contact once, not twice).
+    package mutating func putContact(_ identifier: String, _ state: ContactState, replacing old: ContactValues) {
+        putContact(identifier, state, knownOld: old)
+    }
+
+    private mutating func putContact(_ identifier: String, _ state: ContactState?, knownOld: ContactValues?) {
         if let state {
             let encoded = ContactCodec.encode(state.values, keys: .all)
             let container = containerIndex(state.containerIdentifier)
             let creator = creatorIndex(state.createdBy)
             if let slot = contacts.slot(of: identifier) {
-                let old = decodeValues(contacts.encoded(at: slot))
+                let old = knownOld ?? decodeValues(contacts.encoded(at: slot))
                 contacts.replace(
                     slot, encoded: encoded, container: container, creator: creator, revision: state.revision)
                 indexes.update(slot, from: old, to: state.values)
