@@ -73,8 +73,9 @@ struct FormatTests {
                 Self.goldenCreated + 1, Self.goldenCreated + 2, Self.goldenCreated + 2,
             ])
         // Version 1 stored the payload digest and the chain hash in a 104-byte envelope; version 2
-        // stores neither, in 40 bytes.
-        let envelope = version == 1 ? 104 : 40
+        // stores neither, and its sequence, schema version and author length are varints: 27
+        // bytes for these records (one-byte sequences, schema versions and author lengths).
+        let envelope = version == 1 ? 104 : 27
         let first: Int64 = 72
         let second: Int64 = first + 8 + Int64(envelope) + 6 + 13
         let third: Int64 = second + 8 + Int64(envelope)
@@ -85,10 +86,19 @@ struct FormatTests {
         let segment = bytes(of: path + "/journal/00000000000000000001.seg")
         for record in records {
             let body = Int(record.location.offset) + 8
-            let authorLength = Int(segment[body + 34]) | Int(segment[body + 35]) << 8
+            let authorLength = record.author.utf8.count
+            // The canonical envelope: version 1's first 40 bytes, built here from the record.
+            var canonical = ByteWriter()
+            canonical.write(record.sequence)
+            canonical.write(record.commitMicroseconds)
+            canonical.write(record.requestID)
+            canonical.write(record.schemaVersion)
+            canonical.write(UInt16(authorLength))
+            canonical.write(UInt32(record.payload.count))
+            if version == 1 { #expect(canonical.bytes == Array(segment[body..<body + 40])) }
             var hasher = SHA256()
             hasher.update(previous)
-            hasher.update(Array(segment[body..<body + 40]))
+            hasher.update(canonical.bytes)
             hasher.update(SHA256.hash(record.payload))
             hasher.update(Array(segment[body + envelope..<body + envelope + authorLength]))
             let expected = hasher.finalize()
@@ -135,7 +145,7 @@ struct FormatTests {
         }
         #expect(header.formatVersion == 2)
         #expect(header.previousHash == oldHead.hash)
-        #expect(newSegment.count == SegmentHeader.encodedBytes + 8 + 40 + 7 + 17)
+        #expect(newSegment.count == SegmentHeader.encodedBytes + 8 + 27 + 7 + 17)
         let reader = try JournalReader(at: ledger)
         var records: [JournalRecord] = []
         try reader.forEach { records.append($0) }
@@ -202,7 +212,7 @@ struct FormatTests {
         atLimit.payload = []
         atLimit.payload = [UInt8](
             repeating: 7,
-            count: smallLimits.recordBytesMax - RecordFrame.envelopeFixedBytes - RecordFrame.authorBytesMax)
+            count: smallLimits.recordBytesMax - RecordFrame.envelopeBytesMax - RecordFrame.authorBytesMax)
         #expect(try journal.appendAndWait(atLimit).sequence == 1)
         atLimit.payload.append(0)
         #expect(throws: StorageError.self) { try journal.appendAndWait(atLimit) }
@@ -212,10 +222,10 @@ struct FormatTests {
             try JournalLimits(segmentBytesMax: 1000, recordBytesMax: 2048, groupRecordsMax: 1, groupBytesMax: 4096)
                 .validate()
         }
-        // The 40-byte envelope and the longest author must fit: 40 + 1,024.
-        #expect(throws: StorageError.invalidArgument("recordBytesMax must be at least 1064")) {
+        // The largest envelope (39 bytes) and the longest author must fit: 39 + 1,024.
+        #expect(throws: StorageError.invalidArgument("recordBytesMax must be at least 1063")) {
             try JournalLimits(
-                segmentBytesMax: 1 << 20, recordBytesMax: 1_063, groupRecordsMax: 1, groupBytesMax: 1 << 20
+                segmentBytesMax: 1 << 20, recordBytesMax: 1_062, groupRecordsMax: 1, groupBytesMax: 1 << 20
             )
             .validate()
         }

@@ -507,8 +507,9 @@ struct RecoveryTableTests {
         #expect(journal.recovery.tail == .clean)
         #expect(!journal.recovery.repaired)
         #expect(journal.recovery.head == HeadDigest(sequence: 4, hash: receipts[3].hash))
-        // The 40-byte envelope of the current format, the 6-byte author, the payload.
-        #expect(throws: StorageError.limitExceeded(what: "record bytes", limit: 2_048, actual: 40 + 6 + 5_000)) {
+        // Limits count the largest envelope of the current format (39 bytes), the 6-byte author
+        // and the payload.
+        #expect(throws: StorageError.limitExceeded(what: "record bytes", limit: 2_048, actual: 39 + 6 + 5_000)) {
             try journal.appendAndWait(entry(5, payloadBytes: 5_000))
         }
         #expect(try journal.appendAndWait(entry(5)).sequence == 5)

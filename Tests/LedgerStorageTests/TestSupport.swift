@@ -113,7 +113,8 @@ final class Locked<Value>: @unchecked Sendable {
     }
 }
 
-/// The frame size of `entry(_:payloadBytes:)` with the default author.
+/// The frame size of `entry(_:payloadBytes:)` with the default author, for a sequence below 128
+/// (whose varint takes one byte).
 func frameBytes(payloadBytes: Int, author: String = "tester") -> Int {
     RecordFrame.frameHeaderBytes + RecordFrame.envelopeFixedBytes + author.utf8.count + payloadBytes
 }

@@ -24,6 +24,8 @@ struct LedgerMeasurement {
     let path: String
     let quick: Bool
     let search: Bool
+    /// Stop after the open (and its memory figure): for profiling the open alone.
+    var openOnly = false
 
     func run() throws -> [String: Any] {
         var result: [String: Any] = [:]
@@ -43,6 +45,7 @@ struct LedgerMeasurement {
             result["search"] = SearchBench(projection: projection, quick: quick).run()
         }
         store.close()
+        if openOnly { return result }
 
         let reader = try JournalReader(at: path)
         let verifyStart = nanoseconds()

@@ -29,11 +29,11 @@ let usage = """
       --keep           keep the scratch directory and the ledgers in it
       --sizes N,N...   the contact counts of the generated ledgers (default 100000,1000000; with
                        --quick 1000,2000); search and memory are measured on the last
-      --measure-ledger PATH [--measure-search]
+      --measure-ledger PATH [--measure-search | --measure-open-only]
                        measure one ledger written by an earlier --keep run (open, memory, read,
-                       replay, and search with --measure-search) in this process and print its
-                       figures; the full run does this in a child process, and it is the mode
-                       to profile
+                       replay, and search with --measure-search; only the open with
+                       --measure-open-only) in this process and print its figures; the full
+                       run does this in a child process, and it is the mode to profile
 
     Exit codes: 0 success; 64 usage error; 1 any other failure.
     """
@@ -46,6 +46,8 @@ struct Options {
     /// Internal: measure one ledger in this process and print its figures as JSON.
     var measure: String?
     var measureSearch = false
+    /// Internal, for profiling: with `--measure-ledger`, measure only the open with a snapshot.
+    var measureOpenOnly = false
     /// The contact counts of the generated ledgers; the last one is searched.
     var sizes: [Int]?
 
@@ -63,6 +65,7 @@ struct Options {
                 guard let value = rest.popFirst() else { throw UsageError("--measure-ledger needs a path") }
                 measure = value
             case "--measure-search": measureSearch = true
+            case "--measure-open-only": measureOpenOnly = true
             case "--sizes":
                 guard let value = rest.popFirst(),
                     case let sizes = value.split(separator: ",").compactMap({ Int($0) }), !sizes.isEmpty,
@@ -119,7 +122,12 @@ do {
 
 do {
     if let path = options.measure {
-        try printJSON(LedgerMeasurement(path: path, quick: options.quick, search: options.measureSearch).run())
+        try printJSON(
+            LedgerMeasurement(
+                path: path, quick: options.quick, search: options.measureSearch,
+                openOnly: options.measureOpenOnly
+            )
+            .run())
         exit(0)
     }
     let scratch = options.directory + "/ledger-bench-\(getpid())"

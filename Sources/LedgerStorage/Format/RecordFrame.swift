@@ -92,35 +92,60 @@ public struct HeadDigest: Sendable, Hashable, CustomStringConvertible {
 /// Frame: body length (u32), masked CRC32C over the length and the body (u32), body.
 ///
 /// Body, format version 2 (segments whose header says 2; every segment this build creates):
-/// sequence (u64), commit time µs (i64), request id (16), schema version (u16), author length A
-/// (u16), payload length P (u32), author (A bytes of UTF-8), payload (P bytes): a 40-byte
-/// envelope.
+/// sequence (varint), commit time µs (i64), request id (16), schema version (varint), author
+/// length A (varint), author (A bytes of UTF-8), payload (the rest of the body). Varints are
+/// unsigned LEB128, written in their shortest form; the envelope takes 27 bytes for a record
+/// below sequence 128 with a short author, and at most ``envelopeBytesMax``.
 ///
-/// Body, format version 1 (read only): the same 40 bytes, then the payload's SHA-256 (32) and the
-/// record's chain hash (32), then author and payload: a 104-byte envelope.
+/// Body, format version 1 (read only): sequence (u64), commit time µs (i64), request id (16),
+/// schema version (u16), author length A (u16), payload length P (u32), the payload's SHA-256 (32),
+/// the record's chain hash (32), author, payload: a 104-byte envelope.
 ///
-/// The chain hash is the same in both versions: SHA-256(previous hash ‖ the 40 envelope bytes ‖
-/// SHA-256(payload) ‖ author), which is version 1's SHA-256(previous ‖ body bytes 0..<72 ‖
-/// author). It commits to the payload's digest, not to the payload, so a payload could be
-/// redacted later while the chain still verifies. Version 2 does not store the two digests: a
-/// reader computes them anyway to check them, and they were 64 of the 112 bytes every record cost
-/// before its author and payload.
+/// The chain hash is the same in both versions. It is computed over the record's canonical
+/// envelope, the first 40 bytes of version 1's (sequence u64, time i64, request id, schema u16,
+/// author length u16, payload length u32, little-endian), whatever form the segment stores:
+/// SHA-256(previous hash ‖ canonical envelope ‖ SHA-256(payload) ‖ author), which is version 1's
+/// SHA-256(previous ‖ body bytes 0..<72 ‖ author). It commits to the payload's digest, not to the
+/// payload, so a payload could be redacted later while the chain still verifies. Version 2 stores
+/// neither digest (a reader computes both anyway to check them; they were 64 of the 112 bytes a
+/// record cost before its author and payload) and writes the small integers as varints.
 public enum RecordFrame {
     /// Bytes before the body: the length and the CRC.
     public static let frameHeaderBytes = 8
-    /// Bytes of the body before the author and payload, in the format this build writes.
-    public static let envelopeFixedBytes = 40
-    /// Bytes of the envelope fields every format version starts with: sequence, time, request id,
-    /// schema version, author length, payload length.
-    static let envelopeCommonBytes = 40
+    /// The fewest bytes a body of the current format has before its author: a one-byte
+    /// sequence, the time, the request id, a one-byte schema version and author length.
+    public static let envelopeFixedBytes = 27
+    /// The most bytes a body of the current format has before its author: a ten-byte sequence,
+    /// the time, the request id, a three-byte schema version and a two-byte author length. Append
+    /// limits are checked against a body of this envelope, so the sequence a record gets cannot
+    /// change whether it fits.
+    public static let envelopeBytesMax = 10 + 8 + 16 + 3 + 2
+    /// The size of the canonical envelope the chain hash covers.
+    static let canonicalEnvelopeBytes = 40
     /// The most bytes an author may take.
     public static let authorBytesMax = 1024
     /// The largest body the format can describe; ``JournalLimits/recordBytesMax`` may set a lower bound for appends.
     public static let bodyBytesFormatMax = Int(UInt32.max)
 
-    /// Bytes of the body before the author and payload in a segment of `formatVersion`.
+    /// The fewest bytes a body of a segment of `formatVersion` has before its author.
     public static func envelopeFixedBytes(formatVersion: UInt16) -> Int {
         formatVersion == 1 ? 104 : envelopeFixedBytes
+    }
+
+    /// The body size limits are checked against: ``envelopeBytesMax``, the author and the payload.
+    public static func bodyBytesBound(authorBytes: Int, payloadBytes: Int) -> Int {
+        envelopeBytesMax + authorBytes + payloadBytes
+    }
+
+    /// The exact body size of a record of the current format.
+    public static func bodyBytes(sequence: UInt64, schemaVersion: UInt16, authorBytes: Int, payloadBytes: Int) -> Int {
+        varintBytes(sequence) + 8 + 16 + varintBytes(UInt64(schemaVersion)) + varintBytes(UInt64(authorBytes))
+            + authorBytes + payloadBytes
+    }
+
+    /// The bytes of a value as an unsigned LEB128 varint.
+    static func varintBytes(_ value: UInt64) -> Int {
+        max(1, (64 - value.leadingZeroBitCount + 6) / 7)
     }
 
     /// Encodes a record in the current format version and returns its chain hash.
@@ -129,28 +154,45 @@ public enum RecordFrame {
         into writer: inout ByteWriter
     ) -> SHA256Digest {
         let author = Array(entry.author.utf8)
-        let bodyLength = envelopeFixedBytes + author.count + entry.payload.count
         let start = writer.count
-        writer.write(UInt32(bodyLength))
+        writer.write(UInt32(0))  // length, filled in below
         writer.write(UInt32(0))  // CRC, filled in below
         let bodyStart = writer.count
-        writer.write(sequence)
+        writer.writeVarint(sequence)
         writer.write(commitMicroseconds)
         writer.write(entry.requestID)
-        writer.write(entry.schemaVersion)
-        writer.write(UInt16(author.count))
-        writer.write(UInt32(entry.payload.count))
-        let hash = chainHash(
-            previous: previousHash, envelope: writer.bytes[bodyStart..<bodyStart + envelopeCommonBytes],
-            payloadDigest: SHA256.hash(entry.payload), author: author)
+        writer.writeVarint(UInt64(entry.schemaVersion))
+        writer.writeVarint(UInt64(author.count))
         writer.write(bytes: author)
         writer.write(bytes: entry.payload)
+        writer.overwrite(UInt32(writer.count - bodyStart), at: start)
+        let hash = chainHash(
+            previous: previousHash,
+            envelope: canonicalEnvelope(
+                sequence: sequence, commitMicroseconds: commitMicroseconds, requestID: entry.requestID,
+                schemaVersion: entry.schemaVersion, authorBytes: author.count, payloadBytes: entry.payload.count),
+            payloadDigest: SHA256.hash(entry.payload), author: author)
         let crc = writer.bytes.withUnsafeBytes { raw in
             let lengthCRC = CRC32C.extend(0, UnsafeRawBufferPointer(rebasing: raw[start..<start + 4]))
             return CRC32C.extend(lengthCRC, UnsafeRawBufferPointer(rebasing: raw[bodyStart..<raw.count]))
         }
         writer.overwrite(CRC32C.mask(crc), at: start + 4)
         return hash
+    }
+
+    /// The 40 bytes the chain hash covers for a record's envelope, in every format.
+    static func canonicalEnvelope(
+        sequence: UInt64, commitMicroseconds: Int64, requestID: UUID, schemaVersion: UInt16, authorBytes: Int,
+        payloadBytes: Int
+    ) -> ArraySlice<UInt8> {
+        var envelope = ByteWriter(capacity: canonicalEnvelopeBytes)
+        envelope.write(sequence)
+        envelope.write(commitMicroseconds)
+        envelope.write(requestID)
+        envelope.write(schemaVersion)
+        envelope.write(UInt16(authorBytes))
+        envelope.write(UInt32(payloadBytes))
+        return envelope.bytes[...]
     }
 
     /// The chain hash of a record from the previous hash, the 40 envelope bytes every format
@@ -214,17 +256,42 @@ public enum RecordFrame {
     ) -> Result<JournalRecord, DecodeFailure> {
         var reader = ByteReader(bytes, range: bodyStart..<bodyStart + bodyLength)
         do {
-            let sequence = try reader.readUInt64()
-            let time = try reader.readInt64()
-            let requestID = try reader.readUUID()
-            let schema = try reader.readUInt16()
-            let authorLength = Int(try reader.readUInt16())
-            let payloadLength = Int(try reader.readUInt32())
+            let sequence: UInt64
+            let time: Int64
+            let requestID: UUID
+            let schema: UInt16
+            let authorLength: Int
+            let payloadLength: Int
             var stored: (digest: SHA256Digest, hash: SHA256Digest)?
-            if formatVersion == 1 { stored = (try reader.readDigest(), try reader.readDigest()) }
-            let envelope = envelopeFixedBytes(formatVersion: formatVersion)
-            guard authorLength <= authorBytesMax, envelope + authorLength + payloadLength == bodyLength else {
-                return .failure(DecodeFailure("record lengths disagree with its frame"))
+            if formatVersion == 1 {
+                sequence = try reader.readUInt64()
+                time = try reader.readInt64()
+                requestID = try reader.readUUID()
+                schema = try reader.readUInt16()
+                authorLength = Int(try reader.readUInt16())
+                payloadLength = Int(try reader.readUInt32())
+                stored = (try reader.readDigest(), try reader.readDigest())
+                guard authorLength <= authorBytesMax, 104 + authorLength + payloadLength == bodyLength else {
+                    return .failure(DecodeFailure("record lengths disagree with its frame"))
+                }
+            } else {
+                sequence = try reader.readVarint()
+                time = try reader.readInt64()
+                requestID = try reader.readUUID()
+                let schemaValue = try reader.readVarint()
+                let authorValue = try reader.readVarint()
+                guard schemaValue <= UInt64(UInt16.max) else {
+                    return .failure(DecodeFailure("record schema version \(schemaValue) is out of range"))
+                }
+                guard authorValue <= UInt64(authorBytesMax), authorValue <= UInt64(reader.remaining) else {
+                    return .failure(DecodeFailure("record lengths disagree with its frame"))
+                }
+                schema = UInt16(schemaValue)
+                authorLength = Int(authorValue)
+                payloadLength = reader.remaining - authorLength
+                guard payloadLength <= Int(UInt32.max) else {
+                    return .failure(DecodeFailure("record payload is longer than the format allows"))
+                }
             }
             let authorBytes = try reader.readBytes(authorLength)
             guard let author = String(validating: authorBytes, as: UTF8.self) else {
@@ -236,7 +303,10 @@ public enum RecordFrame {
                 return .failure(DecodeFailure("payload digest mismatch for sequence \(sequence)"))
             }
             let hash = chainHash(
-                previous: previousHash, envelope: bytes[bodyStart..<bodyStart + envelopeCommonBytes],
+                previous: previousHash,
+                envelope: canonicalEnvelope(
+                    sequence: sequence, commitMicroseconds: time, requestID: requestID, schemaVersion: schema,
+                    authorBytes: authorLength, payloadBytes: payloadLength),
                 payloadDigest: digest, author: authorBytes)
             if let stored, stored.hash != hash {
                 return .failure(DecodeFailure("chain hash mismatch at sequence \(sequence)"))
@@ -250,9 +320,24 @@ public enum RecordFrame {
         }
     }
 
-    /// The sequence number stored in a body, read without any check.
-    static func peekSequence(_ bytes: [UInt8], bodyStart: Int) -> UInt64 {
-        UInt64(readUInt32(bytes, bodyStart)) | (UInt64(readUInt32(bytes, bodyStart + 4)) << 32)
+    /// The sequence number stored in a body, read without any check beyond the bytes present
+    /// (nil if a version 2 varint runs past `limit` or is longer than ten bytes).
+    static func peekSequence(_ bytes: [UInt8], bodyStart: Int, limit: Int, formatVersion: UInt16) -> UInt64? {
+        if formatVersion == 1 {
+            guard limit - bodyStart >= 8 else { return nil }
+            return UInt64(readUInt32(bytes, bodyStart)) | (UInt64(readUInt32(bytes, bodyStart + 4)) << 32)
+        }
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        var position = bodyStart
+        while position < limit, shift < 70 {
+            let byte = bytes[position]
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+            position += 1
+        }
+        return nil
     }
 
     @inline(__always)

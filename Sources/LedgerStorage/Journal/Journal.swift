@@ -32,7 +32,7 @@ public struct JournalLimits: Sendable, Hashable {
     /// `recordBytesMax` bounds what is appended, not what is read: a record written under a larger
     /// limit stays readable, and valid, after the limit is lowered.
     public func validate() throws(StorageError) {
-        let minimumBody = RecordFrame.envelopeFixedBytes + RecordFrame.authorBytesMax
+        let minimumBody = RecordFrame.envelopeBytesMax + RecordFrame.authorBytesMax
         guard recordBytesMax >= minimumBody else {
             throw StorageError.invalidArgument("recordBytesMax must be at least \(minimumBody)")
         }
@@ -486,9 +486,11 @@ private final class JournalWriter: @unchecked Sendable {
             throw StorageError.limitExceeded(
                 what: "author bytes", limit: RecordFrame.authorBytesMax, actual: authorBytes)
         }
-        let body = RecordFrame.envelopeFixedBytes + authorBytes + entry.payload.count
-        guard body <= limits.recordBytesMax else {
-            throw StorageError.limitExceeded(what: "record bytes", limit: limits.recordBytesMax, actual: body)
+        // Checked with the largest envelope, so that whether a record fits does not depend on the
+        // sequence number it gets.
+        let bound = RecordFrame.bodyBytesBound(authorBytes: authorBytes, payloadBytes: entry.payload.count)
+        guard bound <= limits.recordBytesMax else {
+            throw StorageError.limitExceeded(what: "record bytes", limit: limits.recordBytesMax, actual: bound)
         }
         condition.lock()
         defer { condition.unlock() }
@@ -496,6 +498,9 @@ private final class JournalWriter: @unchecked Sendable {
         if closing { throw StorageError.closed }
         let sequence = nextSequence
         nextSequence += 1
+        let body = RecordFrame.bodyBytes(
+            sequence: sequence, schemaVersion: entry.schemaVersion, authorBytes: authorBytes,
+            payloadBytes: entry.payload.count)
         queue.append(
             Pending(
                 entry: entry, sequence: sequence, frameBytes: RecordFrame.frameHeaderBytes + body,

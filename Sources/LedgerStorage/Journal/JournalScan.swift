@@ -203,7 +203,12 @@ struct JournalScan {
                     at: location)
                 return nil
             case .frame(let bodyStart, let bodyLength):
-                let sequence = RecordFrame.peekSequence(bytes, bodyStart: bodyStart)
+                guard
+                    let sequence = RecordFrame.peekSequence(
+                        bytes, bodyStart: bodyStart, limit: bodyStart + bodyLength, formatVersion: segmentFormatVersion)
+                else {
+                    throw corruption(path, offset, "the record's sequence number is malformed")
+                }
                 guard sequence == expectedSequence else {
                     throw corruption(path, offset, "sequence \(sequence) where \(expectedSequence) was expected")
                 }
@@ -247,8 +252,12 @@ struct JournalScan {
             guard length >= envelope,
                 candidate + RecordFrame.frameHeaderBytes + length <= bytes.count
             else { continue }
-            let sequence = RecordFrame.peekSequence(bytes, bodyStart: candidate + RecordFrame.frameHeaderBytes)
-            guard sequence >= expectedSequence, sequence <= highestPlausible else { continue }
+            let bodyStart = candidate + RecordFrame.frameHeaderBytes
+            guard
+                let sequence = RecordFrame.peekSequence(
+                    bytes, bodyStart: bodyStart, limit: bodyStart + length, formatVersion: segmentFormatVersion),
+                sequence >= expectedSequence, sequence <= highestPlausible
+            else { continue }
             if case .frame = RecordFrame.parse(bytes, at: candidate, formatVersion: segmentFormatVersion) {
                 return candidate
             }

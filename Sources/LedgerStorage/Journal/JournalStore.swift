@@ -106,9 +106,9 @@ public final class InMemoryJournal: JournalStore, @unchecked Sendable {
             throw StorageError.limitExceeded(
                 what: "author bytes", limit: RecordFrame.authorBytesMax, actual: authorBytes)
         }
-        let body = RecordFrame.envelopeFixedBytes + authorBytes + entry.payload.count
-        guard body <= recordBytesMax else {
-            throw StorageError.limitExceeded(what: "record bytes", limit: recordBytesMax, actual: body)
+        let bound = RecordFrame.bodyBytesBound(authorBytes: authorBytes, payloadBytes: entry.payload.count)
+        guard bound <= recordBytesMax else {
+            throw StorageError.limitExceeded(what: "record bytes", limit: recordBytesMax, actual: bound)
         }
         lock.lock()
         defer { lock.unlock() }
@@ -116,6 +116,9 @@ public final class InMemoryJournal: JournalStore, @unchecked Sendable {
         let sequence = UInt64(records.count + 1)
         let previous = records.last?.hash ?? .zero
         let commit = max(clock(), lastCommit)
+        let body = RecordFrame.bodyBytes(
+            sequence: sequence, schemaVersion: entry.schemaVersion, authorBytes: authorBytes,
+            payloadBytes: entry.payload.count)
         var writer = ByteWriter(capacity: RecordFrame.frameHeaderBytes + body)
         _ = RecordFrame.encode(
             entry, sequence: sequence, commitMicroseconds: commit, previousHash: previous, into: &writer)
