@@ -579,4 +579,39 @@ struct RecoveryTableTests {
         #expect(mismatched.snapshot?.sequence == 4)
         #expect(mismatched.rejected.contains { $0.contains("does not match the journal") })
     }
+
+    @Test("A snapshot reads the same mapped by the system file layer as read whole by another layer")
+    func snapshotMappedOrRead() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let receipts = try makeLedger(at: ledger, count: 3)
+        let reader = try JournalReader(at: ledger)
+        let state = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try SnapshotStore(paths: LedgerPaths(root: ledger), identity: reader.identity).write(
+            sequence: 3, hash: receipts[2].hash, state: state)
+        try SnapshotStore(paths: LedgerPaths(root: ledger), identity: reader.identity).write(
+            sequence: 2, hash: receipts[1].hash, state: [])
+        for fileSystem in [SystemFileSystem(), FaultInjectingFileSystem()] as [any FileSystem] {
+            let store = SnapshotStore(
+                paths: LedgerPaths(root: ledger), identity: reader.identity, fileSystem: fileSystem)
+            guard case .success(let snapshot) = store.read(sequence: 3),
+                case .success(let empty) = store.read(sequence: 2)
+            else {
+                Issue.record("a written snapshot does not read back through \(type(of: fileSystem))")
+                continue
+            }
+            #expect(snapshot.state == state)
+            #expect(snapshot.hash == receipts[2].hash)
+            #expect(empty.state.isEmpty)
+        }
+        // A file too short for its header, mapped: refused, not read past its end.
+        let short = LedgerPaths(root: ledger).snapshots + "/" + SnapshotStore.fileName(sequence: 1)
+        overwrite(short, with: Array(SnapshotStore.magic))
+        let store = SnapshotStore(paths: LedgerPaths(root: ledger), identity: reader.identity)
+        guard case .failure(let failure) = store.read(sequence: 1) else {
+            Issue.record("a truncated snapshot was accepted")
+            return
+        }
+        #expect(failure.reason.contains("too short"))
+    }
 }

@@ -113,19 +113,23 @@ extension Projection {
         snapshotState state: [UInt8], ledgerID: UUID, head expected: HeadDigest,
         defaultCountryCode: String = ContactsUserDefaults.shared.countryCode
     ) throws(SnapshotDecodingError) {
-        try self.init(
-            snapshotState: state[...], ledgerID: ledgerID, head: expected, defaultCountryCode: defaultCountryCode)
-    }
-
-    /// Restores a projection from snapshot state that is part of a larger buffer (the snapshot
-    /// file as read), without copying it out first.
-    package init(
-        snapshotState state: ArraySlice<UInt8>, ledgerID: UUID, head expected: HeadDigest,
-        defaultCountryCode: String = ContactsUserDefaults.shared.countryCode
-    ) throws(SnapshotDecodingError) {
         var result = Projection(ledgerID: ledgerID, defaultCountryCode: defaultCountryCode)
         try state.withUnsafeBufferPointer { (buffer) throws(SnapshotDecodingError) in
             var reader = SnapshotReader(buffer)
+            try result.restore(from: &reader, expected: expected)
+        }
+        self = result
+    }
+
+    /// Restores a projection from a snapshot file's state where it lies (mapped or read once),
+    /// without copying it out first.
+    package init(
+        snapshot: Snapshot, ledgerID: UUID, head expected: HeadDigest,
+        defaultCountryCode: String = ContactsUserDefaults.shared.countryCode
+    ) throws(SnapshotDecodingError) {
+        var result = Projection(ledgerID: ledgerID, defaultCountryCode: defaultCountryCode)
+        try snapshot.withState { (state) throws(SnapshotDecodingError) in
+            var reader = SnapshotReader(state.assumingMemoryBound(to: UInt8.self))
             try result.restore(from: &reader, expected: expected)
         }
         self = result

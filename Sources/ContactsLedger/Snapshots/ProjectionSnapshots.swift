@@ -55,7 +55,7 @@ package enum ProjectionSnapshots {
         guard let snapshot else { return Search(loaded: nil, rejected: rejected) }
         do {
             let projection = try Projection(
-                snapshotState: snapshot.state, ledgerID: reader.identity.ledgerID,
+                snapshot: snapshot, ledgerID: reader.identity.ledgerID,
                 head: HeadDigest(sequence: snapshot.sequence, hash: snapshot.hash),
                 defaultCountryCode: defaultCountryCode)
             return Search(loaded: Loaded(projection: projection, rejected: rejected), rejected: rejected)
@@ -83,7 +83,7 @@ package enum ProjectionSnapshots {
         for sequence in sequences.reversed() where sequence > 0 && sequence <= (last ?? .max) {
             guard case .success(let snapshot) = store.read(sequence: sequence),
                 let projection = try? Projection(
-                    snapshotState: snapshot.state, ledgerID: identity.ledgerID,
+                    snapshot: snapshot, ledgerID: identity.ledgerID,
                     head: HeadDigest(sequence: snapshot.sequence, hash: snapshot.hash),
                     defaultCountryCode: defaultCountryCode)
             else { continue }

@@ -80,9 +80,17 @@ public protocol FileSystem: Sendable {
     func contentsOfDirectory(_ path: String) throws(StorageError) -> [String]
     /// Whether anything exists at the path.
     func exists(_ path: String) -> Bool
+    /// A whole file's bytes for reading, mapped where the layer can map files; the default reads
+    /// the file into memory with ``readAll(_:)``.
+    func mapReadOnly(_ path: String) throws(StorageError) -> MappedFile
 }
 
 extension FileSystem {
+    /// Reads the whole file into memory: the form every layer can give.
+    public func mapReadOnly(_ path: String) throws(StorageError) -> MappedFile {
+        MappedFile(bytes: try readAll(path))
+    }
+
     /// Reads a whole file into memory.
     public func readAll(_ path: String) throws(StorageError) -> [UInt8] {
         let file = try open(path, .readOnly)

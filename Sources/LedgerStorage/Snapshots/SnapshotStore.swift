@@ -1,14 +1,37 @@
 import Foundation
 
 /// A projection checkpoint: opaque state as of a sequence number, and the chain hash at that point.
-public struct Snapshot: Sendable, Hashable {
+public struct Snapshot: Sendable {
     /// The last record the state includes.
-    public var sequence: UInt64
+    public let sequence: UInt64
     /// The chain hash of that record, checked against the journal before the snapshot is used.
-    public var hash: SHA256Digest
-    /// The encoded projection state; its form belongs to whoever wrote it. A slice of the bytes
-    /// read from the file, so that a large state is not copied on its way to its decoder.
-    public var state: ArraySlice<UInt8>
+    public let hash: SHA256Digest
+    /// The snapshot file's bytes, mapped (or read) once; the state is a range of them, so that a
+    /// large state is not copied on its way to its decoder.
+    public let file: MappedFile
+    /// Where the state lies in ``file``.
+    public let stateRange: Range<Int>
+
+    /// Creates a snapshot whose state is `stateRange` of `file`.
+    public init(sequence: UInt64, hash: SHA256Digest, file: MappedFile, stateRange: Range<Int>) {
+        precondition(stateRange.lowerBound >= 0 && stateRange.upperBound <= file.byteCount)
+        self.sequence = sequence
+        self.hash = hash
+        self.file = file
+        self.stateRange = stateRange
+    }
+
+    /// Calls `body` with the encoded projection state; its form belongs to whoever wrote it.
+    public func withState<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try file.withUnsafeBytes { (bytes) throws(Failure) in
+            try body(UnsafeRawBufferPointer(rebasing: bytes[stateRange]))
+        }
+    }
+
+    /// A copy of the state's bytes.
+    public var state: [UInt8] { withState { Array($0) } }
 }
 
 /// Writes and finds snapshots in a ledger's `snapshots/` directory.
@@ -89,41 +112,50 @@ public struct SnapshotStore: Sendable {
     /// Decodes one snapshot file and checks its checksums, version and ledger id.
     public func read(sequence: UInt64) -> Result<Snapshot, DecodeFailure> {
         let path = paths.snapshots + "/" + Self.fileName(sequence: sequence)
-        guard let bytes = try? fileSystem.readAll(path) else { return .failure(DecodeFailure("cannot be read")) }
-        guard bytes.count >= Self.headerBytes, Array(bytes[0..<8]) == Self.magic else {
-            return .failure(DecodeFailure("not a snapshot (bad magic or too short)"))
+        guard let file = try? fileSystem.mapReadOnly(path) else { return .failure(DecodeFailure("cannot be read")) }
+        let header: Result<(hash: SHA256Digest, stateCRC: UInt32), DecodeFailure> = file.withUnsafeBytes { bytes in
+            guard bytes.count >= Self.headerBytes, Array(bytes[0..<8]) == Self.magic else {
+                return .failure(DecodeFailure("not a snapshot (bad magic or too short)"))
+            }
+            var reader = ByteReader(Array(bytes[0..<Self.headerBytes]), range: 8..<Self.headerBytes)
+            do {
+                let version = try reader.readUInt16()
+                guard version == Self.formatVersion else {
+                    return .failure(DecodeFailure("format version \(version) is not supported"))
+                }
+                _ = try reader.readUInt16()
+                let id = try reader.readUUID()
+                let stored = try reader.readUInt64()
+                let hash = try reader.readDigest()
+                let length = try reader.readUInt64()
+                let stateCRC = try reader.readUInt32()
+                _ = try reader.readUInt32()
+                let crc = try reader.readUInt32()
+                let headerCRC = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<Self.headerBytes - 4]))
+                guard CRC32C.mask(headerCRC) == crc else {
+                    return .failure(DecodeFailure("header checksum mismatch"))
+                }
+                guard id == identity.ledgerID else { return .failure(DecodeFailure("belongs to another ledger")) }
+                guard stored == sequence else { return .failure(DecodeFailure("file name and header disagree")) }
+                let present = bytes.count - Self.headerBytes
+                guard length == UInt64(present) else {
+                    return .failure(DecodeFailure("state is \(present) bytes, header says \(length)"))
+                }
+                return .success((hash, stateCRC))
+            } catch {
+                return .failure(DecodeFailure("\(error)"))
+            }
         }
-        var reader = ByteReader(bytes, range: 8..<bytes.count)
-        do {
-            let version = try reader.readUInt16()
-            guard version == Self.formatVersion else {
-                return .failure(DecodeFailure("format version \(version) is not supported"))
+        switch header {
+        case .failure(let failure):
+            return .failure(failure)
+        case .success(let (hash, stateCRC)):
+            let snapshot = Snapshot(
+                sequence: sequence, hash: hash, file: file, stateRange: Self.headerBytes..<file.byteCount)
+            guard CRC32C.mask(snapshot.withState { CRC32C.checksum($0) }) == stateCRC else {
+                return .failure(DecodeFailure("state checksum mismatch"))
             }
-            _ = try reader.readUInt16()
-            let id = try reader.readUUID()
-            let stored = try reader.readUInt64()
-            let hash = try reader.readDigest()
-            let length = try reader.readUInt64()
-            let stateCRC = try reader.readUInt32()
-            _ = try reader.readUInt32()
-            let crc = try reader.readUInt32()
-            let headerCRC = bytes.withUnsafeBytes {
-                CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<Self.headerBytes - 4]))
-            }
-            guard CRC32C.mask(headerCRC) == crc else {
-                return .failure(DecodeFailure("header checksum mismatch"))
-            }
-            guard id == identity.ledgerID else { return .failure(DecodeFailure("belongs to another ledger")) }
-            guard stored == sequence else { return .failure(DecodeFailure("file name and header disagree")) }
-            guard length == UInt64(reader.remaining) else {
-                return .failure(DecodeFailure("state is \(reader.remaining) bytes, header says \(length)"))
-            }
-            let state = bytes[Self.headerBytes...]
-            let computed = state.withUnsafeBytes { CRC32C.checksum($0) }
-            guard CRC32C.mask(computed) == stateCRC else { return .failure(DecodeFailure("state checksum mismatch")) }
-            return .success(Snapshot(sequence: stored, hash: hash, state: state))
-        } catch {
-            return .failure(DecodeFailure(error.description))
+            return .success(snapshot)
         }
     }
 
