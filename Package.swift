@@ -42,7 +42,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "contacts-ledger",
-            dependencies: ["ContactsLedger"],
+            dependencies: ["ContactsLedger", "LedgerStorage"],
             path: "tools/contacts-ledger",
             swiftSettings: strict
         ),

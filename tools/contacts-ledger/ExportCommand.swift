@@ -1,5 +1,6 @@
 import ContactsLedger
 import Foundation
+import LedgerStorage
 
 /// `export`: every contact as vCard or JSON.
 struct ExportCommand: ToolCommand {
@@ -68,9 +69,12 @@ struct ExportCommand: ToolCommand {
             return
         }
         do {
-            try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            // Written the way the ledger replaces its own files (a temporary file beside it, fsync,
+            // rename, fsync of the directory), with the ledger's 0600: an export is personal data.
+            // Foundation's atomic write on Linux leaves an empty directory in /tmp on every call.
+            try SystemFileSystem().replaceAtomically(output, with: Array(data), permissions: 0o600)
         } catch {
-            throw CommandFailure(.cannotCreate, "cannot write \(output): \(error.localizedDescription)")
+            throw CommandFailure(.cannotCreate, "cannot write \(output): \(error)")
         }
     }
 }
