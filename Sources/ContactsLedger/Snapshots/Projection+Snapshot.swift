@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import LedgerStorage
 
@@ -31,7 +32,7 @@ import LedgerStorage
 /// over like any of another version.)
 extension Projection {
     /// The version of the state encoding; a snapshot of any other version is ignored.
-    package static let snapshotFormatVersion: UInt8 = 3
+    package static let snapshotFormatVersion: UInt8 = 4
 
     /// How the search indexes are kept in the state.
     private enum IndexForm: UInt8 {
@@ -54,6 +55,9 @@ extension Projection {
         writer.fixed64(head.sequence)
         head.hash.withUnsafeBytes { writer.raw($0) }
         writer.fixed64(UInt64(bitPattern: lastCommitMicroseconds))
+        // Where the index section starts, patched below: a restore reads it on a second thread.
+        let indexOffsetAt = writer.bytes.count
+        writer.fixed64(0)
         writer.string(indexes.defaultCountryCode)
 
         writer.varint(containers.count)
@@ -95,6 +99,7 @@ extension Projection {
             writer.uuid(request)
             writer.varint(sequence)
         }
+        writer.patchFixed64(UInt64(writer.bytes.count), at: indexOffsetAt)
         if storingIndexes {
             writer.byte(IndexForm.stored.rawValue)
             indexes.encode(into: &writer)
@@ -113,31 +118,89 @@ extension Projection {
         snapshotState state: [UInt8], ledgerID: UUID, head expected: HeadDigest,
         defaultCountryCode: String = ContactsUserDefaults.shared.countryCode
     ) throws(SnapshotDecodingError) {
-        var result = Projection(ledgerID: ledgerID, defaultCountryCode: defaultCountryCode)
-        try state.withUnsafeBufferPointer { (buffer) throws(SnapshotDecodingError) in
-            var reader = SnapshotReader(buffer)
-            try result.restore(from: &reader, expected: expected)
+        self = try state.withUnsafeBufferPointer { (buffer) throws(SnapshotDecodingError) in
+            try Self.restore(
+                buffer, ledgerID: ledgerID, expected: expected, defaultCountryCode: defaultCountryCode,
+                alongside: { true })
         }
-        self = result
     }
 
     /// Restores a projection from a snapshot file's state where it lies (mapped or read once),
-    /// without copying it out first.
+    /// without copying it out first. The state's checksum is checked on a second thread while
+    /// the contacts are restored; a state that fails it is refused like a malformed one.
     package init(
         snapshot: Snapshot, ledgerID: UUID, head expected: HeadDigest,
         defaultCountryCode: String = ContactsUserDefaults.shared.countryCode
     ) throws(SnapshotDecodingError) {
-        var result = Projection(ledgerID: ledgerID, defaultCountryCode: defaultCountryCode)
-        try snapshot.withState { (state) throws(SnapshotDecodingError) in
-            var reader = SnapshotReader(state.assumingMemoryBound(to: UInt8.self))
-            try result.restore(from: &reader, expected: expected)
+        self = try snapshot.withState { (state) throws(SnapshotDecodingError) in
+            try Self.restore(
+                state.assumingMemoryBound(to: UInt8.self), ledgerID: ledgerID, expected: expected,
+                defaultCountryCode: defaultCountryCode, alongside: { snapshot.stateChecksumMatches() })
         }
-        self = result
     }
 
-    /// The body of ``init(snapshotState:ledgerID:head:defaultCountryCode:)``, on a fresh projection.
-    private mutating func restore(from reader: inout SnapshotReader, expected: HeadDigest) throws(SnapshotDecodingError)
-    {
+    /// Restores a projection from `state`, on two threads: this one reads everything before the
+    /// index section, another reads the index section (its offset is in the state's header) and
+    /// runs `alongside`, a check that must hold for the state to be used.
+    private static func restore(
+        _ state: UnsafeBufferPointer<UInt8>, ledgerID: UUID, expected: HeadDigest, defaultCountryCode: String,
+        alongside: @escaping @Sendable () -> Bool
+    ) throws(SnapshotDecodingError) -> Projection {
+        var result = Projection(ledgerID: ledgerID, defaultCountryCode: defaultCountryCode)
+        var reader = SnapshotReader(state)
+        let indexOffset = try result.restoreHeader(from: &reader, expected: expected)
+        let indexSection = IndexSectionRestore(
+            state: state, offset: indexOffset, country: defaultCountryCode, check: alongside)
+        indexSection.start()
+        let contactsPart: Result<Void, SnapshotDecodingError>
+        do throws(SnapshotDecodingError) {
+            try result.restore(from: &reader, expected: expected)
+            try reader.check(reader.offset == indexOffset, "the index section is not where the header says")
+            contactsPart = .success(())
+        } catch {
+            contactsPart = .failure(error)
+        }
+        indexSection.wait()
+        let checked = indexSection.checked
+        let indexPart = indexSection.indexes
+        guard checked else { throw SnapshotDecodingError("the state does not match its checksum") }
+        try contactsPart.get()
+        if let indexes = try indexPart.get() {
+            result.indexes = indexes
+        } else {
+            try result.rebuildIndexes()
+        }
+        return result
+    }
+
+    /// The index section: the stored indexes, or nil when they must be rebuilt from the contacts
+    /// (index form 0, or indexes keyed for another default country).
+    fileprivate static func storedIndexes(
+        from reader: inout SnapshotReader, country: String
+    ) throws(SnapshotDecodingError) -> SearchIndexes? {
+        let indexes: SearchIndexes?
+        switch IndexForm(rawValue: try reader.byte()) {
+        case .rebuild:
+            indexes = nil
+        case .stored:
+            if try SearchIndexes.countryCode(in: reader) == country {
+                indexes = try SearchIndexes(from: &reader)
+            } else {
+                reader.skipRest()
+                indexes = nil
+            }
+        case nil:
+            throw SnapshotDecodingError("the search indexes are in an unknown form")
+        }
+        guard reader.isAtEnd else { throw SnapshotDecodingError("the state has bytes after its end") }
+        return indexes
+    }
+
+    /// Reads the fixed fields at the start of the state, checks them, and returns the offset of
+    /// the index section.
+    private mutating func restoreHeader(
+        from reader: inout SnapshotReader, expected: HeadDigest
+    ) throws(SnapshotDecodingError) -> Int {
         let version = try reader.byte()
         guard version == Self.snapshotFormatVersion else {
             throw SnapshotDecodingError("snapshot format version \(version) is not \(Self.snapshotFormatVersion)")
@@ -151,6 +214,15 @@ extension Projection {
         }
         head = HeadDigest(sequence: sequence, hash: hash)
         lastCommitMicroseconds = Int64(bitPattern: try reader.fixed64())
+        let indexOffset = try reader.fixed64()
+        try reader.check(
+            indexOffset <= UInt64(reader.offset + reader.remaining), "the index section lies outside the state")
+        return Int(indexOffset)
+    }
+
+    /// Reads everything between the header and the index section, on a fresh projection.
+    private mutating func restore(from reader: inout SnapshotReader, expected: HeadDigest) throws(SnapshotDecodingError)
+    {
         // The indexes are rebuilt below under this store's default country, so the country they
         // were written under does not matter yet.
         _ = try reader.string()
@@ -218,20 +290,6 @@ extension Projection {
             let request = try reader.uuid()
             requests[request] = try reader.varint()
         }
-        switch IndexForm(rawValue: try reader.byte()) {
-        case .rebuild:
-            try rebuildIndexes()
-        case .stored:
-            if try SearchIndexes.countryCode(in: reader) == indexes.defaultCountryCode {
-                indexes = try SearchIndexes(from: &reader)
-            } else {
-                reader.skipRest()
-                try rebuildIndexes()
-            }
-        case nil:
-            throw SnapshotDecodingError("the search indexes are in an unknown form")
-        }
-        guard reader.isAtEnd else { throw SnapshotDecodingError("the state has bytes after its end") }
     }
 
     /// Indexes every contact, in slot order, into empty indexes.
@@ -247,4 +305,47 @@ extension Projection {
         }
         prepareForQueries()
     }
+}
+
+/// Restores a snapshot state's index section, and runs a check of the whole state, on a thread of
+/// its own while the caller restores the contacts and the rest: the two halves of a restore are
+/// mostly copying and page faults, which two cores do side by side.
+private final class IndexSectionRestore: @unchecked Sendable {
+    // Thread-safety: the inputs are set in init and never change; `indexes` and `checked` are
+    // written by the thread before it signals `done`, and read only after `wait()` returns. The
+    // caller keeps the state's memory alive until then.
+    private let state: UnsafeBufferPointer<UInt8>
+    private let offset: Int
+    private let country: String
+    private let check: @Sendable () -> Bool
+    private let done = DispatchSemaphore(value: 0)
+    /// The stored indexes, nil when they must be rebuilt, or why the section is unusable.
+    private(set) var indexes: Result<SearchIndexes?, SnapshotDecodingError> = .success(nil)
+    /// Whether the check held.
+    private(set) var checked = false
+
+    init(state: UnsafeBufferPointer<UInt8>, offset: Int, country: String, check: @escaping @Sendable () -> Bool) {
+        self.state = state
+        self.offset = offset
+        self.country = country
+        self.check = check
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            var reader = SnapshotReader(state)
+            do throws(SnapshotDecodingError) {
+                try reader.seek(to: offset)
+                indexes = .success(try Projection.storedIndexes(from: &reader, country: country))
+            } catch {
+                indexes = .failure(error)
+            }
+            checked = check()
+            done.signal()
+        }
+        thread.name = "ContactsLedger snapshot restore"
+        thread.start()
+    }
+
+    func wait() { done.wait() }
 }

@@ -81,7 +81,8 @@ package enum ProjectionSnapshots {
         let store = SnapshotStore(paths: paths, identity: identity, fileSystem: fileSystem)
         guard let sequences = try? store.sequences() else { return false }
         for sequence in sequences.reversed() where sequence > 0 && sequence <= (last ?? .max) {
-            guard case .success(let snapshot) = store.read(sequence: sequence),
+            // The state's checksum is checked while the state is restored (Projection(snapshot:)).
+            guard case .success(let snapshot) = store.read(sequence: sequence, checkingState: false),
                 let projection = try? Projection(
                     snapshot: snapshot, ledgerID: identity.ledgerID,
                     head: HeadDigest(sequence: snapshot.sequence, hash: snapshot.hash),

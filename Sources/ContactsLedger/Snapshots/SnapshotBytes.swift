@@ -35,6 +35,11 @@ struct SnapshotWriter {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// Overwrites eight bytes written earlier by ``fixed64(_:)`` at `offset`.
+    mutating func patchFixed64(_ value: UInt64, at offset: Int) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<offset + 8, with: $0) }
+    }
+
     mutating func raw(_ other: some Collection<UInt8>) { bytes.append(contentsOf: other) }
 
     /// A length, then the bytes.
@@ -93,6 +98,14 @@ struct SnapshotReader: ~Copyable {
 
     /// Moves to the end, leaving the rest unread.
     mutating func skipRest() { offset = end }
+
+    /// Moves to `position`, which must lie within the state.
+    mutating func seek(to position: Int) throws(SnapshotDecodingError) {
+        guard position >= 0 && position <= end else {
+            throw SnapshotDecodingError("a section offset of \(position) lies outside the \(end)-byte state")
+        }
+        offset = position
+    }
 
     /// The bytes not read yet.
     var remaining: Int { end - offset }

@@ -11,14 +11,24 @@ public struct Snapshot: Sendable {
     public let file: MappedFile
     /// Where the state lies in ``file``.
     public let stateRange: Range<Int>
+    /// The masked CRC32C the file's header holds for the state.
+    public let stateChecksum: UInt32
 
-    /// Creates a snapshot whose state is `stateRange` of `file`.
-    public init(sequence: UInt64, hash: SHA256Digest, file: MappedFile, stateRange: Range<Int>) {
+    /// Creates a snapshot whose state is `stateRange` of `file`, with the checksum its header holds.
+    public init(
+        sequence: UInt64, hash: SHA256Digest, file: MappedFile, stateRange: Range<Int>, stateChecksum: UInt32
+    ) {
         precondition(stateRange.lowerBound >= 0 && stateRange.upperBound <= file.byteCount)
         self.sequence = sequence
         self.hash = hash
         self.file = file
         self.stateRange = stateRange
+        self.stateChecksum = stateChecksum
+    }
+
+    /// Whether the state's bytes match the checksum in the file's header.
+    public func stateChecksumMatches() -> Bool {
+        CRC32C.mask(withState { CRC32C.checksum($0) }) == stateChecksum
     }
 
     /// Calls `body` with the encoded projection state; its form belongs to whoever wrote it.
@@ -109,8 +119,10 @@ public struct SnapshotStore: Sendable {
         }.sorted()
     }
 
-    /// Decodes one snapshot file and checks its checksums, version and ledger id.
-    public func read(sequence: UInt64) -> Result<Snapshot, DecodeFailure> {
+    /// Decodes one snapshot file and checks its checksums, version and ledger id. With
+    /// `checkingState` false the state's checksum is left to the caller
+    /// (``Snapshot/stateChecksumMatches()``), which may check it while it decodes the state.
+    public func read(sequence: UInt64, checkingState: Bool = true) -> Result<Snapshot, DecodeFailure> {
         let path = paths.snapshots + "/" + Self.fileName(sequence: sequence)
         guard let file = try? fileSystem.mapReadOnly(path) else { return .failure(DecodeFailure("cannot be read")) }
         let header: Result<(hash: SHA256Digest, stateCRC: UInt32), DecodeFailure> = file.withUnsafeBytes { bytes in
@@ -151,8 +163,9 @@ public struct SnapshotStore: Sendable {
             return .failure(failure)
         case .success(let (hash, stateCRC)):
             let snapshot = Snapshot(
-                sequence: sequence, hash: hash, file: file, stateRange: Self.headerBytes..<file.byteCount)
-            guard CRC32C.mask(snapshot.withState { CRC32C.checksum($0) }) == stateCRC else {
+                sequence: sequence, hash: hash, file: file, stateRange: Self.headerBytes..<file.byteCount,
+                stateChecksum: stateCRC)
+            guard !checkingState || snapshot.stateChecksumMatches() else {
                 return .failure(DecodeFailure("state checksum mismatch"))
             }
             return .success(snapshot)
