@@ -101,7 +101,7 @@ public struct WriterStatistics: Sendable, Hashable {
     public var records: Int = 0
     /// Groups made durable (one write and one fdatasync each, plus more when a group rolls).
     public var groups: Int = 0
-    /// Every fdatasync, fsync and directory fsync the writer thread called, including any that
+    /// Every fdatasync, fsync and directory fsync the writer called, including any that
     /// failed: one fdatasync per group, one more when a group rolls with frames already buffered,
     /// and a fsync of the new segment and one of the journal directory per roll. The fsyncs that
     /// ``Journal/open(at:options:replayFrom:onRecord:)`` makes before the writer starts are not counted.
@@ -306,8 +306,8 @@ public final class Journal: @unchecked Sendable {
 
     // MARK: Appending
 
-    /// Queues a record and returns its sequence number at once; `completion` runs on the
-    /// writer thread after the record is durable (or its group failed), in sequence order.
+    /// Queues a record and returns its sequence number at once; `completion` runs on the thread
+    /// holding the writer role after the record is durable (or its group failed), in sequence order.
     ///
     /// Throws without queuing anything if the entry is over a limit, the journal is closed,
     /// or the writer has failed.
@@ -367,8 +367,8 @@ public final class Journal: @unchecked Sendable {
     /// Appends one record and blocks the calling thread until it is on disk.
     ///
     /// When no other thread is writing, the calling thread writes the group itself (see the
-    /// type's documentation). Must not be called from a completion (the writer thread), which it
-    /// would wait for forever.
+    /// type's documentation). Must not be called from a completion (the thread holding the writer
+    /// role), which it would wait for forever.
     public func appendAndWait(_ entry: JournalEntry) throws(StorageError) -> AppendReceipt {
         precondition(
             !writer.isWriterThread,
@@ -397,8 +397,8 @@ public final class Journal: @unchecked Sendable {
     /// Waits for every queued record to be written, stops the writer and releases the lock.
     ///
     /// Safe to call more than once and from several threads at once. Called from a completion
-    /// (on the writer thread), it marks the journal closing and returns at once: the writer
-    /// writes what is queued, then closes the files and releases the lock.
+    /// (on the thread holding the writer role), it marks the journal closing and returns at once:
+    /// the writer thread writes what is queued, then closes the files and releases the lock.
     public func close() { writer.close() }
 
     deinit { writer.close() }
@@ -480,7 +480,7 @@ private final class JournalWriter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Whether the calling thread is this journal's writer thread.
+    /// Whether the calling thread is this journal's writer thread or holds the writer role.
     var isWriterThread: Bool {
         condition.lock()
         defer { condition.unlock() }
