@@ -423,6 +423,9 @@ public final class ContactStore: @unchecked Sendable {
         _ request: SaveRequest, as override: SaveClient? = nil, leading: Bool = false,
         completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
     ) {
+        // What depends only on the request is worked out before the commit lock, which planning
+        // against the durable and staged state must hold.
+        let prepared = PreparedSaveRequest(request)
         commitLock.lock()
         if let failure {
             commitLock.unlock()
@@ -466,7 +469,7 @@ public final class ContactStore: @unchecked Sendable {
                     sequence: sequence)
                 let result: Result<(operations: [LedgerOperation], affected: [String]), ContactStoreError>
                 do throws(ContactStoreError) {
-                    result = .success(try planner.plan())
+                    result = .success(try planner.plan(prepared))
                 } catch {
                     result = .failure(error)
                 }
