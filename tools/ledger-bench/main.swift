@@ -17,7 +17,7 @@ import LedgerStorage
 #endif
 
 let usage = """
-    usage: ledger-bench [--quick] [--table] [--dir DIRECTORY] [--keep] [--sizes N,N...]
+    usage: ledger-bench [--quick] [--table] [--dir DIRECTORY] [--keep] [--sizes N,N...] [--commit-only]
 
     Measures commits, group commit, replay, open with a snapshot, search and memory, and prints
     one JSON object on standard output (a table with --table).
@@ -29,6 +29,8 @@ let usage = """
       --keep           keep the scratch directory and the ledgers in it
       --sizes N,N...   the contact counts of the generated ledgers (default 100000,1000000; with
                        --quick 1000,2000); search and memory are measured on the last
+      --commit-only    measure only the commit figures (single commits beside the fdatasync baseline,
+                       and group commit), writing no generated ledgers
       --measure-ledger PATH [--measure-search | --measure-open-only]
                        measure one ledger written by an earlier --keep run (open, memory, read,
                        replay, and search with --measure-search; only the open with
@@ -50,6 +52,8 @@ struct Options {
     var measureOpenOnly = false
     /// The contact counts of the generated ledgers; the last one is searched.
     var sizes: [Int]?
+    /// Measure only the commit figures.
+    var commitOnly = false
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -66,6 +70,7 @@ struct Options {
                 measure = value
             case "--measure-search": measureSearch = true
             case "--measure-open-only": measureOpenOnly = true
+            case "--commit-only": commitOnly = true
             case "--sizes":
                 guard let value = rest.popFirst(),
                     case let sizes = value.split(separator: ",").compactMap({ Int($0) }), !sizes.isEmpty,
@@ -161,7 +166,8 @@ do {
     }
     let vcardBytes = try single.contacts.map { try VCardSerialization.data(with: [$0], version: .v3_0).count }
 
-    let sizes = options.sizes ?? (options.quick ? [1_000, 2_000] : [100_000, 1_000_000])
+    let sizes =
+        options.commitOnly ? [] : options.sizes ?? (options.quick ? [1_000, 2_000] : [100_000, 1_000_000])
     var ledgers: [(built: LedgerBuilder.Built, measured: [String: Any])] = []
     for (index, size) in sizes.enumerated() {
         progress("writing a ledger of \(size) contacts")

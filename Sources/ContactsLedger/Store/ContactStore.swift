@@ -49,7 +49,8 @@ public final class ContactStore: @unchecked Sendable {
     // Thread-safety: `projection` is guarded by `projectionLock` (readers share it; applying a
     // record takes it exclusively). `staged`, `nextSequence`, `failure`, `access` and
     // `pendingRequests` are guarded by `commitLock`. Lock order: `commitLock`, then
-    // `projectionLock`, then the journal's own lock. `observers` is guarded by `observerLock`.
+    // `projectionLock`, then the journal's own lock. `observers` is guarded by `observerLock`,
+    // `completed` by `completedLock` (taken with no other lock held).
 
     /// How the store reaches its ledger.
     private enum Backing {
@@ -71,6 +72,9 @@ public final class ContactStore: @unchecked Sendable {
     private var failure: ContactStoreError?
     private var access: ClientAccess
     private var pendingRequests: [UUID: [@Sendable (Result<SaveResult, ContactStoreError>) -> Void]] = [:]
+    /// Records the journal has completed whose group has not been finished yet (see ``finishGroup()``).
+    private var completed: [CompletedRecord] = []
+    private let completedLock = NSLock()
     private let observerLock = NSLock()
     private var observers: [UUID: AsyncStream<StoreChange>.Continuation] = [:]
     /// Writes snapshots of the projection for a store that writes a ledger directory; nil otherwise.
@@ -91,6 +95,10 @@ public final class ContactStore: @unchecked Sendable {
             resolved = recorded
         }
         access = resolved
+        if case .journal(let journal) = backing {
+            // The store owns its journal: a strong reference back from the journal would be a cycle.
+            journal.setGroupCompletionHandler { [weak self] in self?.finishGroup() }
+        }
     }
 
     // MARK: Opening
@@ -402,14 +410,22 @@ public final class ContactStore: @unchecked Sendable {
     /// Executes a save request, blocking the calling thread until the record is on disk.
     @discardableResult
     public func execute(_ request: SaveRequest) throws -> SaveResult {
-        try wait { self.submit(request, completion: $0) }
+        try wait { self.submit(request, leading: true, completion: $0) }
     }
 
     /// Validates and queues a request; `completion` runs once it is durable or has failed.
+    ///
+    /// A `leading` caller blocks until the outcome anyway and calls ``wait(_:)``: the
+    /// journal does not wake its writer thread for the record, and the caller writes the group
+    /// itself if the writer is idle. An asynchronous caller does not lead, so that no task blocks
+    /// a thread of the cooperative pool in fdatasync.
     private func submit(
-        _ request: SaveRequest, as override: SaveClient? = nil,
+        _ request: SaveRequest, as override: SaveClient? = nil, leading: Bool = false,
         completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
     ) {
+        // What depends only on the request is worked out before the commit lock, which planning
+        // against the durable and staged state must hold.
+        let prepared = PreparedSaveRequest(request)
         commitLock.lock()
         if let failure {
             commitLock.unlock()
@@ -443,30 +459,33 @@ public final class ContactStore: @unchecked Sendable {
         }
         let sequence = nextSequence
         let saveClient = override ?? SaveClient(identifier: client.identifier, access: access)
-        let planned:
-            Result<
-                (operations: [LedgerOperation], affected: [String], staged: StagedChanges, touched: Set<StagedKey>),
-                ContactStoreError
-            > =
-                projectionLock.read {
-                    var planner = SavePlanner(
-                        state: StagedView(base: projection, staged: staged), client: saveClient, request: request,
-                        sequence: sequence)
-                    do throws(ContactStoreError) {
-                        let plan = try planner.plan()
-                        return .success((plan.operations, plan.affected, planner.state.staged, planner.state.touched))
-                    } catch {
-                        return .failure(error)
-                    }
+        // The staged changes move into the planner's view and back, so the request's effects are
+        // written into them in place; `undo` takes them out again if the request is not queued.
+        var planned: (staged: StagedChanges, undo: StagedUndo) = (StagedChanges(), StagedUndo())
+        let outcome: Result<(operations: [LedgerOperation], affected: [String]), ContactStoreError> =
+            projectionLock.read {
+                var planner = SavePlanner(
+                    state: StagedView(base: projection, staged: takeStaged()), client: saveClient, request: request,
+                    sequence: sequence)
+                let result: Result<(operations: [LedgerOperation], affected: [String]), ContactStoreError>
+                do throws(ContactStoreError) {
+                    result = .success(try planner.plan(prepared))
+                } catch {
+                    result = .failure(error)
                 }
-        let plan: (operations: [LedgerOperation], affected: [String], staged: StagedChanges, touched: Set<StagedKey>)
-        switch planned {
+                planned = planner.state.detach()
+                return result
+            }
+        let plan: (operations: [LedgerOperation], affected: [String])
+        switch outcome {
         case .failure(let error):
+            restoreStaged(&planned)
             commitLock.unlock()
             return completion(.failure(error))
         case .success(let value): plan = value
         }
         guard !plan.operations.isEmpty else {
+            restoreStaged(&planned)
             let head = projectionLock.read { (projection.head, projection.lastCommitMicroseconds) }
             commitLock.unlock()
             return completion(
@@ -478,7 +497,7 @@ public final class ContactStore: @unchecked Sendable {
         let event = LedgerEvent(operations: plan.operations)
         if let error = enqueueLocked(
             event, requestID: requestID, author: request.transactionAuthor ?? "", affected: plan.affected,
-            staged: plan.staged, touched: plan.touched, journal: journal, completion: completion)
+            planned: &planned, journal: journal, leading: leading, completion: completion)
         {
             commitLock.unlock()
             return completion(.failure(error))
@@ -486,27 +505,50 @@ public final class ContactStore: @unchecked Sendable {
         commitLock.unlock()
     }
 
-    /// Encodes and queues an event whose effects are already staged; call with `commitLock` held.
-    /// Returns the error if the journal refused the record (nothing is staged then).
+    /// Moves the staged changes out of the store, for a planner to write into in place; call with
+    /// `commitLock` held, and give them back (``restoreStaged(_:)`` or ``enqueueLocked``) before
+    /// releasing it.
+    private func takeStaged() -> StagedChanges {
+        var taken = StagedChanges()
+        swap(&taken, &staged)
+        return taken
+    }
+
+    /// Gives planned staged changes back to the store without the request's effects.
+    private func restoreStaged(_ planned: inout (staged: StagedChanges, undo: StagedUndo)) {
+        planned.undo.rollBack(&planned.staged)
+        swap(&staged, &planned.staged)
+    }
+
+    /// Encodes and queues an event whose effects are planned into `planned`, and gives the staged
+    /// changes back to the store: with the event's effects when the journal took the record, without
+    /// them (and with the error returned) when it refused it. Call with `commitLock` held.
     private func enqueueLocked(
-        _ event: LedgerEvent, requestID: UUID, author: String, affected: [String], staged newStaged: StagedChanges,
-        touched: Set<StagedKey>, journal: any JournalStore,
+        _ event: LedgerEvent, requestID: UUID, author: String, affected: [String],
+        planned: inout (staged: StagedChanges, undo: StagedUndo), journal: any JournalStore, leading: Bool,
         completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
     ) -> ContactStoreError? {
         let sequence = nextSequence
         let entry = JournalEntry(
             requestID: requestID, author: author, schemaVersion: EventCodec.currentSchemaVersion,
             payload: EventCodec.encode(event))
+        let touched = planned.undo.keys
         do {
-            let assigned = try journal.enqueue(entry) { [self] result in
-                self.finish(
-                    event, requestID: requestID, author: author, affected: affected, touched: touched, result: result)
+            let assigned = try journal.enqueue(entry, deferringWrite: leading) { [self] result in
+                // The group is finished as a whole, in `finishGroup`, once all its records are here.
+                let record = CompletedRecord(
+                    event: event, requestID: requestID, author: author, affected: affected, touched: touched,
+                    result: result)
+                completedLock.lock()
+                completed.append(record)
+                completedLock.unlock()
             }
             precondition(assigned == sequence, "the journal assigned \(assigned) where the store expected \(sequence)")
         } catch {
+            restoreStaged(&planned)
             return ContactStoreError(error)
         }
-        staged = newStaged
+        swap(&staged, &planned.staged)
         staged.retain(touched)
         nextSequence += 1
         pendingRequests[requestID] = [completion]
@@ -537,43 +579,79 @@ public final class ContactStore: @unchecked Sendable {
         if let outcome { throw outcome }
     }
 
-    /// Runs on the journal's writer after a record is durable (or failed): advances the
-    /// projection, completes the callers, and posts the change.
-    private func finish(
-        _ event: LedgerEvent, requestID: UUID, author: String, affected: [String], touched: Set<StagedKey>,
-        result: Result<AppendReceipt, StorageError>
-    ) {
+    /// A record the journal has completed (made durable, or failed), waiting for its group to be finished.
+    private struct CompletedRecord {
+        var event: LedgerEvent
+        var requestID: UUID
+        var author: String
+        var affected: [String]
+        var touched: Set<StagedKey>
+        var result: Result<AppendReceipt, StorageError>
+    }
+
+    /// Runs on the journal's writer after the completions of a group (records made durable by
+    /// one fdatasync, or failed together): advances the projection by the whole group under one
+    /// acquisition of the locks, then, record by record in sequence order, posts the change and
+    /// completes the callers.
+    private func finishGroup() {
+        completedLock.lock()
+        let records = completed
+        completed = []
+        completedLock.unlock()
+        guard !records.isEmpty else { return }
+        var outcomes:
+            [(
+                waiting: [@Sendable (Result<SaveResult, ContactStoreError>) -> Void],
+                outcome: Result<SaveResult, ContactStoreError>
+            )] = []
+        outcomes.reserveCapacity(records.count)
         commitLock.lock()
-        let waiting = pendingRequests.removeValue(forKey: requestID) ?? []
-        let outcome: Result<SaveResult, ContactStoreError>
-        switch result {
-        case .success(let receipt):
+        let durable = records.contains { if case .success = $0.result { true } else { false } }
+        if durable {
             projectionLock.write {
-                projection.apply(event, receipt: receipt, requestID: requestID)
+                var operations = 0
+                for record in records {
+                    guard case .success(let receipt) = record.result else { continue }
+                    projection.apply(record.event, receipt: receipt, requestID: record.requestID)
+                    operations += record.event.operations.count
+                }
                 projection.prepareForQueries()
-                snapshotter?.applied(operations: event.operations.count, projection: projection)
+                snapshotter?.applied(operations: operations, projection: projection)
             }
-            staged.release(touched)
-            outcome = .success(
-                SaveResult(
-                    sequence: receipt.sequence, commitDate: Date(microseconds: receipt.commitMicroseconds),
-                    affectedIdentifiers: affected, wasAlreadyCommitted: false))
-        case .failure(let error):
-            // Fail closed: nothing queued can be trusted; reads keep serving the durable state.
-            failure = ContactStoreError(
-                .storeNotWritable, "a write to the ledger failed; reopen the store to recover: \(error)")
-            staged = StagedChanges()
-            outcome = .failure(ContactStoreError(error))
+        }
+        for record in records {
+            let waiting = pendingRequests.removeValue(forKey: record.requestID) ?? []
+            switch record.result {
+            case .success(let receipt):
+                staged.release(record.touched)
+                outcomes.append(
+                    (
+                        waiting,
+                        .success(
+                            SaveResult(
+                                sequence: receipt.sequence, commitDate: Date(microseconds: receipt.commitMicroseconds),
+                                affectedIdentifiers: record.affected, wasAlreadyCommitted: false))
+                    ))
+            case .failure(let error):
+                // Fail closed: nothing queued can be trusted; reads keep serving the durable state.
+                failure = ContactStoreError(
+                    .storeNotWritable, "a write to the ledger failed; reopen the store to recover: \(error)")
+                staged = StagedChanges()
+                outcomes.append((waiting, .failure(ContactStoreError(error))))
+            }
         }
         commitLock.unlock()
-        // DESIGN.md's commit path: the projection has advanced; post the change, then return to the callers.
-        if case .success(let saved) = outcome {
-            publish(
-                StoreChange(
-                    sequences: saved.sequence...saved.sequence, authors: [author], affectedIdentifiers: affected,
-                    origin: .thisStore))
+        // DESIGN.md's commit path: the projection has advanced; for each record, post its change,
+        // then return to its callers.
+        for (record, (waiting, outcome)) in zip(records, outcomes) {
+            if case .success(let saved) = outcome {
+                publish(
+                    StoreChange(
+                        sequences: saved.sequence...saved.sequence, authors: [record.author],
+                        affectedIdentifiers: record.affected, origin: .thisStore))
+            }
+            for completion in waiting { completion(outcome) }
         }
-        for completion in waiting { completion(outcome) }
     }
 
     /// The result a committed request had, rebuilt from its record.
@@ -663,7 +741,7 @@ public final class ContactStore: @unchecked Sendable {
 
     /// Queues already-planned store-level operations as one record.
     private func submitOperations(
-        _ operations: [LedgerOperation], author: String, requestID: UUID,
+        _ operations: [LedgerOperation], author: String, requestID: UUID, leading: Bool = false,
         completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
     ) {
         guard case .journal(let journal) = backing else {
@@ -675,14 +753,14 @@ public final class ContactStore: @unchecked Sendable {
             commitLock.unlock()
             return completion(.failure(failure))
         }
-        let (newStaged, touched) = projectionLock.read {
-            var view = StagedView(base: projection, staged: staged)
+        var planned = projectionLock.read {
+            var view = StagedView(base: projection, staged: takeStaged())
             view.apply(event, sequence: nextSequence, requestID: requestID)
-            return (view.staged, view.touched)
+            return view.detach()
         }
         let error = enqueueLocked(
-            event, requestID: requestID, author: author, affected: event.affectedIdentifiers, staged: newStaged,
-            touched: touched, journal: journal, completion: completion)
+            event, requestID: requestID, author: author, affected: event.affectedIdentifiers, planned: &planned,
+            journal: journal, leading: leading, completion: completion)
         commitLock.unlock()
         if let error { completion(.failure(error)) }
     }
@@ -696,7 +774,7 @@ public final class ContactStore: @unchecked Sendable {
                 request,
                 as: SaveClient(
                     identifier: clientIdentifier, access: ClientAccess(status: .authorized, notesEntitlement: true)),
-                completion: $0)
+                leading: true, completion: $0)
         }
     }
 
@@ -704,10 +782,14 @@ public final class ContactStore: @unchecked Sendable {
     @discardableResult
     package func commitOperations(_ operations: [LedgerOperation], author: String, requestID: UUID) throws -> SaveResult
     {
-        try wait { self.submitOperations(operations, author: author, requestID: requestID, completion: $0) }
+        try wait {
+            self.submitOperations(operations, author: author, requestID: requestID, leading: true, completion: $0)
+        }
     }
 
-    /// Runs an asynchronous submission and blocks the calling thread for its result.
+    /// Runs a leading submission and blocks the calling thread for its result: the thread writes
+    /// the group that holds its record itself when the journal's writer is idle, so a lone
+    /// blocking caller pays no thread wake-ups; otherwise the busy writer takes the record.
     private func wait(
         _ start: (@escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void) -> Void
     ) throws -> SaveResult {
@@ -717,6 +799,7 @@ public final class ContactStore: @unchecked Sendable {
             box.set(result)
             done.signal()
         }
+        if case .journal(let journal) = backing { journal.writeQueued() }
         done.wait()
         return try box.get()
     }

@@ -8,63 +8,45 @@ package struct SaveClient: Sendable {
     package var access: ClientAccess
 }
 
-/// Turns a save request into the effects it would have, validating everything against the
-/// durable state plus the queued requests' effects, and applying each effect to the view as it
-/// goes so later operations of the request see earlier ones.
+/// The intent left for one contact after the in-request rules.
+private enum ContactIntent: Sendable {
+    case add(MutableContact, container: String?)
+    case update(MutableContact)
+    case delete(MutableContact)
+}
+
+/// The intent left for one group after the in-request rules.
+private enum GroupIntent: Sendable {
+    case add(MutableGroup, container: String?)
+    case update(MutableGroup)
+    case delete(MutableGroup)
+}
+
+private struct Pair: Hashable, Sendable {
+    var first: String
+    var second: String
+}
+
+/// The part of planning a save request that depends only on the request: its calls reduced to
+/// one intent per object by the in-request rules, and each added contact's kept values and
+/// validation issues.
 ///
-/// The request's calls are first reduced to one intent per object by the framework's in-request
-/// rules (see ``SaveRequest``), then applied in phases: group adds, contact adds, contact updates,
-/// group renames, subgroup changes, membership changes, contact deletes, group deletes. Any
-/// failure throws before anything is written; the caller discards the view.
-package struct SavePlanner<State: LedgerState> {
-    package var state: State
-    let client: SaveClient
-    let request: SaveRequest
-    /// The sequence number the request's record will get.
-    let sequence: UInt64
-    private(set) var operations: [LedgerOperation] = []
-    private(set) var affected: [String] = []
-    private var issues: [ContactValidationIssue] = []
-    private var issueIdentifiers: [String] = []
+/// The store computes it before taking its commit lock, so that the part of planning that must
+/// run one request at a time (against the durable and staged state) is shorter.
+package struct PreparedSaveRequest: Sendable {
+    fileprivate var contactOrder: [String] = []
+    fileprivate var contacts: [String: ContactIntent] = [:]
+    fileprivate var groupOrder: [String] = []
+    fileprivate var groups: [String: GroupIntent] = [:]
+    fileprivate var memberOrder: [Pair] = []
+    fileprivate var members: [Pair: Bool] = [:]
+    fileprivate var subgroupOrder: [Pair] = []
+    fileprivate var subgroups: [Pair: Bool] = [:]
+    /// Per added contact: the values it keeps and its validation issues.
+    fileprivate var added: [String: (values: ContactValues, issues: [ContactValidationIssue])] = [:]
 
-    package init(state: State, client: SaveClient, request: SaveRequest, sequence: UInt64) {
-        self.state = state
-        self.client = client
-        self.request = request
-        self.sequence = sequence
-    }
-
-    /// The intent left for one contact after the in-request rules.
-    private enum ContactIntent {
-        case add(MutableContact, container: String?)
-        case update(MutableContact)
-        case delete(MutableContact)
-    }
-
-    /// The intent left for one group after the in-request rules.
-    private enum GroupIntent {
-        case add(MutableGroup, container: String?)
-        case update(MutableGroup)
-        case delete(MutableGroup)
-    }
-
-    private struct Pair: Hashable {
-        var first: String
-        var second: String
-    }
-
-    /// Plans the whole request; returns the event's operations and the affected identifiers.
-    package mutating func plan() throws(ContactStoreError) -> (operations: [LedgerOperation], affected: [String]) {
-        try checkAuthorized()
-        var contactOrder: [String] = []
-        var contacts: [String: ContactIntent] = [:]
-        var groupOrder: [String] = []
-        var groups: [String: GroupIntent] = [:]
-        var memberOrder: [Pair] = []
-        var members: [Pair: Bool] = [:]
-        var subgroupOrder: [Pair] = []
-        var subgroups: [Pair: Bool] = [:]
-
+    /// Applies the in-request rules to `request`'s calls and validates the contacts it adds.
+    package init(_ request: SaveRequest) {
         for operation in request.operations {
             switch operation {
             case .addContact(let contact, let container):
@@ -113,12 +95,66 @@ package struct SavePlanner<State: LedgerState> {
                 if case .addSubgroup = operation { subgroups[pair] = true } else { subgroups[pair] = false }
             }
         }
+        for identifier in contactOrder {
+            guard case .add(let contact, _) = contacts[identifier] else { continue }
+            added[identifier] = (contact.values.keeping(contact.availableKeys), contact.validate(keys: .all))
+        }
+    }
+}
+
+/// Turns a save request into the effects it would have, validating everything against the
+/// durable state plus the queued requests' effects, and applying each effect to the view as it
+/// goes so later operations of the request see earlier ones.
+///
+/// The request's calls are first reduced to one intent per object by the framework's in-request
+/// rules (see ``SaveRequest``), then applied in phases: group adds, contact adds, contact updates,
+/// group renames, subgroup changes, membership changes, contact deletes, group deletes. Any
+/// failure throws before anything is written; the caller discards the view.
+package struct SavePlanner<State: LedgerState> {
+    package var state: State
+    let client: SaveClient
+    let request: SaveRequest
+    /// The sequence number the request's record will get.
+    let sequence: UInt64
+    private(set) var operations: [LedgerOperation] = []
+    private(set) var affected: [String] = []
+    private var issues: [ContactValidationIssue] = []
+    private var issueIdentifiers: [String] = []
+
+    package init(state: State, client: SaveClient, request: SaveRequest, sequence: UInt64) {
+        self.state = state
+        self.client = client
+        self.request = request
+        self.sequence = sequence
+    }
+
+    /// Plans the whole request; returns the event's operations and the affected identifiers.
+    package mutating func plan() throws(ContactStoreError) -> (operations: [LedgerOperation], affected: [String]) {
+        try plan(PreparedSaveRequest(request))
+    }
+
+    /// Plans the whole request from its prepared intents (``PreparedSaveRequest``, made from this
+    /// planner's request); returns the event's operations and the affected identifiers.
+    package mutating func plan(
+        _ prepared: PreparedSaveRequest
+    ) throws(ContactStoreError) -> (operations: [LedgerOperation], affected: [String]) {
+        try checkAuthorized()
+        let contactOrder = prepared.contactOrder
+        let contacts = prepared.contacts
+        let groupOrder = prepared.groupOrder
+        let groups = prepared.groups
+        let memberOrder = prepared.memberOrder
+        let members = prepared.members
+        let subgroupOrder = prepared.subgroupOrder
+        let subgroups = prepared.subgroups
 
         for identifier in groupOrder {
             if case .add(let group, let container) = groups[identifier] { try addGroup(group, container) }
         }
         for identifier in contactOrder {
-            if case .add(let contact, let container) = contacts[identifier] { try addContact(contact, container) }
+            if case .add(let contact, let container) = contacts[identifier] {
+                try addContact(contact, container, prepared: prepared.added[identifier])
+            }
         }
         for identifier in contactOrder {
             if case .update(let contact) = contacts[identifier] { try updateContact(contact) }
@@ -217,7 +253,10 @@ package struct SavePlanner<State: LedgerState> {
 
     // MARK: Contacts
 
-    private mutating func addContact(_ contact: MutableContact, _ container: String?) throws(ContactStoreError) {
+    private mutating func addContact(
+        _ contact: MutableContact, _ container: String?,
+        prepared: (values: ContactValues, issues: [ContactValidationIssue])?
+    ) throws(ContactStoreError) {
         let identifier = contact.identifier
         guard !identifier.isEmpty else {
             throw ContactStoreError(.recordIdentifierInvalid, "a contact's identifier is empty")
@@ -227,9 +266,9 @@ package struct SavePlanner<State: LedgerState> {
                 .insertedRecordAlreadyExists, "contact \(identifier) already exists", affectedIdentifiers: [identifier])
         }
         let containerID = try containerIdentifier(container, for: identifier)
-        let values = contact.values.keeping(contact.availableKeys)
+        let values = prepared?.values ?? contact.values.keeping(contact.availableKeys)
         try checkNote(values.note.isEmpty ? [] : [.note], identifier)
-        collect(contact.validate(keys: .all), identifier)
+        collect(prepared?.issues ?? contact.validate(keys: .all), identifier)
         record(
             .addContact(
                 identifier: identifier, containerIdentifier: containerID, createdBy: client.identifier, values: values),

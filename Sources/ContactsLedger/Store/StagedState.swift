@@ -57,19 +57,95 @@ package enum StagedKey: Sendable, Hashable {
     case request(UUID)
 }
 
+/// What a request being planned changed in the staged changes, and what they held before, so
+/// that the request's effects can be taken out again if it is not queued after all.
+package struct StagedUndo: Sendable {
+    /// The keys the request touched.
+    package fileprivate(set) var keys: Set<StagedKey> = []
+    /// What the touched keys held before the request: an entry per key that had one.
+    fileprivate var previous = StagedChanges()
+    /// The touched keys that had no staged entry before the request.
+    fileprivate var absent: Set<StagedKey> = []
+
+    /// Creates an empty record: nothing touched.
+    package init() {}
+
+    /// Puts back what the touched keys held before the request.
+    package func rollBack(_ staged: inout StagedChanges) {
+        for key in keys {
+            let had = !absent.contains(key)
+            switch key {
+            case .contact(let identifier):
+                staged.contacts[identifier] = had ? previous.contacts[identifier] : nil
+            case .group(let identifier):
+                staged.groups[identifier] = had ? previous.groups[identifier] : nil
+            case .container(let identifier):
+                staged.containers[identifier] = had ? previous.containers[identifier] : nil
+            case .access(let client): staged.access[client] = had ? previous.access[client] : nil
+            case .grants(let client): staged.grants[client] = had ? previous.grants[client] : nil
+            case .request(let identifier): staged.requests[identifier] = had ? previous.requests[identifier] : nil
+            }
+        }
+    }
+
+    /// Records `key` as touched, remembering its entry in `staged` the first time.
+    fileprivate mutating func touch(_ key: StagedKey, in staged: StagedChanges) {
+        guard keys.insert(key).inserted else { return }
+        var had = true
+        switch key {
+        case .contact(let identifier):
+            if let entry = staged.contacts[identifier] { previous.contacts[identifier] = entry } else { had = false }
+        case .group(let identifier):
+            if let entry = staged.groups[identifier] { previous.groups[identifier] = entry } else { had = false }
+        case .container(let identifier):
+            if let entry = staged.containers[identifier] {
+                previous.containers[identifier] = entry
+            } else {
+                had = false
+            }
+        case .access(let client):
+            if let entry = staged.access[client] { previous.access[client] = entry } else { had = false }
+        case .grants(let client):
+            if let entry = staged.grants[client] { previous.grants[client] = entry } else { had = false }
+        case .request(let identifier):
+            if let entry = staged.requests[identifier] { previous.requests[identifier] = entry } else { had = false }
+        }
+        if !had { absent.insert(key) }
+    }
+}
+
 /// The projection seen through the staged changes, and the place a request being planned writes
 /// its own effects (so later operations of the same request see earlier ones).
+///
+/// The store moves its staged changes into the view and takes them back with ``detach()``, so
+/// that a request's effects are written into them in place: copying them for every request
+/// would make planning cost grow with the number of queued requests. The view records what each
+/// key held before the request touched it (``undo``), so a request that fails or is not queued
+/// leaves the staged changes as they were.
 package struct StagedView<Base: LedgerState>: LedgerState {
     private let base: Base
     /// The staged changes, including this request's.
     package private(set) var staged: StagedChanges
+    /// What this request touched, and what it replaced.
+    package private(set) var undo = StagedUndo()
+
     /// The keys this request has touched.
-    package private(set) var touched: Set<StagedKey> = []
+    package var touched: Set<StagedKey> { undo.keys }
 
     /// Looks at `base` through `staged`.
     package init(base: Base, staged: StagedChanges) {
         self.base = base
         self.staged = staged
+    }
+
+    /// Moves the staged changes (with this request's effects) and the undo record out of the
+    /// view, leaving it empty, so that the caller holds the only reference to them.
+    package mutating func detach() -> (staged: StagedChanges, undo: StagedUndo) {
+        var taken = StagedChanges()
+        swap(&taken, &staged)
+        var record = StagedUndo()
+        swap(&record, &undo)
+        return (taken, record)
     }
 
     package var defaultContainer: Container { base.defaultContainer }
@@ -105,32 +181,32 @@ package struct StagedView<Base: LedgerState>: LedgerState {
     }
 
     package mutating func putContact(_ identifier: String, _ state: ContactState?) {
+        undo.touch(.contact(identifier), in: staged)
         staged.contacts[identifier] = .some(state)
-        touched.insert(.contact(identifier))
     }
 
     package mutating func putGroup(_ identifier: String, _ state: GroupState?) {
+        undo.touch(.group(identifier), in: staged)
         staged.groups[identifier] = .some(state)
-        touched.insert(.group(identifier))
     }
 
     package mutating func putContainer(_ container: Container) {
+        undo.touch(.container(container.identifier), in: staged)
         staged.containers[container.identifier] = container
-        touched.insert(.container(container.identifier))
     }
 
     package mutating func putAccess(_ client: String, _ access: ClientAccess) {
+        undo.touch(.access(client), in: staged)
         staged.access[client] = access
-        touched.insert(.access(client))
     }
 
     package mutating func putGrants(_ client: String, _ contacts: Set<String>) {
+        undo.touch(.grants(client), in: staged)
         staged.grants[client] = contacts
-        touched.insert(.grants(client))
     }
 
     package mutating func putRequest(_ requestID: UUID, sequence: UInt64) {
+        undo.touch(.request(requestID), in: staged)
         staged.requests[requestID] = sequence
-        touched.insert(.request(requestID))
     }
 }

@@ -101,7 +101,7 @@ public struct WriterStatistics: Sendable, Hashable {
     public var records: Int = 0
     /// Groups made durable (one write and one fdatasync each, plus more when a group rolls).
     public var groups: Int = 0
-    /// Every fdatasync, fsync and directory fsync the writer thread called, including any that
+    /// Every fdatasync, fsync and directory fsync the writer called, including any that
     /// failed: one fdatasync per group, one more when a group rolls with frames already buffered,
     /// and a fsync of the new segment and one of the journal directory per roll. The fsyncs that
     /// ``Journal/open(at:options:replayFrom:onRecord:)`` makes before the writer starts are not counted.
@@ -120,10 +120,19 @@ public struct WriterStatistics: Sendable, Hashable {
 /// ``StorageError/writerFailed(cause:)``; reopening recovers from what is on disk, after cutting
 /// the journal back to what the failed writer had made durable (see ``RecoveryReport/writerFailureRollback``).
 ///
-/// Completions run on the writer thread. A completion may call ``enqueue(_:completion:)``,
-/// ``append(_:)`` or ``close()`` (which then only marks the journal closing and returns; the
-/// writer closes the files once the queue is empty), but not ``appendAndWait(_:)``, which would
-/// wait for the thread it runs on. A journal dropped without ``close()`` closes itself the same way.
+/// One thread at a time holds the writer role: the journal's writer thread, or a caller that
+/// found the writer idle and writes as the group's leader (``appendAndWait(_:)``, or
+/// ``enqueue(_:deferringWrite:completion:)`` followed by ``writeQueued()``), which saves the
+/// two thread wake-ups a lone blocking writer would otherwise pay. Records queued while a group
+/// is being written join the next group, which the writer thread takes. Whoever holds the role
+/// runs the group's completions, in sequence order, and then the group completion handler
+/// (``setGroupCompletionHandler(_:)``), before the next group is taken.
+///
+/// Completions run on the thread holding the writer role. A completion may call
+/// ``enqueue(_:completion:)``, ``append(_:)`` or ``close()`` (which then only marks the journal
+/// closing and returns; the writer closes the files once the queue is empty), but not
+/// ``appendAndWait(_:)``, which would wait for the thread it runs on. A journal dropped without
+/// ``close()`` closes itself the same way.
 public final class Journal: @unchecked Sendable {
     // Thread-safety: the lets are immutable; everything mutable lives in `writer`, which guards
     // it (see `JournalWriter`). The writer thread holds `writer`, never the journal, so that
@@ -317,8 +326,8 @@ public final class Journal: @unchecked Sendable {
 
     // MARK: Appending
 
-    /// Queues a record and returns its sequence number at once; `completion` runs on the
-    /// writer thread after the record is durable (or its group failed), in sequence order.
+    /// Queues a record and returns its sequence number at once; `completion` runs on the thread
+    /// holding the writer role after the record is durable (or its group failed), in sequence order.
     ///
     /// Throws without queuing anything if the entry is over a limit, the journal is closed,
     /// or the writer has failed.
@@ -327,6 +336,40 @@ public final class Journal: @unchecked Sendable {
         _ entry: JournalEntry, completion: @escaping @Sendable (Result<AppendReceipt, StorageError>) -> Void
     ) throws(StorageError) -> UInt64 {
         try writer.enqueue(entry, completion: completion)
+    }
+
+    /// Queues a record like ``enqueue(_:completion:)``; with `deferringWrite`, without waking the
+    /// writer thread, because the caller will call ``writeQueued()`` next and write the group
+    /// itself if the writer is idle.
+    ///
+    /// A caller that defers must call ``writeQueued()``: until then the record waits for the next
+    /// group someone else writes.
+    @discardableResult
+    public func enqueue(
+        _ entry: JournalEntry, deferringWrite: Bool,
+        completion: @escaping @Sendable (Result<AppendReceipt, StorageError>) -> Void
+    ) throws(StorageError) -> UInt64 {
+        try writer.enqueue(entry, wakeWriter: !deferringWrite, completion: completion)
+    }
+
+    /// Writes the queued records on the calling thread, as the group's leader, if no thread holds
+    /// the writer role; returns after their fdatasync and completions (and the group completion
+    /// handler) have run. Returns at once if another thread is writing: it, or the writer thread
+    /// after it, takes what is queued.
+    ///
+    /// Called from a completion, it returns at once: the thread running the completion holds the
+    /// writer role and takes what is queued after it.
+    public func writeQueued() {
+        writer.writeQueuedIfIdle()
+    }
+
+    /// Sets the closure that runs after the completions of each group (durable or failed), on
+    /// the thread that ran them and before the next group is taken; nil removes it.
+    ///
+    /// Completions can leave work to it that is cheaper done once per group. It has the same
+    /// limits as a completion.
+    public func setGroupCompletionHandler(_ handler: (@Sendable () -> Void)?) {
+        writer.setGroupCompletionHandler(handler)
     }
 
     /// Appends one record and returns after it is on disk (fdatasync has returned).
@@ -343,7 +386,9 @@ public final class Journal: @unchecked Sendable {
 
     /// Appends one record and blocks the calling thread until it is on disk.
     ///
-    /// Must not be called from a completion (the writer thread), which it would wait for forever.
+    /// When no other thread is writing, the calling thread writes the group itself (see the
+    /// type's documentation). Must not be called from a completion (the thread holding the writer
+    /// role), which it would wait for forever.
     public func appendAndWait(_ entry: JournalEntry) throws(StorageError) -> AppendReceipt {
         precondition(
             !writer.isWriterThread,
@@ -351,10 +396,11 @@ public final class Journal: @unchecked Sendable {
                 + "for itself forever. Use enqueue(_:completion:) or append(_:) there.")
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox()
-        try enqueue(entry) { result in
+        _ = try writer.enqueue(entry, wakeWriter: false) { result in
             box.set(result)
             done.signal()
         }
+        writer.writeQueuedIfIdle()
         done.wait()
         return try box.get()
     }
@@ -371,8 +417,8 @@ public final class Journal: @unchecked Sendable {
     /// Waits for every queued record to be written, stops the writer and releases the lock.
     ///
     /// Safe to call more than once and from several threads at once. Called from a completion
-    /// (on the writer thread), it marks the journal closing and returns at once: the writer
-    /// writes what is queued, then closes the files and releases the lock.
+    /// (on the thread holding the writer role), it marks the journal closing and returns at once:
+    /// the writer thread writes what is queued, then closes the files and releases the lock.
     public func close() { writer.close() }
 
     deinit { writer.close() }
@@ -383,10 +429,12 @@ public final class Journal: @unchecked Sendable {
 /// It is separate from ``Journal`` so that the thread keeps it, not the journal, alive.
 private final class JournalWriter: @unchecked Sendable {
     // Thread-safety: the lets are immutable. `queue`, `nextSequence`, `durable`, `failure`,
-    // `closing`, `writerDone`, `filesReleased`, `filesClosed`, `writerThread` and `counters` are
-    // read and written only with `condition` held. `segment`, `segmentFirst`, `writeOffset`,
-    // `syncedOffset`, `lastHash` and `lastCommit` belong to the writer thread while it runs; after
-    // it has set `writerDone` (under `condition`), `releaseFiles` may take `segment`.
+    // `closing`, `writerDone`, `filesReleased`, `filesClosed`, `writerThread`, `roleHolder`,
+    // `groupCompleted` and `counters` are read and written only with `condition` held.
+    // `segment`, `segmentFirst`, `writeOffset`, `syncedOffset`, `lastHash` and `lastCommit` belong
+    // to the thread holding the writer role (`roleHolder` is set, under `condition`, while one
+    // does); after the writer thread has set `writerDone` (under `condition`, with no role held),
+    // `releaseFiles` may take `segment`.
 
     let paths: LedgerPaths
     let identity: LedgerIdentity
@@ -412,6 +460,10 @@ private final class JournalWriter: @unchecked Sendable {
     private var filesReleased = false
     private var filesClosed = false
     private var writerThread: pthread_t?
+    /// The thread writing a group and running its completions, if any: the writer thread or a
+    /// leading caller. At most one at a time, so groups are written and completed in order.
+    private var roleHolder: pthread_t?
+    private var groupCompleted: (@Sendable () -> Void)?
     private var counters = WriterStatistics()
 
     private var segment: OpenFile?
@@ -448,7 +500,7 @@ private final class JournalWriter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Whether the calling thread is this journal's writer thread.
+    /// Whether the calling thread is this journal's writer thread or holds the writer role.
     var isWriterThread: Bool {
         condition.lock()
         defer { condition.unlock() }
@@ -456,8 +508,16 @@ private final class JournalWriter: @unchecked Sendable {
     }
 
     private var isWriterThreadLocked: Bool {
+        let current = pthread_self()
+        if let roleHolder, pthread_equal(roleHolder, current) != 0 { return true }
         guard let writerThread else { return false }
-        return pthread_equal(writerThread, pthread_self()) != 0
+        return pthread_equal(writerThread, current) != 0
+    }
+
+    func setGroupCompletionHandler(_ handler: (@Sendable () -> Void)?) {
+        condition.lock()
+        groupCompleted = handler
+        condition.unlock()
     }
 
     var durableHead: HeadDigest {
@@ -479,7 +539,8 @@ private final class JournalWriter: @unchecked Sendable {
     }
 
     func enqueue(
-        _ entry: JournalEntry, completion: @escaping @Sendable (Result<AppendReceipt, StorageError>) -> Void
+        _ entry: JournalEntry, wakeWriter: Bool = true,
+        completion: @escaping @Sendable (Result<AppendReceipt, StorageError>) -> Void
     ) throws(StorageError) -> UInt64 {
         let authorBytes = entry.author.utf8.count
         guard authorBytes <= RecordFrame.authorBytesMax else {
@@ -505,7 +566,9 @@ private final class JournalWriter: @unchecked Sendable {
             Pending(
                 entry: entry, sequence: sequence, frameBytes: RecordFrame.frameHeaderBytes + body,
                 completion: completion))
-        condition.signal()
+        // The writer thread needs no wake-up while some thread holds the role: the holder hands
+        // what is queued on when it lets go.
+        if wakeWriter && roleHolder == nil { condition.signal() }
         return sequence
     }
 
@@ -562,7 +625,7 @@ private final class JournalWriter: @unchecked Sendable {
         condition.unlock()
         while true {
             condition.lock()
-            while queue.isEmpty && !closing && failure == nil { condition.wait() }
+            while roleHolder != nil || (queue.isEmpty && !closing && failure == nil) { condition.wait() }
             if failure != nil || (queue.isEmpty && closing) {
                 writerDone = true
                 let release = closing
@@ -572,49 +635,77 @@ private final class JournalWriter: @unchecked Sendable {
                 if release { releaseFiles() }
                 return
             }
-            var count = 0
-            var bytes = 0
-            while count < queue.count && count < limits.groupRecordsMax {
-                if count > 0 && bytes + queue[count].frameBytes > limits.groupBytesMax { break }
-                bytes += queue[count].frameBytes
-                count += 1
-            }
-            let group = Array(queue[0..<count])
-            queue.removeFirst(count)
-            condition.unlock()
-
-            let outcome = writeGroup(group, frameBytes: bytes)
-
-            if case .failure = outcome, !crashedFileSystem {
-                // What was written after `syncedOffset` may be in the page cache but not on disk,
-                // and a later fsync through another descriptor would not say so (fsyncgate).
-                FailedWriterRegistry.shared.record(
-                    root: paths.root,
-                    .init(ledgerID: identity.ledgerID, segmentFirstSequence: segmentFirst, offset: syncedOffset))
-            }
-            condition.lock()
-            var abandoned: [Pending] = []
-            switch outcome {
-            case .success(let receipts):
-                durable = HeadDigest(sequence: receipts.last!.sequence, hash: receipts.last!.hash)
-                counters.records += receipts.count
-                counters.groups += 1
-            case .failure(let error):
-                failure = StorageError.writerFailed(cause: error.description)
-                abandoned = queue
-                queue = []
-            }
-            condition.unlock()
-
-            switch outcome {
-            case .success(let receipts):
-                for (pending, receipt) in zip(group, receipts) { pending.completion(.success(receipt)) }
-            case .failure(let error):
-                let failed = StorageError.writerFailed(cause: error.description)
-                for pending in group { pending.completion(.failure(failed)) }
-                for pending in abandoned { pending.completion(.failure(failed)) }
-            }
+            writeNextGroupLocked()
         }
+    }
+
+    /// Writes the queued records on the calling thread if no thread holds the writer role.
+    func writeQueuedIfIdle() {
+        condition.lock()
+        guard roleHolder == nil, !queue.isEmpty, failure == nil else {
+            condition.unlock()
+            return
+        }
+        writeNextGroupLocked()
+    }
+
+    /// Takes the writer role and the next group, writes and syncs it, runs its completions in
+    /// sequence order and then the group completion handler, and lets go of the role. Call with
+    /// `condition` held, no role held, records queued and no failure; returns with it released.
+    private func writeNextGroupLocked() {
+        roleHolder = pthread_self()
+        var count = 0
+        var bytes = 0
+        while count < queue.count && count < limits.groupRecordsMax {
+            if count > 0 && bytes + queue[count].frameBytes > limits.groupBytesMax { break }
+            bytes += queue[count].frameBytes
+            count += 1
+        }
+        let group = Array(queue[0..<count])
+        queue.removeFirst(count)
+        let handler = groupCompleted
+        condition.unlock()
+
+        let outcome = writeGroup(group, frameBytes: bytes)
+
+        if case .failure = outcome, !crashedFileSystem {
+            // What was written after `syncedOffset` may be in the page cache but not on disk,
+            // and a later fsync through another descriptor would not say so (fsyncgate).
+            FailedWriterRegistry.shared.record(
+                root: paths.root,
+                .init(ledgerID: identity.ledgerID, segmentFirstSequence: segmentFirst, offset: syncedOffset))
+        }
+        condition.lock()
+        var abandoned: [Pending] = []
+        switch outcome {
+        case .success(let receipts):
+            durable = HeadDigest(sequence: receipts.last!.sequence, hash: receipts.last!.hash)
+            counters.records += receipts.count
+            counters.groups += 1
+        case .failure(let error):
+            failure = StorageError.writerFailed(cause: error.description)
+            abandoned = queue
+            queue = []
+        }
+        condition.unlock()
+
+        switch outcome {
+        case .success(let receipts):
+            for (pending, receipt) in zip(group, receipts) { pending.completion(.success(receipt)) }
+        case .failure(let error):
+            let failed = StorageError.writerFailed(cause: error.description)
+            for pending in group { pending.completion(.failure(failed)) }
+            for pending in abandoned { pending.completion(.failure(failed)) }
+        }
+        handler?()
+
+        condition.lock()
+        let leading = writerThread.map { pthread_equal($0, pthread_self()) == 0 } ?? true
+        roleHolder = nil
+        // A leader hands what was queued meanwhile (or a close or failure) to the writer thread;
+        // the writer thread itself just loops.
+        if leading && (!queue.isEmpty || closing || failure != nil) { condition.broadcast() }
+        condition.unlock()
     }
 
     /// Whether the file layer is a fault-injecting one that has simulated a power cut: the

@@ -20,6 +20,20 @@ public protocol JournalStore: AnyObject, Sendable {
     func enqueue(
         _ entry: JournalEntry, completion: @escaping @Sendable (Result<AppendReceipt, StorageError>) -> Void
     ) throws(StorageError) -> UInt64
+    /// Queues a record like ``enqueue(_:completion:)``; with `deferringWrite` the caller will call
+    /// ``writeQueued()`` next, and the journal need not wake a writer for it.
+    @discardableResult
+    func enqueue(
+        _ entry: JournalEntry, deferringWrite: Bool,
+        completion: @escaping @Sendable (Result<AppendReceipt, StorageError>) -> Void
+    ) throws(StorageError) -> UInt64
+    /// Writes what is queued on the calling thread if no writer is busy, returning after those
+    /// records' completions have run; otherwise (and when called from a completion) returns at
+    /// once and the busy writer takes them.
+    func writeQueued()
+    /// Sets the closure run after the completions of each group of records made durable together
+    /// (or failed together), on the same thread, before the next group's completions.
+    func setGroupCompletionHandler(_ handler: (@Sendable () -> Void)?)
     /// Calls `body` with each durable record from `sequence` on, in order, until it returns false.
     func forEachRecord(from sequence: UInt64, _ body: (JournalRecord) throws -> Bool) throws
     /// Waits for queued records and stops accepting new ones.
@@ -47,14 +61,15 @@ extension Journal: JournalStore {
 /// It can start empty or as a copy of a recorded ledger (all of it, or up to a sequence), so that
 /// a test begins from recorded state and nothing it does touches the recording.
 public final class InMemoryJournal: JournalStore, @unchecked Sendable {
-    // Thread-safety: `records`, `failure` and `closed` are guarded by `lock`; completions run on
-    // `completions`, a serial queue, in the order records were appended.
+    // Thread-safety: `records`, `failure`, `closed` and `groupCompleted` are guarded by `lock`;
+    // completions run on `completions`, a serial queue, in the order records were appended.
     /// The ledger's identity (copied from the recording, or new).
     public let identity: LedgerIdentity
     private let lock = NSLock()
     private var records: [JournalRecord] = []
     private var lastCommit: Int64 = 0
     private var closed = false
+    private var groupCompleted: (@Sendable () -> Void)?
     private let clock: @Sendable () -> Int64
     private let completions = DispatchQueue(label: "ContactsLedger in-memory journal")
     private let recordBytesMax: Int
@@ -133,8 +148,35 @@ public final class InMemoryJournal: JournalStore, @unchecked Sendable {
         records.append(record)
         lastCommit = commit
         let receipt = AppendReceipt(sequence: sequence, commitMicroseconds: commit, hash: record.hash)
-        completions.async { completion(.success(receipt)) }
+        completions.async { [self] in
+            completion(.success(receipt))
+            lock.lock()
+            let handler = groupCompleted
+            lock.unlock()
+            handler?()
+        }
         return sequence
+    }
+
+    /// The same as ``enqueue(_:completion:)``: memory has no writer to wake, and each record is a
+    /// group of its own.
+    @discardableResult
+    public func enqueue(
+        _ entry: JournalEntry, deferringWrite: Bool,
+        completion: @escaping @Sendable (Result<AppendReceipt, StorageError>) -> Void
+    ) throws(StorageError) -> UInt64 {
+        try enqueue(entry, completion: completion)
+    }
+
+    /// Does nothing: records are appended when they are queued, and completed on the journal's queue.
+    public func writeQueued() {}
+
+    /// Sets the closure run on the journal's queue after each record's completion (each record is
+    /// a group of its own).
+    public func setGroupCompletionHandler(_ handler: (@Sendable () -> Void)?) {
+        lock.lock()
+        groupCompleted = handler
+        lock.unlock()
     }
 
     /// Calls `body` with each record from `sequence` on.
