@@ -13,31 +13,41 @@ enum CompactFields {
     /// `A` to `F` (what `UUID().uuidString` gives). Anything else is nil and is written as text,
     /// so that decoding the bytes gives back the same string.
     static func uuidBytes(_ identifier: String) -> UUIDBytes? {
-        guard identifier.utf8.count == 36 else { return nil }
-        var copy = identifier
-        return copy.withUTF8 { utf8 -> UUIDBytes? in
-            var result = UUIDBytes()
-            var digit = 0
-            var high: UInt8 = 0
-            for (index, character) in utf8.enumerated() {
-                if index == 8 || index == 13 || index == 18 || index == 23 {
-                    guard character == UInt8(ascii: "-") else { return nil }
-                    continue
+        let utf8 = identifier.utf8
+        guard utf8.count == 36 else { return nil }
+        if let parsed = utf8.withContiguousStorageIfAvailable(parseUUID) { return parsed }
+        return Array(utf8).withUnsafeBufferPointer(parseUUID)
+    }
+
+    /// The offsets of the 32 hex digits in the canonical text, in order.
+    private static let digitOffsets: [Int] = (0..<36).filter { ![8, 13, 18, 23].contains($0) }
+
+    /// The value of each upper-case hex digit byte; 0xFF for every other byte.
+    private static let hexValues: [UInt8] = (0..<256).map { byte -> UInt8 in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
+        default: 0xFF
+        }
+    }
+
+    /// Parses 36 bytes of canonical UUID text; nil for anything else.
+    private static func parseUUID(_ text: UnsafeBufferPointer<UInt8>) -> UUIDBytes? {
+        guard text.count == 36, text[8] == UInt8(ascii: "-"), text[13] == UInt8(ascii: "-"),
+            text[18] == UInt8(ascii: "-"), text[23] == UInt8(ascii: "-")
+        else { return nil }
+        return hexValues.withUnsafeBufferPointer { values in
+            digitOffsets.withUnsafeBufferPointer { offsets in
+                var result = UUIDBytes()
+                var invalid: UInt8 = 0
+                for index in 0..<16 {
+                    let high = values[Int(text[offsets[2 * index]])]
+                    let low = values[Int(text[offsets[2 * index + 1]])]
+                    invalid |= (high | low) & 0xF0
+                    result.set(index, high << 4 | (low & 0x0F))
                 }
-                let value: UInt8
-                switch character {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character &- UInt8(ascii: "0")
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character &- UInt8(ascii: "A") &+ 10
-                default: return nil
-                }
-                if digit & 1 == 0 {
-                    high = value
-                } else {
-                    result.set(digit >> 1, high << 4 | value)
-                }
-                digit += 1
+                return invalid == 0 ? result : nil
             }
-            return result
         }
     }
 
@@ -103,20 +113,20 @@ struct UUIDBytes {
 }
 
 extension WireEncoder {
-    /// Appends an identifier's text field, unless it is empty or will be written as UUID bytes by
-    /// ``appendIdentifierUUID(_:_:)`` (fields go in ascending number, so the two are apart).
+    /// Appends an identifier's text field, unless it is empty or `uuid` holds its 16 bytes (which
+    /// ``appendIdentifierUUID(_:_:)`` writes later: fields go in ascending number).
     @inline(__always)
-    mutating func appendIdentifierText<Field: RawRepresentable<UInt32>>(_ identifier: String, _ field: Field) {
-        if CompactFields.uuidBytes(identifier) == nil { appendNonEmpty(field, identifier) }
+    mutating func appendIdentifierText<Field: RawRepresentable<UInt32>>(
+        _ identifier: String, _ uuid: UUIDBytes?, _ field: Field
+    ) {
+        if uuid == nil { appendNonEmpty(field, identifier) }
     }
 
-    /// Appends an identifier's 16 UUID bytes if it is a canonical UUID string; the counterpart
-    /// of ``appendIdentifierText(_:_:)``.
+    /// Appends an identifier's 16 UUID bytes, if it has them; the counterpart of
+    /// ``appendIdentifierText(_:_:_:)``.
     @inline(__always)
-    mutating func appendIdentifierUUID<Field: RawRepresentable<UInt32>>(_ identifier: String, _ field: Field) {
-        if let bytes = CompactFields.uuidBytes(identifier) {
-            bytes.withBytes { appendBytes(field: field.rawValue, bytes: $0) }
-        }
+    mutating func appendIdentifierUUID<Field: RawRepresentable<UInt32>>(_ uuid: UUIDBytes?, _ field: Field) {
+        if let uuid { uuid.withBytes { appendBytes(field: field.rawValue, bytes: $0) } }
     }
 }
 

@@ -14,14 +14,15 @@ extension ContactCodec {
         value encodeValue: (Value, inout WireEncoder) -> Void
     ) {
         encoder.appendMessage(field: field.rawValue) { encoder in
-            encoder.appendIdentifierText(labeled.identifier, LabeledField.identifier)
+            let uuid = CompactFields.uuidBytes(labeled.identifier)
+            encoder.appendIdentifierText(labeled.identifier, uuid, LabeledField.identifier)
             // An empty label is written, so that it reads back as "" and not as nil.
             let standardLabel = labeled.label.flatMap { CompactFields.standardLabelNumbers[$0] }
             if let label = labeled.label, standardLabel == nil {
                 encoder.appendString(field: LabeledField.label.rawValue, label)
             }
             encodeValue(labeled.value, &encoder)
-            encoder.appendIdentifierUUID(labeled.identifier, LabeledField.identifierUUID)
+            encoder.appendIdentifierUUID(uuid, LabeledField.identifierUUID)
             if let standardLabel {
                 encoder.appendVarint(field: LabeledField.standardLabel.rawValue, value: standardLabel)
             }
