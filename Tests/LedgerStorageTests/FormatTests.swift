@@ -154,6 +154,32 @@ struct FormatTests {
         #expect(try reader.verify(against: oldHead).records == 4)
     }
 
+    @Test("A format 1 ledger whose last segment holds no record gets that segment made anew in the current format")
+    func upgradesEmptyLastSegment() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try FileManager.default.copyItem(atPath: Self.goldenDirectory(version: 1), toPath: ledger)
+        let oldHead = try JournalReader(at: ledger).head()
+        // A writer of format 1 that rolled and stopped: segment 4, a version 1 header and nothing else.
+        let empty = SegmentHeader(
+            ledgerID: Self.goldenLedgerID, firstSequence: 4, previousHash: oldHead.hash, formatVersion: 1)
+        let path = ledger + "/journal/" + SegmentHeader.fileName(firstSequence: 4)
+        overwrite(path, with: empty.encoded())
+        #expect(try JournalReader(at: ledger).head() == oldHead)
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+        let receipt = try journal.appendAndWait(
+            JournalEntry(author: "upgrade", schemaVersion: 1, payload: Array("after the upgrade".utf8)))
+        journal.close()
+        #expect(receipt.sequence == 4)
+        guard case .success(let header) = SegmentHeader.decode(bytes(of: path)) else {
+            Issue.record("segment 4 has no valid header")
+            return
+        }
+        #expect(header.formatVersion == 2)
+        #expect(header.previousHash == oldHead.hash)
+        #expect(try JournalReader(at: ledger).verify(against: oldHead).records == 4)
+    }
+
     @Test("Files are created 0600 and directories 0700")
     func permissions() throws {
         let directory = TemporaryDirectory()
