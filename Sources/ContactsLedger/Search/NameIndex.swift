@@ -57,10 +57,10 @@ struct NameIndex: Sendable {
     private var slotBound: Int { startSignatures.count }
     /// A word gets a signed list when it reaches this many slots, and loses it below half.
     static let signedListSlotsMin = 64
-    /// The words with many slots, by id, to their slots with each slot's signature: per slot
-    /// `slot << 32 | signature`, ascending. A query reads these in order rather than looking up
-    /// thousands of scattered signatures, which costs a cache miss each.
-    private var signedLists: [UInt32: [UInt64]] = [:]
+    /// The words with many slots, by id, to their slots with each slot's signature beside it.
+    /// A query reads these in order rather than looking up thousands of scattered signatures,
+    /// which costs a cache miss each.
+    private var signedLists: [UInt32: SignedSlotList] = [:]
 
     /// Whether some words are not yet in byte order, so that queries scan them.
     var needsPreparation: Bool { !unsortedWords.isEmpty }
@@ -130,8 +130,8 @@ struct NameIndex: Sendable {
         // The words kept carry the slot's old signature in their signed lists.
         for index in 0..<new.count where old.contains(new.word(index)) {
             new.withWord(index) { word in
-                if let id = words.find(word), signedLists[id] != nil {
-                    Self.upsert(slot, signature: signature, into: &signedLists[id]!)
+                if let id = words.find(word), let index = signedLists.index(forKey: id) {
+                    signedLists.values[index].upsert(slot, signature: signature)
                 }
             }
         }
@@ -177,49 +177,21 @@ struct NameIndex: Sendable {
         }
         guard wordSlots.insert(slot, into: id) else { return }
         let count = wordSlots.count(of: id)
-        if count >= Self.signedListSlotsMin / 2, signedLists[id] != nil {
-            Self.upsert(slot, signature: startSignatures[Int(slot)], into: &signedLists[id]!)
+        if count >= Self.signedListSlotsMin / 2, let index = signedLists.index(forKey: id) {
+            signedLists.values[index].upsert(slot, signature: startSignatures[Int(slot)])
         } else if count >= Self.signedListSlotsMin {
-            signedLists[id] = wordSlots.slots(of: id).map { UInt64($0) << 32 | UInt64(startSignatures[Int($0)]) }
+            signedLists[id] = SignedSlotList(slots: wordSlots.slots(of: id)) { startSignatures[Int($0)] }
         }
-    }
-
-    /// Sets a slot's signature in a signed list, adding the slot if it is not there.
-    private static func upsert(_ slot: ContactSlot, signature: UInt32, into list: inout [UInt64]) {
-        let entry = UInt64(slot) << 32 | UInt64(signature)
-        if let last = list.last, last >> 32 < UInt64(slot) {
-            list.append(entry)
-            return
-        }
-        let position = lowerBound(of: slot, in: list)
-        if position < list.count, list[position] >> 32 == UInt64(slot) {
-            list[position] = entry
-        } else {
-            list.insert(entry, at: position)
-        }
-    }
-
-    /// The first position of a signed list whose slot is not below `slot`.
-    private static func lowerBound(of slot: ContactSlot, in list: [UInt64]) -> Int {
-        let key = UInt64(slot) << 32
-        var low = 0
-        var high = list.count
-        while low < high {
-            let middle = (low + high) >> 1
-            if list[middle] < key { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 
     private mutating func removeWord(_ word: UnsafeBufferPointer<UInt8>, slot: ContactSlot) {
         guard let id = words.find(word), wordSlots.remove(slot, from: id) else { return }
         if wordSlots.isEmpty(id) { deadWords += 1 }
-        guard signedLists[id] != nil else { return }
+        guard let index = signedLists.index(forKey: id) else { return }
         if wordSlots.count(of: id) < Self.signedListSlotsMin / 2 {
-            signedLists[id] = nil
+            signedLists.remove(at: index)
         } else {
-            let position = Self.lowerBound(of: slot, in: signedLists[id]!)
-            signedLists[id]!.remove(at: position)
+            signedLists.values[index].remove(slot)
         }
     }
 
@@ -261,7 +233,7 @@ struct NameIndex: Sendable {
         wordSlots.trimExcessCapacity()
         prefixSlots.trimExcessCapacity()
         startSignatures.trimExcessCapacity()
-        for id in signedLists.keys { signedLists[id]!.trimExcessCapacity(unusedBytesMin: 256) }
+        for index in signedLists.indices { signedLists.values[index].trimExcessCapacity() }
         guard !unsortedWords.isEmpty else { return }
         var fresh = unsortedWords
         unsortedWords = []
@@ -291,7 +263,7 @@ struct NameIndex: Sendable {
         }
         words = words.compacted(keeping: newID)
         wordSlots = wordSlots.compacted(keeping: newID)
-        var renumbered: [UInt32: [UInt64]] = [:]
+        var renumbered: [UInt32: SignedSlotList] = [:]
         for (id, list) in signedLists {
             if let kept = newID[Int(id)] { renumbered[kept] = list }
         }
@@ -397,9 +369,7 @@ struct NameIndex: Sendable {
             } else {
                 for id in term.wordIDs {
                     if let list = signedLists[id] {
-                        for entry in list where UInt32(truncatingIfNeeded: entry) & required == required {
-                            passed.append(ContactSlot(truncatingIfNeeded: entry >> 32))
-                        }
+                        list.appendSlots(passing: required, to: &passed)
                     } else {
                         wordSlots.forEachBlock(of: id, keep)
                     }
@@ -559,7 +529,7 @@ struct NameIndex: Sendable {
             + asciiPrefixIDs.capacity * 4 + otherPrefixIDs.capacity * 12
             + (sortedWords.capacity + recentWords.capacity + unsortedWords.capacity) * 4
             + startSignatures.capacity * 4
-            + signedLists.values.reduce(signedLists.capacity * 16) { $0 + 32 + $1.capacity * 8 }
+            + signedLists.values.reduce(signedLists.capacity * 16) { $0 + $1.estimatedBytes }
     }
 
     /// Checks the representation: every word in exactly one run, runs in byte order,
@@ -601,8 +571,9 @@ struct NameIndex: Sendable {
             let count = wordSlots.count(of: id)
             if let list = signedLists[id] {
                 precondition(count >= Self.signedListSlotsMin / 2, "a word with few slots keeps a signed list")
-                precondition(list.map { ContactSlot($0 >> 32) } == wordSlots.slots(of: id), "a signed list is wrong")
-                for entry in list {
+                list.checkInvariants()
+                precondition(list.slots == wordSlots.slots(of: id), "a signed list is wrong")
+                for entry in list.entries {
                     precondition(
                         UInt32(truncatingIfNeeded: entry) == startSignatures[Int(entry >> 32)],
                         "a signed list holds a stale signature")
@@ -650,7 +621,7 @@ extension NameIndex {
         writer.varint(signedLists.count)
         for (id, list) in signedLists.sorted(by: { $0.key < $1.key }) {
             writer.varint(UInt64(id))
-            writer.array(list)
+            list.encode(into: &writer)
         }
     }
 
@@ -677,13 +648,8 @@ extension NameIndex {
         for _ in 0..<listCount {
             let id = try reader.varint()
             try reader.check(id < words.count && signedLists[UInt32(id)] == nil, "a signed list names no word")
-            let list: [UInt64] = try reader.array()
+            let list = try SignedSlotList(from: &reader)
             try reader.check(list.count == wordSlots.count(of: UInt32(id)), "a signed list disagrees with its word")
-            var previous: Int64 = -1
-            for entry in list {
-                try reader.check(Int64(entry >> 32) > previous, "a signed list is not sorted")
-                previous = Int64(entry >> 32)
-            }
             signedLists[UInt32(id)] = list
         }
         try reader.check(wordSlots.keyCount == words.count, "the name index's words and slot sets disagree")

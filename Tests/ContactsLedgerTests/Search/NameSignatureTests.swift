@@ -168,6 +168,47 @@ struct NameSignatureTests {
         check("after updates that keep the family name")
     }
 
+    @Test("Signed lists longer than a block split, merge and stay right through inserts in any order")
+    func signedListsInBlocks() throws {
+        let seed = SearchFixtures.seed("NameSignatureTests.signedListsInBlocks")
+        var random = SearchTestGenerator(seed: seed)
+        var indexes = SearchIndexes(defaultCountryCode: "us")
+        var reference = SearchReference(country: "us")
+        var slots = Array(0..<ContactSlot(SignedSlotList.blockMax * 3))
+        slots.shuffle(using: &random)
+        for slot in slots {
+            let values = SearchFixtures.contact(
+                given: ["John", "Mary", "Joan"].randomElement(using: &random)!, family: "Smith")
+            indexes.insert(slot, values: values)
+            reference.put(slot, values)
+        }
+        indexes.checkInvariants()
+        for slot in slots.prefix(slots.count * 2 / 3) {
+            if Bool.random(using: &random) {
+                indexes.remove(slot, values: reference.remove(slot)!)
+            } else {
+                let new = SearchFixtures.contact(given: "Zoë", family: "Smith")
+                indexes.update(slot, from: reference.contacts[slot]!, to: new)
+                reference.put(slot, new)
+            }
+        }
+        indexes.prepareForQueries()
+        indexes.checkInvariants()
+        for query in ["jo smi", "smi zo", "ma sm", "joan smith", "zo jo"] {
+            #expect(
+                indexes.slots(matchingName: query) == reference.slots(matchingName: query), "\(query), seed \(seed)")
+        }
+        // And through a snapshot.
+        var writer = SnapshotWriter(capacity: 0)
+        indexes.encode(into: &writer)
+        let restored = try writer.bytes.withUnsafeBufferPointer { buffer in
+            var reader = SnapshotReader(buffer)
+            return try SearchIndexes(from: &reader)
+        }
+        restored.checkInvariants()
+        #expect(restored.slots(matchingName: "jo smi") == reference.slots(matchingName: "jo smi"))
+    }
+
     @Test("Indexes written to a snapshot and read back answer the same and write the same bytes")
     func snapshotRoundTrip() throws {
         var random = SearchTestGenerator(seed: 5)
