@@ -68,13 +68,15 @@
 ///   order, as during a replay, append.
 /// - A name query finds each query word's range of words by binary search; query words of
 ///   one or two characters ("j", "jo") have their matching contacts precomputed, and cost a
-///   copy of the answer. Several query words start from the one matching fewest contacts and
-///   filter it by the others (by galloping, merging or a bitmap, whichever is cheaper).
+///   copy of the answer. Several query words start from the one matching fewest contacts,
+///   keep those of its contacts whose signature of word starts has the other words' bits
+///   (read in order beside the slots, for words with many contacts), and check what is left
+///   exactly against the others (by galloping, merging or a bitmap, whichever is cheaper).
 ///   Producing a large answer costs time in proportion to its size.
 /// - An email or phone query is one hash lookup.
 /// - Memory, at a million contacts with three name words, one and a half addresses and one
-///   and a half numbers each: about 150 bytes a contact (40 for names, 80 for addresses of
-///   about 30 characters, 25 for numbers).
+///   and a half numbers each: about 180 bytes a contact (70 for names, of which 30 are the
+///   signatures, 80 for addresses of about 30 characters, 25 for numbers).
 package struct SearchIndexes: Sendable {
     /// Slots must be below this; the top half of the range is the indexes' bookkeeping.
     package static let slotLimit: ContactSlot = 1 << 31

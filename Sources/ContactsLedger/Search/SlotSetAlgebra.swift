@@ -1,8 +1,10 @@
 /// Unions and intersections of sorted, duplicate-free slot arrays, each done the way that
 /// costs least for the sizes at hand: a union of a few sorted runs is gathered and merged,
 /// a large one goes through a bitmap of every slot; an intersection of a small set with a
-/// large one binary-searches (gallops) the large one instead of reading it all, and filtering
-/// candidates by many similar sets goes through a bitmap over the candidates' range.
+/// large one steps through the large one a cache line at a time when the small one's members
+/// are a few lines apart in it, and binary-searches (gallops) it when they are further apart,
+/// instead of reading it all; filtering candidates by many similar sets goes through a bitmap
+/// over the candidates' range.
 enum SlotSetAlgebra {
     /// The sorted, duplicate-free union of sorted sets whose sizes add up to `totalCount`,
     /// every slot below `slotBound`. `forEachSet` calls its argument once per set.
@@ -170,8 +172,20 @@ enum SlotSetAlgebra {
         keep: UnsafeMutableBufferPointer<Bool>
     ) {
         if candidates.isEmpty || set.isEmpty { return }
-        if candidates.count * 16 < set.count {
-            // Few candidates: gallop through the large set.
+        if candidates.count * 16 < set.count, set.count <= candidates.count * 1024 {
+            // Few candidates, a few cache lines apart in the set: step a line (16 slots) at a
+            // time. The steps' loads do not depend on each other, so they overlap and the
+            // hardware streams the lines in; a gallop's probes each wait for the last, and
+            // cost a cache miss each when the set is cold.
+            var position = 0
+            for (index, slot) in candidates.enumerated() {
+                while position + 16 <= set.count, set[position + 15] < slot { position += 16 }
+                while position < set.count, set[position] < slot { position += 1 }
+                if position == set.count { return }
+                if set[position] == slot { keep[index] = true }
+            }
+        } else if candidates.count * 16 < set.count {
+            // Few candidates far apart: gallop through the large set.
             var position = 0
             for (index, slot) in candidates.enumerated() {
                 position = gallop(to: slot, in: set, from: position)

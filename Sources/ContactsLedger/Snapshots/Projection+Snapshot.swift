@@ -22,7 +22,7 @@ import LedgerStorage
 /// | access | count; each client, status, notes entitlement (1 byte) |
 /// | grants | count; each client, contact identifiers |
 /// | request ids | count; each 16 bytes and sequence |
-/// | search indexes | 1 byte: 1 = stored, then the indexes as they are in memory (their country code first); 0 = not stored, rebuilt from the contacts |
+/// | search indexes | 1 byte: 2 = stored, then the indexes as they are in memory (their country code first); 0 = not stored, rebuilt from the contacts; 1 = stored in an earlier layout, rebuilt from the contacts |
 ///
 /// Arrays are a count and the elements' bytes (little-endian). Contacts are stored in the
 /// projection's own encoded form and its own table layout, so writing and reading them copies
@@ -38,10 +38,13 @@ extension Projection {
     private enum IndexForm: UInt8 {
         /// Not stored: rebuilt from the contacts, in slot order, when the state is loaded.
         case rebuild = 0
+        /// Stored in an earlier layout of the name index (without its per-slot signatures):
+        /// passed over and rebuilt from the contacts, never read.
+        case storedWithoutSignatures = 1
         /// Stored as they are in memory (``SearchIndexes/encode(into:)``); restoring them copies
         /// arrays. Indexes built for another default country are rebuilt instead, since the
         /// country decides how national phone numbers are keyed.
-        case stored = 1
+        case stored = 2
     }
 
     /// Encodes the whole projection as snapshot state; without `storingIndexes` the search
@@ -181,6 +184,9 @@ extension Projection {
         let indexes: SearchIndexes?
         switch IndexForm(rawValue: try reader.byte()) {
         case .rebuild:
+            indexes = nil
+        case .storedWithoutSignatures:
+            reader.skipRest()
             indexes = nil
         case .stored:
             if try SearchIndexes.countryCode(in: reader) == country {

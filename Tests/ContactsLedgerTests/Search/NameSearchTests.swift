@@ -337,8 +337,8 @@ struct SearchSlotSetTests {
     }
 
     @Test(
-        "Intersections gallop or merge and agree with a set",
-        arguments: [(10, 5000), (5000, 10), (1000, 1200), (0, 10), (10, 0)])
+        "Intersections step by cache lines, gallop or merge and agree with a set",
+        arguments: [(10, 5000), (100, 7000), (2, 5000), (5000, 10), (1000, 1200), (0, 10), (10, 0)])
     func intersection(candidateCount: Int, setCount: Int) {
         var generator = SearchTestGenerator(seed: UInt64(candidateCount * 7 + setCount))
         let candidates = Array(

@@ -59,6 +59,22 @@ struct ProjectionSnapshotTests {
         restored.indexes.checkInvariants()
     }
 
+    @Test("Indexes stored in the earlier layout (index form 1) are passed over and rebuilt from the contacts")
+    func indexesOfTheEarlierForm() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 10)
+        let expected = try fullReplay(of: directory.ledger)
+        // The state without indexes ends in its index form byte, 0; form 1 followed by bytes
+        // in a layout this version does not read must be rebuilt, not misread.
+        var state = expected.snapshotState(storingIndexes: false)
+        #expect(state.last == 0)
+        state[state.count - 1] = 1
+        state += [UInt8](repeating: 0xA5, count: 64)
+        let restored = try Projection(snapshotState: state, ledgerID: expected.ledgerID, head: expected.head)
+        expectSameState(restored, expected)
+        restored.indexes.checkInvariants()
+    }
+
     @Test("Indexes stored for another default country are rebuilt for this one")
     func indexesOfAnotherCountry() throws {
         let directory = StoreDirectory()
