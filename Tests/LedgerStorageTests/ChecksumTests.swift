@@ -401,3 +401,26 @@ struct SHA256DigestTests {
         #expect(other.hex != Self.abcHex)
     }
 }
+
+@Suite("Random UUIDs")
+struct RandomUUIDTests {
+    @Test("Random UUIDs are version 4 with the RFC 4122 variant, distinct, and in canonical text")
+    func versionVariantAndDistinctness() {
+        var seen = Set<UUID>()
+        var bitsSeen: UInt64 = 0
+        for _ in 0..<20_000 {
+            let uuid = RandomUUID.make()
+            let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
+            #expect(bytes[6] >> 4 == 4)
+            #expect(bytes[8] >> 6 == 0b10)
+            bitsSeen |= withUnsafeBytes(of: uuid.uuid) { $0.load(as: UInt64.self) }
+            seen.insert(uuid)
+        }
+        #expect(seen.count == 20_000)
+        // Every bit of the first eight bytes that is not fixed came up set at least once.
+        #expect(bitsSeen | 0x00F0_0000_0000_0000 == UInt64.max)
+        let text = RandomUUID.makeString()
+        #expect(UUID(uuidString: text)?.uuidString == text)
+        #expect(text == text.uppercased() && text.count == 36)
+    }
+}

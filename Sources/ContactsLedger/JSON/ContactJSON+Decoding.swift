@@ -205,7 +205,7 @@ private struct ContactDecoder {
             }
         }
         return MutableContact(
-            identifier: identifier ?? UUID().uuidString, values: values, availableKeys: .all, base: nil)
+            identifier: identifier ?? NewIdentifier.make(), values: values, availableKeys: .all, base: nil)
     }
 
     /// An object of string fields, each optional; returns the fields present.

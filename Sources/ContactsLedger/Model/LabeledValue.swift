@@ -16,7 +16,7 @@ public struct LabeledValue<Value: Sendable & Hashable>: Sendable, Hashable {
 
     /// Creates a labeled value with a new identifier.
     public init(label: String?, value: Value) {
-        self.init(identifier: UUID().uuidString, label: label, value: value)
+        self.init(identifier: NewIdentifier.make(), label: label, value: value)
     }
 
     /// Creates a labeled value with an identifier that already exists, when a store or a

@@ -33,7 +33,7 @@ public struct MutableContact: Sendable, Hashable {
     /// Creates a new, empty contact with a new identifier and every key available.
     public init() {
         self.init(
-            identifier: UUID().uuidString, values: ContactValues(), availableKeys: .all,
+            identifier: NewIdentifier.make(), values: ContactValues(), availableKeys: .all,
             base: nil, revision: 0)
     }
 

@@ -9,7 +9,7 @@ public struct MutableGroup: Sendable, Hashable {
 
     /// Creates a new group with a new identifier and the given name.
     public init(name: String = "") {
-        self.init(identifier: UUID().uuidString, name: name)
+        self.init(identifier: NewIdentifier.make(), name: name)
     }
 
     /// Creates a mutable group with an identifier that already exists.

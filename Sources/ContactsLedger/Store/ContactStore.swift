@@ -735,7 +735,7 @@ public final class ContactStore: @unchecked Sendable {
     /// save so that saves queued behind it see it; returns after it is on disk.
     private func record(_ operations: [LedgerOperation], author: String) async throws {
         let _: SaveResult = try await withCheckedThrowingContinuation { continuation in
-            submitOperations(operations, author: author, requestID: UUID()) { continuation.resume(with: $0) }
+            submitOperations(operations, author: author, requestID: RandomUUID.make()) { continuation.resume(with: $0) }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerStorage
 
 /// A batch of changes to execute together, like `CNSaveRequest`.
 ///
@@ -50,7 +51,7 @@ public struct SaveRequest: Sendable {
     public var conflictPolicy: ConflictPolicy = .mergeOrRefuse
 
     /// Creates an empty request.
-    public init(requestIdentifier: UUID = UUID(), transactionAuthor: String? = nil) {
+    public init(requestIdentifier: UUID = RandomUUID.make(), transactionAuthor: String? = nil) {
         self.requestIdentifier = requestIdentifier
         self.transactionAuthor = transactionAuthor
     }

@@ -149,7 +149,7 @@ struct VCardCardReader {
         finish(&state, groups: groups)
         return .success(
             MutableContact(
-                identifier: UUID().uuidString, values: state.values, availableKeys: .all, base: nil))
+                identifier: NewIdentifier.make(), values: state.values, availableKeys: .all, base: nil))
     }
 
     /// The header of every line; a line without a colon is a property without a value when it

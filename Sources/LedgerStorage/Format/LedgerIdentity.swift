@@ -22,7 +22,7 @@ public struct LedgerIdentity: Sendable, Hashable {
 
     /// Creates an identity for a new ledger.
     public init(
-        ledgerID: UUID = UUID(), createdMicroseconds: Int64, formatVersion: UInt16 = LedgerIdentity.formatVersion
+        ledgerID: UUID = RandomUUID.make(), createdMicroseconds: Int64, formatVersion: UInt16 = LedgerIdentity.formatVersion
     ) {
         self.ledgerID = ledgerID
         self.createdMicroseconds = createdMicroseconds

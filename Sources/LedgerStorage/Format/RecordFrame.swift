@@ -12,7 +12,7 @@ public struct JournalEntry: Sendable, Hashable {
     public var payload: [UInt8]
 
     /// Creates an entry.
-    public init(requestID: UUID = UUID(), author: String, schemaVersion: UInt16, payload: [UInt8]) {
+    public init(requestID: UUID = RandomUUID.make(), author: String, schemaVersion: UInt16, payload: [UInt8]) {
         self.requestID = requestID
         self.author = author
         self.schemaVersion = schemaVersion

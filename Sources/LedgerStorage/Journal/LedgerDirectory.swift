@@ -45,7 +45,7 @@ public enum LedgerDirectory {
     /// (file fsync, then directory fsync) before this returns.
     @discardableResult
     public static func create(
-        at path: String, fileSystem: any FileSystem = SystemFileSystem(), ledgerID: UUID = UUID(),
+        at path: String, fileSystem: any FileSystem = SystemFileSystem(), ledgerID: UUID = RandomUUID.make(),
         createdMicroseconds: Int64? = nil
     ) throws(StorageError) -> LedgerIdentity {
         let paths = LedgerPaths(root: path)

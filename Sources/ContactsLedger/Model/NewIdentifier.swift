@@ -1,0 +1,9 @@
+import LedgerStorage
+
+/// Identifiers for new contacts, groups and labeled values: random version 4 UUIDs in their
+/// canonical upper-case text, as the Contacts framework makes them, drawn without Foundation's
+/// per-call `/dev/urandom` read (``RandomUUID``).
+enum NewIdentifier {
+    /// A new identifier.
+    static func make() -> String { RandomUUID.makeString() }
+}
