@@ -22,7 +22,8 @@ public struct LedgerIdentity: Sendable, Hashable {
 
     /// Creates an identity for a new ledger.
     public init(
-        ledgerID: UUID = RandomUUID.make(), createdMicroseconds: Int64, formatVersion: UInt16 = LedgerIdentity.formatVersion
+        ledgerID: UUID = RandomUUID.make(), createdMicroseconds: Int64,
+        formatVersion: UInt16 = LedgerIdentity.formatVersion
     ) {
         self.ledgerID = ledgerID
         self.createdMicroseconds = createdMicroseconds
