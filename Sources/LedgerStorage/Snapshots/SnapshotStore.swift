@@ -13,6 +13,9 @@ public struct Snapshot: Sendable {
     public let stateRange: Range<Int>
     /// The masked CRC32C the file's header holds for the state.
     public let stateChecksum: UInt32
+    /// Whether the state has already been found to match ``stateChecksum`` (its bytes never
+    /// change), so that ``stateChecksumMatches()`` need not read them again.
+    public fileprivate(set) var stateChecked = false
 
     /// Creates a snapshot whose state is `stateRange` of `file`, with the checksum its header holds.
     public init(
@@ -26,9 +29,9 @@ public struct Snapshot: Sendable {
         self.stateChecksum = stateChecksum
     }
 
-    /// Whether the state's bytes match the checksum in the file's header.
+    /// Whether the state's bytes match the checksum in the file's header; computed once.
     public func stateChecksumMatches() -> Bool {
-        CRC32C.mask(withState { CRC32C.checksum($0) }) == stateChecksum
+        stateChecked || CRC32C.mask(withState { CRC32C.checksum($0) }) == stateChecksum
     }
 
     /// Calls `body` with the encoded projection state; its form belongs to whoever wrote it.
@@ -162,11 +165,13 @@ public struct SnapshotStore: Sendable {
         case .failure(let failure):
             return .failure(failure)
         case .success(let (hash, stateCRC)):
-            let snapshot = Snapshot(
+            var snapshot = Snapshot(
                 sequence: sequence, hash: hash, file: file, stateRange: Self.headerBytes..<file.byteCount,
                 stateChecksum: stateCRC)
-            guard !checkingState || snapshot.stateChecksumMatches() else {
-                return .failure(DecodeFailure("state checksum mismatch"))
+            if checkingState {
+                guard snapshot.stateChecksumMatches() else { return .failure(DecodeFailure("state checksum mismatch")) }
+                // Restoring it (which checks it again on a second thread) then need not.
+                snapshot.stateChecked = true
             }
             return .success(snapshot)
         }
