@@ -15,25 +15,15 @@ struct GroupRemoveMemberCommand: ToolCommand {
     static let valued = WriteOptions.valued
     static let flags = WriteOptions.flags
 
-    var groupIdentifier: String
-    var contactIdentifier: String
-    var write: WriteOptions
+    var change: GroupMembershipChange
 
     init(_ arguments: Arguments) throws(CommandFailure) {
-        let words = try arguments.positionals("GROUP", "CONTACT")
-        groupIdentifier = words[0]
-        contactIdentifier = words[1]
-        write = try WriteOptions(arguments)
+        change = try GroupMembershipChange(arguments)
     }
 
     func run(_ context: CommandContext) throws {
-        let store = try context.openForWriting()
-        defer { store.close() }
-        let group = try existingGroup(groupIdentifier, in: store)
-        let contact = try store.unifiedContact(withIdentifier: contactIdentifier, keysToFetch: [ContactKey.identifier])
-        var request = write.request()
-        request.removeMember(contact, from: group)
-        try write.execute(
-            request, on: store, verb: "removed-member", identifiers: [groupIdentifier, contactIdentifier])
+        try change.run(context, verb: "removed-member") { request, contact, group in
+            request.removeMember(contact, from: group)
+        }
     }
 }
