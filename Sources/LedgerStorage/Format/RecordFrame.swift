@@ -127,9 +127,12 @@ public enum RecordFrame {
     /// The largest body the format can describe; ``JournalLimits/recordBytesMax`` may set a lower bound for appends.
     public static let bodyBytesFormatMax = Int(UInt32.max)
 
+    /// The bytes a body of format version 1 has before its author.
+    static let envelopeVersion1Bytes = 104
+
     /// The fewest bytes a body of a segment of `formatVersion` has before its author.
     public static func envelopeFixedBytes(formatVersion: UInt16) -> Int {
-        formatVersion == 1 ? 104 : envelopeFixedBytes
+        formatVersion == 1 ? envelopeVersion1Bytes : envelopeFixedBytes
     }
 
     /// The body size limits are checked against: ``envelopeBytesMax``, the author and the payload.
@@ -172,12 +175,19 @@ public enum RecordFrame {
                 sequence: sequence, commitMicroseconds: commitMicroseconds, requestID: entry.requestID,
                 schemaVersion: entry.schemaVersion, authorBytes: author.count, payloadBytes: entry.payload.count),
             payloadDigest: SHA256.hash(entry.payload), author: author)
-        let crc = writer.bytes.withUnsafeBytes { raw in
-            let lengthCRC = CRC32C.extend(0, UnsafeRawBufferPointer(rebasing: raw[start..<start + 4]))
-            return CRC32C.extend(lengthCRC, UnsafeRawBufferPointer(rebasing: raw[bodyStart..<raw.count]))
+        let crc = writer.bytes.withUnsafeBytes {
+            frameChecksum($0, frameStart: start, bodyLength: $0.count - bodyStart)
         }
-        writer.overwrite(CRC32C.mask(crc), at: start + 4)
+        writer.overwrite(crc, at: start + 4)
         return hash
+    }
+
+    /// The masked CRC32C a frame stores: over its four length bytes, then its body.
+    static func frameChecksum(_ raw: UnsafeRawBufferPointer, frameStart: Int, bodyLength: Int) -> UInt32 {
+        let bodyStart = frameStart + frameHeaderBytes
+        let lengthCRC = CRC32C.extend(0, UnsafeRawBufferPointer(rebasing: raw[frameStart..<frameStart + 4]))
+        return CRC32C.mask(
+            CRC32C.extend(lengthCRC, UnsafeRawBufferPointer(rebasing: raw[bodyStart..<bodyStart + bodyLength])))
     }
 
     /// The 40 bytes the chain hash covers for a record's envelope, in every format.
@@ -239,11 +249,8 @@ public enum RecordFrame {
         }
         let stored = readUInt32(bytes, offset + 4)
         let bodyStart = offset + frameHeaderBytes
-        let computed = bytes.withUnsafeBytes { raw in
-            let lengthCRC = CRC32C.extend(0, UnsafeRawBufferPointer(rebasing: raw[offset..<offset + 4]))
-            return CRC32C.extend(lengthCRC, UnsafeRawBufferPointer(rebasing: raw[bodyStart..<bodyStart + length]))
-        }
-        guard CRC32C.mask(computed) == stored else { return .bad(reason: "record checksum mismatch") }
+        let computed = bytes.withUnsafeBytes { frameChecksum($0, frameStart: offset, bodyLength: length) }
+        guard computed == stored else { return .bad(reason: "record checksum mismatch") }
         return .frame(bodyStart: bodyStart, bodyLength: length)
     }
 
@@ -271,7 +278,8 @@ public enum RecordFrame {
                 authorLength = Int(try reader.readUInt16())
                 payloadLength = Int(try reader.readUInt32())
                 stored = (try reader.readDigest(), try reader.readDigest())
-                guard authorLength <= authorBytesMax, 104 + authorLength + payloadLength == bodyLength else {
+                guard authorLength <= authorBytesMax, envelopeVersion1Bytes + authorLength + payloadLength == bodyLength
+                else {
                     return .failure(DecodeFailure("record lengths disagree with its frame"))
                 }
             } else {
