@@ -131,6 +131,11 @@ public struct WireReader {
         WireReader(buffer: buffer, range: try readLengthDelimited())
     }
 
+    /// The positions this reader has yet to read, in the whole buffer: a nested message's
+    /// bytes, right after ``readNested()``.
+    @inlinable
+    public var remainingRange: Range<Int> { position..<end }
+
     /// Reads a length-delimited value as UTF-8 text; ill-formed sequences become U+FFFD.
     ///
     /// The bytes of a payload are covered by a CRC and a SHA-256 before they get here, and

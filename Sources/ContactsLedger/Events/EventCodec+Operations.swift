@@ -150,8 +150,8 @@ extension EventCodec {
     /// The operation goes straight into the array: a ``LedgerOperation`` is nearly two kilobytes
     /// (an update holds two ``ContactValues``), and every copy of one showed up in the replay
     /// benchmark.
-    static func decodeOperation(
-        from reader: inout PayloadReader, appendingTo operations: inout [LedgerOperation]
+    static func decodeOperation<Operations: DecodedOperations>(
+        from reader: inout PayloadReader, appendingTo operations: inout Operations
     ) throws(EventDecodingError) {
         let messageStart = reader.offset
         var found = false
@@ -178,15 +178,16 @@ extension EventCodec {
     }
 
     /// Reads the message of one kind of operation and appends the operation.
-    private static func decodeOperation(
+    private static func decodeOperation<Operations: DecodedOperations>(
         _ kind: EventSchema.OperationField, from reader: inout PayloadReader,
-        appendingTo operations: inout [LedgerOperation]
+        appendingTo operations: inout Operations
     ) throws(EventDecodingError) {
         switch kind {
         case .addContact:
             var identifier = "", containerIdentifier = "", createdBy = ""
             var values = ContactValues()
             var valuesDecoded = false
+            var contact = 0..<0
             try ContactCodec.decodeFields(from: &reader, as: EventSchema.AddContactField.self) {
                 field, reader, key throws(EventDecodingError) in
                 switch field {
@@ -197,14 +198,14 @@ extension EventCodec {
                 case .createdBy: createdBy = try reader.string(key)
                 case .values:
                     var nested = try reader.nested(key)
+                    contact = nested.remainingRange
                     ContactCodec.reset(&values, &valuesDecoded)
                     _ = try ContactCodec.decode(from: &nested, into: &values)
                 }
             }
-            operations.append(
-                .addContact(
-                    identifier: identifier, containerIdentifier: containerIdentifier, createdBy: createdBy,
-                    values: consume values))
+            operations.appendAdd(
+                identifier: identifier, containerIdentifier: containerIdentifier, createdBy: createdBy,
+                values: consume values, contact: contact)
         case .updateContact:
             var identifier = ""
             var old = ContactValues(), new = ContactValues()

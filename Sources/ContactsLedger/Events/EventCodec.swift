@@ -69,9 +69,18 @@ package enum EventCodec {
 
     /// Decodes a payload of the current schema version, straight from its bytes.
     static func decodeCurrent(_ payload: [UInt8]) throws(EventDecodingError) -> LedgerEvent {
+        var operations: [LedgerOperation] = []
+        try decodeCurrent(payload, into: &operations)
+        return LedgerEvent(operations: operations)
+    }
+
+    /// Decodes a payload of the current schema version into `operations`, which may keep an
+    /// added contact as where its bytes lie in `payload` (see ``DecodedOperations``).
+    static func decodeCurrent<Operations: DecodedOperations>(
+        _ payload: [UInt8], into operations: inout Operations
+    ) throws(EventDecodingError) {
         try WireReader.withReader(payload) { (wire: inout WireReader) throws(EventDecodingError) in
             var reader = PayloadReader(wire: wire)
-            var operations: [LedgerOperation] = []
             while !reader.isAtEnd {
                 let key = try reader.nextKey()
                 guard key.field == EventSchema.EventField.operations.rawValue else {
@@ -86,7 +95,32 @@ package enum EventCodec {
                     throw error.within("operations[\(index)]")
                 }
             }
-            return LedgerEvent(operations: operations)
         }
+    }
+}
+
+/// Where the decoder puts the operations of an event: an array of ``LedgerOperation``s, or a
+/// replay's own list, which keeps an added contact as the range of its encoded bytes.
+protocol DecodedOperations {
+    /// How many operations were put so far.
+    var count: Int { get }
+    /// Puts an operation.
+    mutating func append(_ operation: consuming LedgerOperation)
+    /// Puts an added contact: its values, decoded (and so checked), and where its Contact
+    /// message lies in the payload.
+    mutating func appendAdd(
+        identifier: String, containerIdentifier: String, createdBy: String, values: consuming ContactValues,
+        contact: Range<Int>)
+}
+
+extension Array: DecodedOperations where Element == LedgerOperation {
+    /// Puts the added contact with its values.
+    mutating func appendAdd(
+        identifier: String, containerIdentifier: String, createdBy: String, values: consuming ContactValues,
+        contact: Range<Int>
+    ) {
+        append(
+            .addContact(
+                identifier: identifier, containerIdentifier: containerIdentifier, createdBy: createdBy, values: values))
     }
 }

@@ -15,6 +15,10 @@ struct PayloadReader {
     @inline(__always)
     var offset: Int { wire.offset }
 
+    /// The positions of the payload this reader has yet to read.
+    @inline(__always)
+    var remainingRange: Range<Int> { wire.remainingRange }
+
     /// Reads the next field's key.
     @inline(__always)
     mutating func nextKey() throws(EventDecodingError) -> WireKey {

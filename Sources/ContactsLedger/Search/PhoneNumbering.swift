@@ -128,14 +128,30 @@ enum PhoneNumbering {
         for text: String, region: PhoneRegion?, packed: inout [UInt8]
     ) -> (key: StoredPhoneKey, callingCode: UInt16)? {
         withDigits(of: text) { digits, international in
-            guard let reduced = reduce(digits, international: international, region: region) else { return nil }
-            let national = digits[reduced.national]
-            if let integer = PhoneKey.integerKey(callingCode: reduced.callingCode, national: national) {
-                return (.integer(integer), reduced.callingCode)
-            }
-            PhoneKey.pack(callingCode: reduced.callingCode, national: national, into: &packed)
-            return (.packed, reduced.callingCode)
+            storedKey(digits: digits, international: international, region: region, packed: &packed)
         }
+    }
+
+    /// ``storedKey(for:region:packed:)`` of a number's text given as UTF-8 bytes (ill-formed
+    /// sequences read as U+FFFD, as the event decoder reads them).
+    static func storedKey(
+        forUTF8 utf8: UnsafeBufferPointer<UInt8>, region: PhoneRegion?, packed: inout [UInt8]
+    ) -> (key: StoredPhoneKey, callingCode: UInt16)? {
+        withDigits(ofUTF8: utf8) { digits, international in
+            storedKey(digits: digits, international: international, region: region, packed: &packed)
+        }
+    }
+
+    private static func storedKey(
+        digits: UnsafeBufferPointer<UInt8>, international: Bool, region: PhoneRegion?, packed: inout [UInt8]
+    ) -> (key: StoredPhoneKey, callingCode: UInt16)? {
+        guard let reduced = reduce(digits, international: international, region: region) else { return nil }
+        let national = digits[reduced.national]
+        if let integer = PhoneKey.integerKey(callingCode: reduced.callingCode, national: national) {
+            return (.integer(integer), reduced.callingCode)
+        }
+        PhoneKey.pack(callingCode: reduced.callingCode, national: national, into: &packed)
+        return (.packed, reduced.callingCode)
     }
 
     /// Where ``storedKey(for:region:packed:)`` put a key.
@@ -151,26 +167,35 @@ enum PhoneNumbering {
     private static func withDigits<Result>(
         of text: String, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> Result
     ) -> Result {
-        let ascii = text.utf8.withContiguousStorageIfAvailable { utf8 -> Result? in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, utf8.count)) { buffer in
-                var count = 0
-                var international = false
-                for byte in utf8 {
-                    if byte >= 0x80 { return nil }
-                    if byte &- 0x30 < 10 {
-                        buffer[count] = byte
-                        count += 1
-                    } else if byte == 0x2B, count == 0 {
-                        // "+" before the first digit, as PhoneNumber.digits keeps it.
-                        international = true
-                    }
-                }
-                return body(UnsafeBufferPointer(rebasing: buffer[..<count]), international)
-            }
+        if let result = text.utf8.withContiguousStorageIfAvailable({ withDigits(ofUTF8: $0, body) }) {
+            return result
         }
-        if let ascii, let result = ascii { return result }
+        var copy = text
+        return copy.withUTF8 { withDigits(ofUTF8: $0, body) }
+    }
+
+    /// ``withDigits(of:_:)`` of text given as UTF-8 bytes.
+    private static func withDigits<Result>(
+        ofUTF8 utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> Result
+    ) -> Result {
+        let ascii = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, utf8.count)) { buffer -> Result? in
+            var count = 0
+            var international = false
+            for byte in utf8 {
+                if byte >= 0x80 { return nil }
+                if byte &- 0x30 < 10 {
+                    buffer[count] = byte
+                    count += 1
+                } else if byte == 0x2B, count == 0 {
+                    // "+" before the first digit, as PhoneNumber.digits keeps it.
+                    international = true
+                }
+            }
+            return body(UnsafeBufferPointer(rebasing: buffer[..<count]), international)
+        }
+        if let ascii { return ascii }
         // Digits of other scripts: PhoneNumber.digits knows them.
-        let converted = PhoneNumber(stringValue: text).digits
+        let converted = PhoneNumber(stringValue: String(decoding: utf8, as: UTF8.self)).digits
         let digits = Array(converted.utf8.drop { $0 == 0x2B })
         return digits.withUnsafeBufferPointer { body($0, converted.hasPrefix("+")) }
     }

@@ -312,6 +312,14 @@ enum SearchFolding {
         appendUnicodeWords(of: text, to: &words)
     }
 
+    /// ``appendWords(of:to:)`` of text given as UTF-8 bytes (ill-formed sequences read as
+    /// U+FFFD, as the event decoder reads them): ASCII is split in place, anything else goes
+    /// through a string.
+    static func appendWords(ofUTF8 utf8: UnsafeBufferPointer<UInt8>, to words: inout FoldedWords) {
+        if utf8.isEmpty || words.appendASCIIWords(utf8) { return }
+        appendWords(of: String(decoding: utf8, as: UTF8.self), to: &words)
+    }
+
     /// Appends the folded words of a text by Foundation's folding alone, the reference that
     /// the faster paths of ``appendWords(of:to:)`` must agree with.
     static func appendWordsByFoundation(of text: String, to words: inout FoldedWords) {
@@ -486,29 +494,46 @@ enum SearchFolding {
     /// and returns whether it is not empty; ASCII addresses are folded without allocating
     /// once `folded` has grown.
     static func foldEmail(_ text: String, into folded: inout [UInt8]) -> Bool {
+        if text.utf8.withContiguousStorageIfAvailable({ foldASCIIEmail($0, into: &folded) }) == true {
+            return true
+        }
+        return foldUnicodeEmail(text, into: &folded)
+    }
+
+    /// ``foldEmail(_:into:)`` of an address given as UTF-8 bytes (ill-formed sequences read as
+    /// U+FFFD, as the event decoder reads them).
+    static func foldEmail(utf8: UnsafeBufferPointer<UInt8>, into folded: inout [UInt8]) -> Bool {
+        if foldASCIIEmail(utf8, into: &folded) { return true }
+        return foldUnicodeEmail(String(decoding: utf8, as: UTF8.self), into: &folded)
+    }
+
+    /// Folds an all-ASCII address into `folded` and returns whether it was all ASCII and not
+    /// empty; false, with `folded` to be ignored, otherwise.
+    private static func foldASCIIEmail(_ utf8: UnsafeBufferPointer<UInt8>, into folded: inout [UInt8]) -> Bool {
         folded.removeAll(keepingCapacity: true)
-        let wasASCII = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            var start = 0
-            var end = utf8.count
-            while start < end, isASCIIWhitespace(utf8[start]) { start += 1 }
-            while end > start, isASCIIWhitespace(utf8[end - 1]) { end -= 1 }
-            folded.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<end]))
-            return folded.withUnsafeMutableBufferPointer { buffer in
-                for index in 0..<buffer.count {
-                    let byte = buffer[index]
-                    if byte >= 0x80 { return false }
-                    buffer[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte
-                }
-                return true
+        var start = 0
+        var end = utf8.count
+        while start < end, isASCIIWhitespace(utf8[start]) { start += 1 }
+        while end > start, isASCIIWhitespace(utf8[end - 1]) { end -= 1 }
+        folded.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<end]))
+        let ascii = folded.withUnsafeMutableBufferPointer { buffer in
+            for index in 0..<buffer.count {
+                let byte = buffer[index]
+                if byte >= 0x80 { return false }
+                buffer[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte
             }
+            return true
         }
-        if wasASCII != true {
-            folded.removeAll(keepingCapacity: true)
-            folded.append(
-                contentsOf: text.trimmingCharacters(in: .whitespacesAndNewlines)
-                    .folding(options: .caseInsensitive, locale: nil)
-                    .precomposedStringWithCanonicalMapping.utf8)
-        }
+        return ascii && !folded.isEmpty
+    }
+
+    /// Folds an address with Foundation (any text; the path for non-ASCII addresses).
+    private static func foldUnicodeEmail(_ text: String, into folded: inout [UInt8]) -> Bool {
+        folded.removeAll(keepingCapacity: true)
+        folded.append(
+            contentsOf: text.trimmingCharacters(in: .whitespacesAndNewlines)
+                .folding(options: .caseInsensitive, locale: nil)
+                .precomposedStringWithCanonicalMapping.utf8)
         return !folded.isEmpty
     }
 

@@ -161,6 +161,43 @@ package struct SearchIndexes: Sendable {
         }
     }
 
+    /// Indexes the name words of a contact given encoded (a Contact message of
+    /// ``ContactCodec``), into a slot that has none; the bulk build's half for names. Throws
+    /// when the bytes are not a Contact message.
+    mutating func insertNames(_ slot: ContactSlot, encoded: UnsafeBufferPointer<UInt8>) throws(EventDecodingError) {
+        precondition(slot < Self.slotLimit, "slot \(slot) is beyond the search index's limit")
+        scratchWords.removeAll()
+        try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
+            if field == .name { SearchFolding.appendWords(ofUTF8: utf8, to: &scratchWords) }
+        }
+        names.insert(slot, words: scratchWords)
+    }
+
+    /// Indexes the email addresses and phone numbers of a contact given encoded, into a slot
+    /// that has none; the bulk build's other half. Throws when the bytes are not a Contact message.
+    mutating func insertAddressesAndNumbers(
+        _ slot: ContactSlot, encoded: UnsafeBufferPointer<UInt8>
+    ) throws(EventDecodingError) {
+        precondition(slot < Self.slotLimit, "slot \(slot) is beyond the search index's limit")
+        try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
+            switch field {
+            case .name: break
+            case .email:
+                if SearchFolding.foldEmail(utf8: utf8, into: &scratchKey) { emails.insert(slot, key: scratchKey) }
+            case .phone:
+                if let (key, code) = PhoneNumbering.storedKey(forUTF8: utf8, region: phoneRegion, packed: &scratchKey) {
+                    insertPhone(slot, key: key, callingCode: code)
+                }
+            }
+        }
+    }
+
+    /// Takes the name index of `other`, built for the same slots by ``insertNames(_:encoded:)``
+    /// on another thread, in place of this one's.
+    mutating func adoptNames(from other: consuming SearchIndexes) {
+        names = other.names
+    }
+
     /// Puts the words added since the last call in order, so that name queries binary search
     /// them instead of scanning, and gives back memory that growth left unused; the store
     /// calls it after a replay and after each commit. Queries are correct without it, only

@@ -300,16 +300,11 @@ extension Projection {
 
     /// Indexes every contact, in slot order, into empty indexes.
     private mutating func rebuildIndexes() throws(SnapshotDecodingError) {
-        for (slot, record) in contacts.records.enumerated() where !record.isFree {
-            let values: ContactValues
-            do {
-                values = try ContactCodec.decode(contacts.encoded(record)).values
-            } catch {
-                throw SnapshotDecodingError("the contact in slot \(slot) cannot be decoded: \(error)")
-            }
-            indexes.insert(ContactSlot(slot), values: values)
+        do throws(IndexBuildFailure) {
+            try buildIndexes()
+        } catch {
+            throw SnapshotDecodingError("\(error)")
         }
-        prepareForQueries()
     }
 }
 

@@ -172,7 +172,9 @@ public final class ContactStore: @unchecked Sendable {
                     replay = ProjectionReplay(
                         try start
                             ?? Projection(
-                                ledgerID: LedgerDirectory.identity(at: path, fileSystem: options.fileSystem).ledgerID))
+                                ledgerID: LedgerDirectory.identity(at: path, fileSystem: options.fileSystem).ledgerID),
+                        journalBytes: LedgerDirectory.segmentBytes(
+                            LedgerPaths(root: path), from: record.sequence, fileSystem: options.fileSystem))
                 }
                 try replay!.add(record)
             }
@@ -252,7 +254,10 @@ public final class ContactStore: @unchecked Sendable {
                 return matches
             }
             var projection = restored ?? Projection(ledgerID: reader.identity.ledgerID)
-            let replay = ProjectionReplay(projection)
+            let replay = ProjectionReplay(
+                projection,
+                journalBytes: LedgerDirectory.segmentBytes(
+                    reader.paths, from: projection.head.sequence + 1, fileSystem: reader.fileSystem))
             do {
                 try journal.forEachRecord(from: projection.head.sequence + 1) { record in
                     try replay.add(record)
@@ -306,7 +311,10 @@ public final class ContactStore: @unchecked Sendable {
                 }
             }
             if let last, last <= head.sequence { return true }
-            replay = ProjectionReplay(projection)
+            replay = ProjectionReplay(
+                projection,
+                journalBytes: LedgerDirectory.segmentBytes(
+                    reader.paths, from: head.sequence + 1, fileSystem: reader.fileSystem))
             do {
                 while let record = try cursor.next() {
                     if let last, record.sequence > last { break }

@@ -88,7 +88,8 @@ extension LedgerState {
         putRequest(requestID, sequence: sequence)
     }
 
-    private mutating func apply(_ operation: LedgerOperation, sequence: UInt64) {
+    /// Applies one operation of a record (or staged request) with this sequence.
+    package mutating func apply(_ operation: LedgerOperation, sequence: UInt64) {
         switch operation {
         case .addContact(let identifier, let container, let createdBy, let values):
             putContact(

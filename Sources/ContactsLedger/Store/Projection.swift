@@ -29,6 +29,8 @@ package struct Projection: LedgerState, Sendable {
     var requests: [UUID: UInt64] = [:]
     /// The name, email and phone indexes.
     package internal(set) var indexes: SearchIndexes
+    /// Whether contact changes leave the indexes alone until ``buildIndexes()`` (see ``deferIndexes()``).
+    var indexesDeferred = false
     /// The last record applied.
     package internal(set) var head: HeadDigest = .empty
     /// The commit time of the last record applied.
@@ -134,6 +136,11 @@ package struct Projection: LedgerState, Sendable {
             let container = containerIndex(state.containerIdentifier)
             let creator = creatorIndex(state.createdBy)
             if let slot = contacts.slot(of: identifier) {
+                if indexesDeferred {
+                    contacts.replace(
+                        slot, encoded: encoded, container: container, creator: creator, revision: state.revision)
+                    return
+                }
                 let old = knownOld ?? decodeValues(contacts.encoded(at: slot))
                 contacts.replace(
                     slot, encoded: encoded, container: container, creator: creator, revision: state.revision)
@@ -141,9 +148,13 @@ package struct Projection: LedgerState, Sendable {
             } else {
                 let slot = contacts.insert(
                     identifier, encoded: encoded, container: container, creator: creator, revision: state.revision)
-                indexes.insert(slot, values: state.values)
+                if !indexesDeferred { indexes.insert(slot, values: state.values) }
             }
         } else if let slot = contacts.slot(of: identifier) {
+            if indexesDeferred {
+                contacts.remove(slot)
+                return
+            }
             let old = decodeValues(contacts.encoded(at: slot))
             contacts.remove(slot)
             indexes.remove(slot, values: old)
@@ -165,7 +176,7 @@ package struct Projection: LedgerState, Sendable {
 
     package mutating func putRequest(_ requestID: UUID, sequence: UInt64) { requests[requestID] = sequence }
 
-    private mutating func containerIndex(_ identifier: String) -> UInt16 {
+    mutating func containerIndex(_ identifier: String) -> UInt16 {
         if let index = containerIndexes[identifier] { return index }
         precondition(containerIdentifiers.count < Int(StoredContact.freeContainer), "too many containers")
         let index = UInt16(containerIdentifiers.count)
@@ -174,7 +185,7 @@ package struct Projection: LedgerState, Sendable {
         return index
     }
 
-    private mutating func creatorIndex(_ client: String) -> UInt32 {
+    mutating func creatorIndex(_ client: String) -> UInt32 {
         if let index = creatorIndexes[client] { return index }
         let index = UInt32(creators.count)
         creators.append(client)
@@ -221,10 +232,12 @@ package struct Projection: LedgerState, Sendable {
 /// Replays records into a projection on two threads: the caller reads, checks and decodes
 /// records (``add(_:)``), and a thread of the replay's own applies them in order, in batches.
 ///
-/// Applying a record (encoding contacts, indexing their names, emails and phones) costs about
-/// three times what reading, checksumming and decoding it does, so overlapping the two shortens
-/// a full replay by about a fifth on two cores (Documentation/Performance.md). The result is the
-/// projection a sequential replay gives: one thread applies every record, in sequence order.
+/// A replay that starts from no contacts (decision 0009) builds the indexes once at the end, in
+/// bulk (``Projection/buildIndexes()``), instead of keeping them up to date record by record;
+/// and it stores each added contact as the bytes its record holds (the Contact message the
+/// store would encode for it), so the decoded values are only a check and are freed at once on
+/// the decoding thread. The result is the projection a sequential replay gives: one thread
+/// applies every record, in sequence order, and the indexes answer every query alike.
 final class ProjectionReplay: @unchecked Sendable {
     // Thread-safety: `filling` belongs to the caller's thread. `ready`, `spent`, `closed` and
     // `applied` are guarded by `condition`; `projection` belongs to the applying thread until it
@@ -233,19 +246,29 @@ final class ProjectionReplay: @unchecked Sendable {
     private static let batchesQueuedMax = 8
 
     private let condition = NSCondition()
-    private var filling: [(LedgerEvent, JournalRecord)] = []
-    private var ready: [[(LedgerEvent, JournalRecord)]] = []
+    /// Whether added contacts are kept as their records' bytes (the indexes are deferred).
+    private let keepsAddsEncoded: Bool
+    private var filling: [(ReplayOperations, JournalRecord)] = []
+    private var ready: [[(ReplayOperations, JournalRecord)]] = []
     /// Applied batches, handed back so that the caller's thread, which allocated their strings
     /// and arrays, also frees them: freeing them on the applying thread cost it about a tenth of
     /// its time (reference counting, and glibc's frees of another thread's allocations).
-    private var spent: [[(LedgerEvent, JournalRecord)]] = []
+    private var spent: [[(ReplayOperations, JournalRecord)]] = []
     private var closed = false
     private var applied = false
     private var projection: Projection
 
-    /// Starts the applying thread on `projection`.
-    init(_ projection: Projection) {
+    /// Starts the applying thread on `projection`. A projection without contacts (a replay from
+    /// the start) leaves its indexes to be built in bulk when the replay finishes, and reserves
+    /// room for `journalBytes` bytes of contacts (the size of the segments to replay, about
+    /// what their contacts take), so that its arena is not copied each time it doubles.
+    init(_ projection: Projection, journalBytes: Int = 0) {
         self.projection = projection
+        keepsAddsEncoded = projection.contactCount == 0
+        if keepsAddsEncoded {
+            self.projection.deferIndexes()
+            self.projection.contacts.reserveArena(journalBytes)
+        }
         filling.reserveCapacity(Self.batchRecords)
         let thread = Thread { [self] in self.run() }
         thread.name = "ContactsLedger replay"
@@ -254,7 +277,7 @@ final class ProjectionReplay: @unchecked Sendable {
 
     /// Decodes a record and queues it for the applying thread; waits while the queue is full.
     func add(_ record: JournalRecord) throws(ContactStoreError) {
-        filling.append((try Projection.decode(record), record))
+        filling.append((try Projection.decodeForReplay(record, keepingAddsEncoded: keepsAddsEncoded), record))
         if filling.count >= Self.batchRecords { hand() }
     }
 
@@ -266,6 +289,14 @@ final class ProjectionReplay: @unchecked Sendable {
         condition.broadcast()
         while !applied { condition.wait() }
         condition.unlock()
+        if projection.indexesDeferred {
+            do throws(Projection.IndexBuildFailure) {
+                try projection.buildIndexes()
+            } catch {
+                // Every contact was decoded (added) or encoded (updated) during the replay.
+                preconditionFailure("\(error)")
+            }
+        }
         return projection
     }
 
@@ -295,10 +326,101 @@ final class ProjectionReplay: @unchecked Sendable {
             let batch = ready.removeFirst()
             condition.broadcast()
             condition.unlock()
-            for (event, record) in batch { projection.apply(event, record: record) }
+            for (operations, record) in batch { projection.apply(operations, record: record) }
             condition.lock()
             spent.append(batch)
             condition.unlock()
+        }
+    }
+}
+
+/// An operation as a replay applies it: an added contact of a current-schema record as where its
+/// Contact message lies in the record's payload, anything else decoded.
+enum ReplayOperation {
+    /// A contact added; its values are the Contact message at `contact` in the payload.
+    case add(identifier: String, containerIdentifier: String, createdBy: String, contact: Range<Int>)
+    /// Any other operation (boxed: a ``LedgerOperation`` is close to two kilobytes).
+    indirect case other(LedgerOperation)
+}
+
+/// The operations of one record, as a replay applies them.
+struct ReplayOperations: DecodedOperations {
+    /// The operations, in the record's order.
+    private(set) var operations: [ReplayOperation] = []
+
+    var count: Int { operations.count }
+
+    mutating func append(_ operation: consuming LedgerOperation) {
+        operations.append(.other(operation))
+    }
+
+    /// Keeps the added contact as its bytes; the decoded values, having checked them, are freed.
+    mutating func appendAdd(
+        identifier: String, containerIdentifier: String, createdBy: String, values: consuming ContactValues,
+        contact: Range<Int>
+    ) {
+        operations.append(
+            .add(
+                identifier: identifier, containerIdentifier: containerIdentifier, createdBy: createdBy, contact: contact
+            ))
+    }
+}
+
+extension Projection {
+    /// Decodes a record's payload for a replay, with an error naming the record: with
+    /// `keepingAddsEncoded`, a current-schema record's added contacts as their bytes.
+    static func decodeForReplay(
+        _ record: JournalRecord, keepingAddsEncoded: Bool
+    ) throws(ContactStoreError) -> ReplayOperations {
+        var operations = ReplayOperations()
+        do throws(EventDecodingError) {
+            if keepingAddsEncoded && record.schemaVersion == EventCodec.currentSchemaVersion {
+                try EventCodec.decodeCurrent(record.payload, into: &operations)
+            } else {
+                for operation in try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion).operations {
+                    operations.append(operation)
+                }
+            }
+        } catch {
+            throw ContactStoreError(
+                .dataAccessError, "record \(record.sequence) at \(record.location) cannot be decoded: \(error)")
+        }
+        return operations
+    }
+
+    /// Applies a record's operations as ``decodeForReplay(_:keepingAddsEncoded:)`` gave them.
+    mutating func apply(_ operations: ReplayOperations, record: JournalRecord) {
+        for operation in operations.operations {
+            switch operation {
+            case .add(let identifier, let containerIdentifier, let createdBy, let contact):
+                record.payload.withUnsafeBufferPointer { payload in
+                    putEncodedContact(
+                        identifier, encoded: UnsafeBufferPointer(rebasing: payload[contact]),
+                        containerIdentifier: containerIdentifier, createdBy: createdBy, revision: record.sequence)
+                }
+            case .other(let operation):
+                apply(operation, sequence: record.sequence)
+            }
+        }
+        putRequest(record.requestID, sequence: record.sequence)
+        head = HeadDigest(sequence: record.sequence, hash: record.hash)
+        lastCommitMicroseconds = record.commitMicroseconds
+    }
+
+    /// Stores an added contact given as its encoded values, as ``putContact(_:_:)`` stores a
+    /// ``ContactState``; only while the indexes are deferred, since it has no values to index.
+    private mutating func putEncodedContact(
+        _ identifier: String, encoded: UnsafeBufferPointer<UInt8>, containerIdentifier: String, createdBy: String,
+        revision: UInt64
+    ) {
+        precondition(indexesDeferred, "a contact stored as bytes would miss the indexes")
+        let container = containerIndex(containerIdentifier)
+        let creator = creatorIndex(createdBy)
+        if let slot = contacts.slot(of: identifier) {
+            contacts.replace(slot, encoded: encoded, container: container, creator: creator, revision: revision)
+        } else {
+            _ = contacts.insert(
+                identifier, encoded: encoded, container: container, creator: creator, revision: revision)
         }
     }
 }
@@ -396,6 +518,26 @@ struct ContactTable: Sendable {
         encoded(records[Int(slot)])
     }
 
+    /// Makes room for `bytes` more bytes of identifiers and contacts without growing.
+    mutating func reserveArena(_ bytes: Int) {
+        arena.reserveCapacity(arena.count + bytes)
+    }
+
+    /// Calls `body` with each live contact's slot and encoded values, in slot order, until it
+    /// returns a failure, which is returned.
+    func forEachContact<Failure>(
+        _ body: (ContactSlot, UnsafeBufferPointer<UInt8>) -> Failure?
+    ) -> Failure? {
+        arena.withUnsafeBufferPointer { arena in
+            for (slot, record) in records.enumerated() where !record.isFree {
+                let start = record.offset + Int(record.identifierBytes)
+                let encoded = UnsafeBufferPointer(rebasing: arena[start..<start + Int(record.encodedBytes)])
+                if let failure = body(ContactSlot(slot), encoded) { return failure }
+            }
+            return nil
+        }
+    }
+
     /// Calls `body` with the encoded values of a record, without copying them.
     func withEncoded<Result>(
         _ record: StoredContact, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
@@ -411,6 +553,16 @@ struct ContactTable: Sendable {
     /// Adds a contact whose identifier is not in the table, in the slot freed last or a new one.
     mutating func insert(
         _ identifier: String, encoded: [UInt8], container: UInt16, creator: UInt32, revision: UInt64
+    ) -> ContactSlot {
+        encoded.withUnsafeBufferPointer {
+            insert(identifier, encoded: $0, container: container, creator: creator, revision: revision)
+        }
+    }
+
+    /// ``insert(_:encoded:container:creator:revision:)`` of bytes the caller holds.
+    mutating func insert(
+        _ identifier: String, encoded: UnsafeBufferPointer<UInt8>, container: UInt16, creator: UInt32,
+        revision: UInt64
     ) -> ContactSlot {
         let slot: ContactSlot
         if let free = freeSlots.popLast() {
@@ -438,6 +590,16 @@ struct ContactTable: Sendable {
     /// Replaces the values and bookkeeping of an occupied slot; the identifier stays.
     mutating func replace(
         _ slot: ContactSlot, encoded: [UInt8], container: UInt16, creator: UInt32, revision: UInt64
+    ) {
+        encoded.withUnsafeBufferPointer {
+            replace(slot, encoded: $0, container: container, creator: creator, revision: revision)
+        }
+    }
+
+    /// ``replace(_:encoded:container:creator:revision:)`` with bytes the caller holds.
+    mutating func replace(
+        _ slot: ContactSlot, encoded: UnsafeBufferPointer<UInt8>, container: UInt16, creator: UInt32,
+        revision: UInt64
     ) {
         let old = records[Int(slot)]
         // Copied out first: appending a slice of the arena to itself would copy the whole arena.

@@ -90,6 +90,25 @@ public enum LedgerDirectory {
         }
     }
 
+    /// The bytes of the segments that hold records from `sequence` on (the segment holding it
+    /// and every later one), for sizing what a replay builds; 0 when they cannot be read (the
+    /// replay itself then reports why).
+    public static func segmentBytes(
+        _ paths: LedgerPaths, from sequence: UInt64 = 1, fileSystem: any FileSystem
+    ) -> Int {
+        guard let sequences = try? segmentSequences(paths, fileSystem: fileSystem) else { return 0 }
+        let first = sequences.lastIndex { $0 <= sequence } ?? 0
+        var total = 0
+        for firstSequence in sequences[first...] {
+            guard let file = try? fileSystem.open(paths.segment(firstSequence: firstSequence), .readOnly) else {
+                continue
+            }
+            total += Int((try? fileSystem.size(of: file)) ?? 0)
+            try? fileSystem.close(file)
+        }
+        return total
+    }
+
     /// The first sequence numbers of the segments in the journal directory, in order.
     static func segmentSequences(_ paths: LedgerPaths, fileSystem: any FileSystem) throws(StorageError) -> [UInt64] {
         try fileSystem.contentsOfDirectory(paths.journal).compactMap(SegmentHeader.firstSequence(fromFileName:))

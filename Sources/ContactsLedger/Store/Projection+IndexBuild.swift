@@ -1,0 +1,87 @@
+import Dispatch
+import Foundation
+
+/// Building the search indexes from the contacts in one pass, rather than keeping them up to date
+/// event by event (decision 0009).
+extension Projection {
+    /// A contact whose encoded values the index build could not read.
+    struct IndexBuildFailure: Error, CustomStringConvertible {
+        /// The contact's slot.
+        var slot: ContactSlot
+        /// What was wrong with its bytes.
+        var error: EventDecodingError
+
+        var description: String { "the contact in slot \(slot) cannot be read for the indexes: \(error)" }
+    }
+
+    /// Stops maintaining the indexes as contacts change, and empties them; ``buildIndexes()``
+    /// builds them again from the contacts. A replay that starts from no contacts does this: a
+    /// contact then costs the indexes once, whatever number of updates it went through, and the
+    /// build runs on two threads.
+    mutating func deferIndexes() {
+        indexesDeferred = true
+        indexes = SearchIndexes(defaultCountryCode: indexes.defaultCountryCode)
+    }
+
+    /// Replaces the indexes with ones built from the contacts, in slot order: the name index on a
+    /// thread of its own, the email and phone indexes on the caller's, each reading the fields it
+    /// needs from the encoded contacts without decoding them. Then the indexes are maintained
+    /// again as contacts change.
+    mutating func buildIndexes() throws(IndexBuildFailure) {
+        let contacts = self.contacts
+        let country = indexes.defaultCountryCode
+        let names = BackgroundWork { () -> Result<SearchIndexes, IndexBuildFailure> in
+            var names = SearchIndexes(defaultCountryCode: country)
+            let failure = contacts.forEachContact { slot, encoded -> IndexBuildFailure? in
+                do throws(EventDecodingError) {
+                    try names.insertNames(slot, encoded: encoded)
+                    return nil
+                } catch {
+                    return IndexBuildFailure(slot: slot, error: error)
+                }
+            }
+            if let failure { return .failure(failure) }
+            return .success(names)
+        }
+        var built = SearchIndexes(defaultCountryCode: country)
+        let failure = contacts.forEachContact { slot, encoded -> IndexBuildFailure? in
+            do throws(EventDecodingError) {
+                try built.insertAddressesAndNumbers(slot, encoded: encoded)
+                return nil
+            } catch {
+                return IndexBuildFailure(slot: slot, error: error)
+            }
+        }
+        let nameResult = names.wait()
+        if let failure { throw failure }
+        built.adoptNames(from: try nameResult.get())
+        built.prepareForQueries()
+        indexes = built
+        indexesDeferred = false
+    }
+}
+
+/// A value computed on a thread of its own while the caller goes on; ``wait()`` returns it.
+final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
+    // Thread-safety: `value` is written by the thread before it signals `done`, and read only
+    // after `wait()` has seen the signal.
+    private var value: Value?
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts `work` on a new thread.
+    init(_ work: @escaping @Sendable () -> Value) {
+        let thread = Thread { [self] in
+            value = work()
+            done.signal()
+        }
+        thread.name = "ContactsLedger background work"
+        thread.start()
+    }
+
+    /// Waits for the work to finish and returns its value; call once.
+    func wait() -> Value {
+        done.wait()
+        guard let value else { preconditionFailure("the work signalled without a value") }
+        return value
+    }
+}

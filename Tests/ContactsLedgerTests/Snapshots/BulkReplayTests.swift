@@ -1,0 +1,115 @@
+import Foundation
+import LedgerStorage
+import Testing
+
+@testable import ContactsLedger
+
+/// A replay that starts from no contacts builds its indexes once, from the contacts it ends with
+/// (decision 0009); these check that it ends where applying every record one by one ends.
+@Suite("Bulk replay")
+struct BulkReplayTests {
+    /// Writes a generated history into a new ledger and removes its snapshots, so that every
+    /// store opened on it replays the whole journal.
+    private func writeLedger(_ directory: StoreDirectory, seed: UInt64, requests: Int) throws {
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        try SnapshotHistory.write(into: store, seed: seed, requests: requests)
+        store.close()
+        try FileManager.default.removeItem(atPath: directory.ledger + "/snapshots")
+    }
+
+    @Test("A full replay gives the state that applying each record gives", arguments: [4, 5, 6] as [UInt64])
+    func fullReplayMatchesRecordByRecord(seed: UInt64) throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: seed, requests: 250)
+        let expected = try fullReplay(of: directory.ledger)
+        #expect(expected.contactCount > 20)
+
+        let reader = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess())
+        let replayed = reader.withProjection { $0 }
+        #expect(!replayed.indexesDeferred)
+        replayed.indexes.checkInvariants()
+        expectSameState(replayed, expected)
+        expectSameState(try ContactStore.inMemory(copyingLedgerAt: directory.ledger).withProjection { $0 }, expected)
+
+        // The writer replays while it opens, then keeps its indexes up to date commit by commit.
+        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        expectSameState(writer.withProjection { $0 }, expected)
+        try SnapshotHistory.write(into: writer, seed: seed + 100, requests: 40)
+        let afterMore = writer.withProjection { $0 }
+        writer.close()
+        try FileManager.default.removeItem(atPath: directory.ledger + "/snapshots")
+        expectSameState(afterMore, try fullReplay(of: directory.ledger))
+    }
+
+    @Test("A replay through a point builds the indexes of that point")
+    func replayThroughPoint() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 7, requests: 120)
+        let last: UInt64 = 60
+        let expected = try fullReplay(of: directory.ledger, through: last)
+        let view = try ContactStore(readingLedgerAt: directory.ledger, asOf: .sequence(last), client: .fullAccess())
+        expectSameState(view.withProjection { $0 }, expected)
+    }
+
+    @Test("Indexes built from the contacts answer what indexes kept up to date answer")
+    func builtIndexesMatchMaintained() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 8, requests: 200)
+        let maintained = try fullReplay(of: directory.ledger)
+        var rebuilt = maintained
+        rebuilt.deferIndexes()
+        #expect(rebuilt.indexes.slots(matchingName: "a").isEmpty)
+        try rebuilt.buildIndexes()
+        #expect(!rebuilt.indexesDeferred)
+        rebuilt.indexes.checkInvariants()
+        expectSameState(rebuilt, maintained)
+    }
+
+    @Test("A contact whose bytes are not a Contact message fails the build, naming its slot")
+    func unreadableContactNamed() throws {
+        var projection = Projection(ledgerID: UUID())
+        projection.deferIndexes()
+        let good = ContactCodec.encode(makeContact(given: "Ada", family: "Lovelace").values, keys: .all)
+        _ = projection.contacts.insert("a", encoded: good, container: 0, creator: 0, revision: 1)
+        // A length-delimited given name that claims more bytes than there are.
+        _ = projection.contacts.insert("b", encoded: [0x12, 0x7F, 0x41], container: 0, creator: 0, revision: 2)
+        #expect {
+            try projection.buildIndexes()
+        } throws: { error in
+            (error as? Projection.IndexBuildFailure)?.slot == 1 && "\(error)".contains("slot 1")
+        }
+    }
+
+    @Test(
+        "Folding and keying UTF-8 bytes agrees with folding and keying the decoded string",
+        arguments: [
+            Array("José Ångström-O'Brien".utf8), Array("田中太郎".utf8), Array("ＪＯＨＮ smith".utf8),
+            Array("Ada.Lovelace@Example.ORG ".utf8), Array("+44 (0)20 7946 0958".utf8), Array("٤١٥ ٥٥٥ ٠١٠٠".utf8),
+            [0x41, 0xFF, 0x62, 0xC3], [0xE2, 0x82], [],
+        ] as [[UInt8]])
+    func utf8PathsAgree(bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var fromBytes = FoldedWords()
+        var fromText = FoldedWords()
+        var emailFromBytes: [UInt8] = []
+        var emailFromText: [UInt8] = []
+        var packedFromBytes: [UInt8] = []
+        var packedFromText: [UInt8] = []
+        bytes.withUnsafeBufferPointer { utf8 in
+            SearchFolding.appendWords(ofUTF8: utf8, to: &fromBytes)
+            #expect(
+                SearchFolding.foldEmail(utf8: utf8, into: &emailFromBytes)
+                    == SearchFolding.foldEmail(text, into: &emailFromText))
+            let region = PhoneNumbering.region(for: "gb")
+            let keyFromBytes = PhoneNumbering.storedKey(forUTF8: utf8, region: region, packed: &packedFromBytes)
+            let keyFromText = PhoneNumbering.storedKey(for: text, region: region, packed: &packedFromText)
+            #expect(keyFromBytes?.key == keyFromText?.key && keyFromBytes?.callingCode == keyFromText?.callingCode)
+        }
+        SearchFolding.appendWords(of: text, to: &fromText)
+        #expect(
+            (0..<fromBytes.count).map { Array(fromBytes.word($0)) }
+                == (0..<fromText.count).map { Array(fromText.word($0)) })
+        #expect(emailFromBytes == emailFromText)
+        #expect(packedFromBytes == packedFromText)
+    }
+}
