@@ -134,6 +134,10 @@ extension PayloadReader {
     /// Reads an identifier written as 16 UUID bytes; anything but 16 bytes is refused.
     mutating func uuidIdentifier(_ key: WireKey) throws(EventDecodingError) -> String {
         let offset = key.offset
+        if checksOnly {
+            guard try withBytes(key, { $0.count == 16 }) else { throw EventDecodingError(.notAUUID, offset: offset) }
+            return ""
+        }
         guard let identifier = try withBytes(key, CompactFields.identifier(fromUUIDBytes:)) else {
             throw EventDecodingError(.notAUUID, offset: offset)
         }

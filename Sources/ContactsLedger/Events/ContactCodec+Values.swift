@@ -218,7 +218,7 @@ extension ContactCodec {
                 switch field {
                 case .calendar:
                     let start = reader.offset
-                    let name = try reader.string(key)
+                    let name = try reader.checkedName(key)
                     guard let identifier = calendarIdentifier(named: name) else {
                         throw EventDecodingError(.unknownCalendar(name), offset: start)
                     }
@@ -242,7 +242,7 @@ extension ContactCodec {
                 case .isRepeatedDay: date.isRepeatedDay = try reader.bool(key)
                 case .timeZone:
                     let start = reader.offset
-                    let name = try reader.string(key)
+                    let name = try reader.checkedName(key)
                     guard let timeZone = TimeZone(identifier: name) else {
                         throw EventDecodingError(.unknownTimeZone(name), offset: start)
                     }

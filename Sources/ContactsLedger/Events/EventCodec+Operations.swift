@@ -199,6 +199,7 @@ extension EventCodec {
                 case .values:
                     var nested = try reader.nested(key)
                     contact = nested.remainingRange
+                    nested.checksOnly = !Operations.decodesEveryValue
                     ContactCodec.reset(&values, &valuesDecoded)
                     _ = try ContactCodec.decode(from: &nested, into: &values)
                 }
@@ -212,6 +213,7 @@ extension EventCodec {
             var oldKeys = ContactKeySet(), newKeys = ContactKeySet()
             var oldDecoded = false, newDecoded = false
             var oldOffset = reader.offset
+            var newContact = 0..<0
             try ContactCodec.decodeFields(from: &reader, as: EventSchema.UpdateContactField.self) {
                 field, reader, key throws(EventDecodingError) in
                 switch field {
@@ -220,10 +222,13 @@ extension EventCodec {
                 case .old:
                     oldOffset = key.offset
                     var nested = try reader.nested(key)
+                    nested.checksOnly = !Operations.decodesEveryValue
                     ContactCodec.reset(&old, &oldDecoded)
                     oldKeys = try ContactCodec.decode(from: &nested, into: &old)
                 case .new:
                     var nested = try reader.nested(key)
+                    newContact = nested.remainingRange
+                    nested.checksOnly = !Operations.decodesEveryValue
                     ContactCodec.reset(&new, &newDecoded)
                     newKeys = try ContactCodec.decode(from: &nested, into: &new)
                 }
@@ -232,7 +237,8 @@ extension EventCodec {
                 throw EventDecodingError(
                     .keySetsDiffer(old: oldKeys.rawValue, new: newKeys.rawValue), field: "old", offset: oldOffset)
             }
-            operations.append(.updateContact(identifier: identifier, keys: newKeys, old: consume old, new: consume new))
+            operations.appendUpdate(
+                identifier: identifier, keys: newKeys, old: consume old, new: consume new, newContact: newContact)
         case .deleteContact:
             var identifier = "", containerIdentifier = "", createdBy = ""
             var groupIdentifiers: [String] = []
@@ -249,6 +255,7 @@ extension EventCodec {
                 case .groupIdentifiers: groupIdentifiers.append(try reader.string(key))
                 case .last:
                     var nested = try reader.nested(key)
+                    nested.checksOnly = !Operations.decodesEveryValue
                     ContactCodec.reset(&last, &lastDecoded)
                     _ = try ContactCodec.decode(from: &nested, into: &last)
                 }

@@ -102,6 +102,10 @@ package enum EventCodec {
 /// Where the decoder puts the operations of an event: an array of ``LedgerOperation``s, or a
 /// replay's own list, which keeps an added contact as the range of its encoded bytes.
 protocol DecodedOperations {
+    /// Whether every contact's values are decoded, or those a replay does not need only checked
+    /// (``PayloadReader/checksOnly``): an added contact's and an update's new values (stood for
+    /// by the range of their bytes), an update's old values and a deleted contact's last ones.
+    static var decodesEveryValue: Bool { get }
     /// How many operations were put so far.
     var count: Int { get }
     /// Puts an operation.
@@ -111,9 +115,16 @@ protocol DecodedOperations {
     mutating func appendAdd(
         identifier: String, containerIdentifier: String, createdBy: String, values: consuming ContactValues,
         contact: Range<Int>)
+    /// Puts an updated contact: its old and new values for `keys`, and where the Contact message
+    /// of the new ones lies in the payload.
+    mutating func appendUpdate(
+        identifier: String, keys: ContactKeySet, old: consuming ContactValues, new: consuming ContactValues,
+        newContact: Range<Int>)
 }
 
 extension Array: DecodedOperations where Element == LedgerOperation {
+    static var decodesEveryValue: Bool { true }
+
     /// Puts the added contact with its values.
     mutating func appendAdd(
         identifier: String, containerIdentifier: String, createdBy: String, values: consuming ContactValues,
@@ -122,5 +133,13 @@ extension Array: DecodedOperations where Element == LedgerOperation {
         append(
             .addContact(
                 identifier: identifier, containerIdentifier: containerIdentifier, createdBy: createdBy, values: values))
+    }
+
+    /// Puts the update with its values.
+    mutating func appendUpdate(
+        identifier: String, keys: ContactKeySet, old: consuming ContactValues, new: consuming ContactValues,
+        newContact: Range<Int>
+    ) {
+        append(.updateContact(identifier: identifier, keys: keys, old: old, new: new))
     }
 }

@@ -6,6 +6,10 @@ import LedgerMigrations
 /// Every method is a thin, inlined wrapper; the conversion runs only when a read fails.
 struct PayloadReader {
     var wire: WireReader
+    /// Whether the reads only check the message: strings and identifiers are checked as they
+    /// would be decoded and come back empty, so that checking a message allocates nothing for
+    /// them. Readers of nested messages inherit it.
+    var checksOnly = false
 
     /// Whether every byte of the message has been read.
     @inline(__always)
@@ -97,6 +101,22 @@ struct PayloadReader {
     mutating func string(_ key: WireKey) throws(EventDecodingError) -> String {
         try expect(key, .lengthDelimited)
         do throws(WireFormatError) {
+            if checksOnly {
+                _ = try wire.readLengthDelimited()
+                return ""
+            }
+            return try wire.readString()
+        } catch {
+            throw EventDecodingError(error)
+        }
+    }
+
+    /// Reads a string whose value the decoder checks (a calendar or time zone name), so that it
+    /// is read even when the reads only check (``checksOnly``).
+    @inline(__always)
+    mutating func checkedName(_ key: WireKey) throws(EventDecodingError) -> String {
+        try expect(key, .lengthDelimited)
+        do throws(WireFormatError) {
             return try wire.readString()
         } catch {
             throw EventDecodingError(error)
@@ -121,7 +141,7 @@ struct PayloadReader {
     mutating func nested(_ key: WireKey) throws(EventDecodingError) -> PayloadReader {
         try expect(key, .lengthDelimited)
         do throws(WireFormatError) {
-            return PayloadReader(wire: try wire.readNested())
+            return PayloadReader(wire: try wire.readNested(), checksOnly: checksOnly)
         } catch {
             throw EventDecodingError(error)
         }

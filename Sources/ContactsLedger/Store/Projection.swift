@@ -314,6 +314,7 @@ final class ProjectionReplay: @unchecked Sendable {
     }
 
     private func run() {
+        var scratch: [UInt8] = []
         while true {
             condition.lock()
             while ready.isEmpty && !closed { condition.wait() }
@@ -326,7 +327,7 @@ final class ProjectionReplay: @unchecked Sendable {
             let batch = ready.removeFirst()
             condition.broadcast()
             condition.unlock()
-            for (operations, record) in batch { projection.apply(operations, record: record) }
+            for (operations, record) in batch { projection.apply(operations, record: record, scratch: &scratch) }
             condition.lock()
             spent.append(batch)
             condition.unlock()
@@ -339,6 +340,8 @@ final class ProjectionReplay: @unchecked Sendable {
 enum ReplayOperation {
     /// A contact added; its values are the Contact message at `contact` in the payload.
     case add(identifier: String, containerIdentifier: String, createdBy: String, contact: Range<Int>)
+    /// A contact updated; the new values of `keys` are the Contact message at `new` in the payload.
+    case update(identifier: String, keys: ContactKeySet, new: Range<Int>)
     /// Any other operation (boxed: a ``LedgerOperation`` is close to two kilobytes).
     indirect case other(LedgerOperation)
 }
@@ -348,13 +351,17 @@ struct ReplayOperations: DecodedOperations {
     /// The operations, in the record's order.
     private(set) var operations: [ReplayOperation] = []
 
+    /// The values of added, updated and deleted contacts are checked, not decoded: the
+    /// projection stores (or merges) the bytes of the new ones and needs none of the old.
+    static var decodesEveryValue: Bool { false }
+
     var count: Int { operations.count }
 
     mutating func append(_ operation: consuming LedgerOperation) {
         operations.append(.other(operation))
     }
 
-    /// Keeps the added contact as its bytes; the decoded values, having checked them, are freed.
+    /// Keeps the added contact as its bytes; its values were only checked.
     mutating func appendAdd(
         identifier: String, containerIdentifier: String, createdBy: String, values: consuming ContactValues,
         contact: Range<Int>
@@ -363,6 +370,14 @@ struct ReplayOperations: DecodedOperations {
             .add(
                 identifier: identifier, containerIdentifier: containerIdentifier, createdBy: createdBy, contact: contact
             ))
+    }
+
+    /// Keeps the update's new values as their bytes; its values were only checked.
+    mutating func appendUpdate(
+        identifier: String, keys: ContactKeySet, old: consuming ContactValues, new: consuming ContactValues,
+        newContact: Range<Int>
+    ) {
+        operations.append(.update(identifier: identifier, keys: keys, new: newContact))
     }
 }
 
@@ -388,8 +403,9 @@ extension Projection {
         return operations
     }
 
-    /// Applies a record's operations as ``decodeForReplay(_:keepingAddsEncoded:)`` gave them.
-    mutating func apply(_ operations: ReplayOperations, record: JournalRecord) {
+    /// Applies a record's operations as ``decodeForReplay(_:keepingAddsEncoded:)`` gave them;
+    /// `scratch` is a buffer to reuse.
+    mutating func apply(_ operations: ReplayOperations, record: JournalRecord, scratch: inout [UInt8]) {
         for operation in operations.operations {
             switch operation {
             case .add(let identifier, let containerIdentifier, let createdBy, let contact):
@@ -398,6 +414,12 @@ extension Projection {
                         identifier, encoded: UnsafeBufferPointer(rebasing: payload[contact]),
                         containerIdentifier: containerIdentifier, createdBy: createdBy, revision: record.sequence)
                 }
+            case .update(let identifier, let keys, let new):
+                record.payload.withUnsafeBufferPointer { payload in
+                    updateEncodedContact(
+                        identifier, keys: keys, new: UnsafeBufferPointer(rebasing: payload[new]),
+                        revision: record.sequence, scratch: &scratch)
+                }
             case .other(let operation):
                 apply(operation, sequence: record.sequence)
             }
@@ -405,6 +427,35 @@ extension Projection {
         putRequest(record.requestID, sequence: record.sequence)
         head = HeadDigest(sequence: record.sequence, hash: record.hash)
         lastCommitMicroseconds = record.commitMicroseconds
+    }
+
+    /// Updates a contact with new values of `keys` given encoded, as applying an
+    /// ``LedgerOperation/updateContact(identifier:keys:old:new:)`` does, by merging the encoded
+    /// messages (``ContactCodec/mergeUpdate(current:update:keys:into:)``); only while the
+    /// indexes are deferred. A contact that does not exist is left alone, as there.
+    mutating func updateEncodedContact(
+        _ identifier: String, keys: ContactKeySet, new: UnsafeBufferPointer<UInt8>, revision: UInt64,
+        scratch: inout [UInt8]
+    ) {
+        precondition(indexesDeferred, "a contact updated as bytes would leave the indexes stale")
+        guard let slot = contacts.slot(of: identifier), let stored = contacts.record(at: slot) else { return }
+        let merged = contacts.withEncoded(stored) { current in
+            ContactCodec.mergeUpdate(current: current, update: new, keys: keys, into: &scratch)
+        }
+        if !merged {
+            var values = decodeValues(contacts.encoded(stored))
+            let update: ContactValues
+            do {
+                update = try ContactCodec.decode(Array(new)).values
+            } catch {
+                // The reading thread decoded these bytes before handing them over.
+                preconditionFailure("a checked update cannot be decoded: \(error)")
+            }
+            for key in keys.keys { values.copyValue(for: key, from: update) }
+            scratch = ContactCodec.encode(values, keys: .all)
+        }
+        contacts.replace(
+            slot, encoded: scratch, container: stored.container, creator: stored.creator, revision: revision)
     }
 
     /// Stores an added contact given as its encoded values, as ``putContact(_:_:)`` stores a

@@ -100,4 +100,51 @@ struct EventCodecFuzzTests {
         print("Damaged encodings: \(decoded) decoded, \(refused) refused")
         #expect(refused > 0)
     }
+
+    @Test(
+        "A replay's decoding, which only checks the values it keeps as bytes, refuses exactly what decoding refuses",
+        .timeLimit(.minutes(1)))
+    func checkingMatchesDecoding() throws {
+        var generator = EventFixtures.SeededGenerator(seed: EventFixtures.seed("Checking matches decoding"))
+        let corpus = Self.corpus(using: &generator)
+        let deadline = ContinuousClock.now + .seconds(3)
+        var compared = 0
+        for iteration in 0..<40_000 {
+            if iteration % 256 == 0 && ContinuousClock.now > deadline { break }
+            let original = corpus.randomElement(using: &generator)!
+            let bytes = iteration % 4 == 0 ? original : Self.mutate(original, using: &generator)
+            var replayed = ReplayOperations()
+            let checked = Result { () throws(EventDecodingError) in try EventCodec.decodeCurrent(bytes, into: &replayed)
+            }
+            let decoded = Result { () throws(EventDecodingError) in try EventCodec.decode(bytes, schemaVersion: 2) }
+            switch (checked, decoded) {
+            case (.success, .success(let event)):
+                compared += 1
+                #expect(replayed.count == event.operations.count)
+                // What the replay keeps as bytes decodes to what decoding gave.
+                for (kept, operation) in zip(replayed.operations, event.operations) {
+                    switch (kept, operation) {
+                    case (.add(let identifier, _, _, let contact), .addContact(let expected, _, _, let values)):
+                        #expect(identifier == expected)
+                        #expect(try ContactCodec.decode(Array(bytes[contact])).values == values)
+                    case (
+                        .update(let identifier, let keys, let new),
+                        .updateContact(let expected, let expectedKeys, _, let values)
+                    ):
+                        #expect(identifier == expected && keys == expectedKeys)
+                        #expect(try ContactCodec.decode(Array(bytes[new])).values == values)
+                    case (.other, .addContact), (.other, .updateContact), (.add, _), (.update, _):
+                        Issue.record("operation kinds differ: \(kept) and \(operation)")
+                    case (.other, _):
+                        break
+                    }
+                }
+            case (.failure(let checkError), .failure(let decodeError)):
+                #expect(checkError.description == decodeError.description)
+            default:
+                Issue.record("checking and decoding disagree on \(bytes): \(checked) and \(decoded)")
+            }
+        }
+        #expect(compared > 0)
+    }
 }

@@ -80,6 +80,30 @@ struct BulkReplayTests {
         }
     }
 
+    @Test("An update of a contact stored in an unusual field order is applied by decoding it")
+    func unusualStoredContactUpdated() throws {
+        var projection = Projection(ledgerID: UUID())
+        projection.deferIndexes()
+        // The key set, then family name "B" before given name "A": decodable, not as the encoder writes.
+        let stored = ContactCodec.encode(ContactValues(), keys: .all) + [0x1A, 0x01, 0x42, 0x12, 0x01, 0x41]
+        let creator = projection.creatorIndex("writer")
+        _ = projection.contacts.insert("c", encoded: stored, container: 0, creator: creator, revision: 1)
+        var update = ContactValues()
+        update.givenName = "Ada"
+        let updateBytes = ContactCodec.encode(update, keys: [.givenName])
+        var scratch: [UInt8] = []
+        updateBytes.withUnsafeBufferPointer { bytes in
+            projection.updateEncodedContact("c", keys: [.givenName], new: bytes, revision: 2, scratch: &scratch)
+        }
+        let state = try #require(projection.contact("c"))
+        #expect(state.values.givenName == "Ada" && state.values.familyName == "B" && state.revision == 2)
+        // A missing contact is left alone, as applying the operation leaves it.
+        updateBytes.withUnsafeBufferPointer { bytes in
+            projection.updateEncodedContact("missing", keys: [.givenName], new: bytes, revision: 3, scratch: &scratch)
+        }
+        #expect(projection.contact("missing") == nil && projection.contactCount == 1)
+    }
+
     @Test(
         "Folding and keying UTF-8 bytes agrees with folding and keying the decoded string",
         arguments: [
