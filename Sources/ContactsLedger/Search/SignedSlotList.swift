@@ -44,13 +44,14 @@ struct SignedSlotList: Sendable {
             count = 1
             return
         }
-        let index = blockIndex(for: slot)
-        if index == blocks.count - 1, let last = blocks[index].last, last >> 32 < UInt64(slot) {
-            // The common case while replaying: slots come in increasing order.
-            if blocks[index].count >= Self.blockMax { blocks.append([entry]) } else { blocks[index].append(entry) }
+        let lastBlock = blocks.count - 1
+        if let last = blocks[lastBlock].last, last >> 32 < UInt64(slot) {
+            // The common case while replaying and building: slots come in increasing order.
+            if blocks[lastBlock].count >= Self.blockMax { blocks.append([entry]) } else { blocks[lastBlock].append(entry) }
             count += 1
             return
         }
+        let index = blockIndex(for: slot)
         let position = Self.lowerBound(of: slot, in: blocks[index])
         if position < blocks[index].count, blocks[index][position] >> 32 == UInt64(slot) {
             blocks[index][position] = entry

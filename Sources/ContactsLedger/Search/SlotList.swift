@@ -61,14 +61,14 @@ struct SlotList: Sendable {
             }
             return true
         }
-        let index = blockIndex(for: slot)
-        if index == blocks.count - 1, let last = blocks[index].last, last < slot,
-            blocks[index].count >= Self.blockMax
-        {
-            blocks.append([slot])
+        let lastBlock = blocks.count - 1
+        if let last = blocks[lastBlock].last, last < slot {
+            // The common case while replaying and building: slots come in increasing order.
+            if blocks[lastBlock].count >= Self.blockMax { blocks.append([slot]) } else { blocks[lastBlock].append(slot) }
             count += 1
             return true
         }
+        let index = blockIndex(for: slot)
         guard SlotSets.insert(slot, intoSorted: &blocks[index]) else { return false }
         count += 1
         if blocks[index].count > Self.blockMax {

@@ -179,18 +179,24 @@ public final class ContactStore: @unchecked Sendable {
                 try replay!.add(record)
             }
             guard matched else {
+                _ = try? replay?.finish()
                 journal.close()
                 return nil
             }
-            return (journal, replay?.finish() ?? start)
+            do {
+                return (journal, try replay?.finish() ?? start)
+            } catch {
+                journal.close()
+                throw error
+            }
         } catch is SnapshotMismatch {
-            _ = replay?.finish()
+            _ = try? replay?.finish()
             return nil
         } catch let error as StorageError {
-            _ = replay?.finish()
+            _ = try? replay?.finish()
             throw ContactStoreError(error)
         } catch {
-            _ = replay?.finish()
+            _ = try? replay?.finish()
             throw error
         }
     }
@@ -264,10 +270,10 @@ public final class ContactStore: @unchecked Sendable {
                     return true
                 }
             } catch {
-                _ = replay.finish()
+                _ = try? replay.finish()
                 throw error
             }
-            projection = replay.finish()
+            projection = try replay.finish()
             projection.prepareForQueries()
             return ContactStore(
                 backing: .journal(journal), identity: journal.identity, projection: projection, client: client)
@@ -321,13 +327,13 @@ public final class ContactStore: @unchecked Sendable {
                     try replay.add(record)
                 }
             } catch {
-                _ = replay.finish()
+                _ = try? replay.finish()
                 throw error
             }
         } catch let error as StorageError {
             throw ContactStoreError(error)
         }
-        projection = replay.finish()
+        projection = try replay.finish()
         return true
     }
 

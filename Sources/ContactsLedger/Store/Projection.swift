@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import LedgerStorage
 
@@ -177,6 +178,8 @@ package struct Projection: LedgerState, Sendable {
     package mutating func putRequest(_ requestID: UUID, sequence: UInt64) { requests[requestID] = sequence }
 
     mutating func containerIndex(_ identifier: String) -> UInt16 {
+        // Consecutive contacts are mostly in one container: compared before hashing.
+        if let last = containerIdentifiers.last, last == identifier { return UInt16(containerIdentifiers.count - 1) }
         if let index = containerIndexes[identifier] { return index }
         precondition(containerIdentifiers.count < Int(StoredContact.freeContainer), "too many containers")
         let index = UInt16(containerIdentifiers.count)
@@ -186,6 +189,7 @@ package struct Projection: LedgerState, Sendable {
     }
 
     mutating func creatorIndex(_ client: String) -> UInt32 {
+        if let last = creators.last, last == client { return UInt32(creators.count - 1) }
         if let index = creatorIndexes[client] { return index }
         let index = UInt32(creators.count)
         creators.append(client)
@@ -229,39 +233,47 @@ package struct Projection: LedgerState, Sendable {
     }
 }
 
-/// Replays records into a projection on two threads: the caller reads, checks and decodes
-/// records (``add(_:)``), and a thread of the replay's own applies them in order, in batches.
+/// Replays records into a projection on three threads: the caller reads and checks records
+/// (``add(_:)``), a thread of the replay's own decodes them, and another applies them in order,
+/// in batches. Reading, decoding and applying a record cost about the same, so the three share
+/// two cores with none waiting long for another.
 ///
 /// A replay that starts from no contacts (decision 0009) builds the indexes once at the end, in
 /// bulk (``Projection/buildIndexes()``), instead of keeping them up to date record by record;
-/// and it stores each added contact as the bytes its record holds (the Contact message the
-/// store would encode for it), so the decoded values are only a check and are freed at once on
-/// the decoding thread. The result is the projection a sequential replay gives: one thread
+/// and it keeps each added contact as the bytes its record holds (the Contact message the store
+/// would encode for it) and merges updates into those bytes, so the values in a record are only
+/// checked, not decoded. The result is the projection a sequential replay gives: one thread
 /// applies every record, in sequence order, and the indexes answer every query alike.
 final class ProjectionReplay: @unchecked Sendable {
-    // Thread-safety: `filling` belongs to the caller's thread. `ready`, `spent`, `closed` and
-    // `applied` are guarded by `condition`; `projection` belongs to the applying thread until it
-    // has set `applied`, and to the caller after `finish()` has seen it.
+    // Thread-safety: `filling` belongs to the caller's thread. `records` and `decoded` are
+    // thread-safe queues. `failure` and `spent` are guarded by `lock`. `projection` belongs to
+    // the applying thread until it signals `applied`, and to the caller after `finish()` has
+    // waited for that.
     private static let batchRecords = 128
-    private static let batchesQueuedMax = 8
+    private static let batchesQueuedMax = 4
 
-    private let condition = NSCondition()
     /// Whether added contacts are kept as their records' bytes (the indexes are deferred).
     private let keepsAddsEncoded: Bool
-    private var filling: [(ReplayOperations, JournalRecord)] = []
-    private var ready: [[(ReplayOperations, JournalRecord)]] = []
-    /// Applied batches, handed back so that the caller's thread, which allocated their strings
+    private var filling: [JournalRecord] = []
+    private let records = Handoff<[JournalRecord]>(capacity: batchesQueuedMax)
+    private let decoded = Handoff<[(ReplayOperations, JournalRecord)]>(capacity: batchesQueuedMax)
+    private let lock = NSLock()
+    /// The first record that could not be decoded; nothing after it is applied.
+    private var failure: ContactStoreError?
+    /// Applied batches, handed back so that the decoding thread, which allocated their strings
     /// and arrays, also frees them: freeing them on the applying thread cost it about a tenth of
     /// its time (reference counting, and glibc's frees of another thread's allocations).
     private var spent: [[(ReplayOperations, JournalRecord)]] = []
-    private var closed = false
-    private var applied = false
+    private let applied = DispatchSemaphore(value: 0)
+    /// Whether ``finish()`` has waited for the threads (the caller's thread only).
+    private var finished = false
     private var projection: Projection
 
-    /// Starts the applying thread on `projection`. A projection without contacts (a replay from
-    /// the start) leaves its indexes to be built in bulk when the replay finishes, and reserves
-    /// room for `journalBytes` bytes of contacts (the size of the segments to replay, about
-    /// what their contacts take), so that its arena is not copied each time it doubles.
+    /// Starts the decoding and applying threads on `projection`. A projection without contacts
+    /// (a replay from the start) leaves its indexes to be built in bulk when the replay
+    /// finishes, and reserves room for `journalBytes` bytes of contacts (the size of the
+    /// segments to replay, about what their contacts take), so that its arena is not copied each
+    /// time it doubles.
     init(_ projection: Projection, journalBytes: Int = 0) {
         self.projection = projection
         keepsAddsEncoded = projection.contactCount == 0
@@ -270,30 +282,38 @@ final class ProjectionReplay: @unchecked Sendable {
             self.projection.contacts.reserveArena(journalBytes)
         }
         filling.reserveCapacity(Self.batchRecords)
-        let thread = Thread { [self] in self.run() }
-        thread.name = "ContactsLedger replay"
-        thread.start()
+        let decoder = Thread { [self] in self.decode() }
+        decoder.name = "ContactsLedger replay decode"
+        decoder.start()
+        let applier = Thread { [self] in self.apply() }
+        applier.name = "ContactsLedger replay apply"
+        applier.start()
     }
 
-    /// Decodes a record and queues it for the applying thread; waits while the queue is full.
+    /// Queues a record for decoding and applying; waits while the queue is full. Throws the
+    /// error of a record queued earlier that could not be decoded.
     func add(_ record: JournalRecord) throws(ContactStoreError) {
-        filling.append((try Projection.decodeForReplay(record, keepingAddsEncoded: keepsAddsEncoded), record))
+        if let failure = lock.withLock({ failure }) { throw failure }
+        filling.append(record)
         if filling.count >= Self.batchRecords { hand() }
     }
 
-    /// Waits for every queued record to be applied and returns the projection.
-    func finish() -> Projection {
-        if !filling.isEmpty { hand() }
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        while !applied { condition.wait() }
-        condition.unlock()
+    /// Waits for every queued record to be applied and returns the projection, its indexes
+    /// built; throws the error of the first record that could not be decoded.
+    /// Calling it again returns (or throws) the same without waiting.
+    func finish() throws(ContactStoreError) -> Projection {
+        if !finished {
+            finished = true
+            if !filling.isEmpty { hand() }
+            records.close()
+            applied.wait()
+        }
+        if let failure = lock.withLock({ failure }) { throw failure }
         if projection.indexesDeferred {
             do throws(Projection.IndexBuildFailure) {
                 try projection.buildIndexes()
             } catch {
-                // Every contact was decoded (added) or encoded (updated) during the replay.
+                // Every contact was checked (added) or merged (updated) during the replay.
                 preconditionFailure("\(error)")
             }
         }
@@ -301,37 +321,85 @@ final class ProjectionReplay: @unchecked Sendable {
     }
 
     private func hand() {
-        condition.lock()
-        while ready.count >= Self.batchesQueuedMax { condition.wait() }
-        ready.append(filling)
-        let used = spent
-        spent = []
-        condition.broadcast()
-        condition.unlock()
+        records.put(filling)
         filling = []
         filling.reserveCapacity(Self.batchRecords)
-        _ = consume used  // freed here, on the thread that decoded them
     }
 
-    private func run() {
-        var scratch: [UInt8] = []
-        while true {
-            condition.lock()
-            while ready.isEmpty && !closed { condition.wait() }
-            if ready.isEmpty {
-                applied = true
-                condition.broadcast()
-                condition.unlock()
-                return
+    /// The decoding thread: decodes batches until the records end or one fails.
+    private func decode() {
+        while let batch = records.take() {
+            let used = lock.withLock {
+                let used = spent
+                spent = []
+                return used
             }
-            let batch = ready.removeFirst()
-            condition.broadcast()
-            condition.unlock()
-            for (operations, record) in batch { projection.apply(operations, record: record, scratch: &scratch) }
-            condition.lock()
-            spent.append(batch)
-            condition.unlock()
+            _ = consume used  // freed here, on the thread that decoded them
+            if lock.withLock({ failure != nil }) { continue }  // drained, so the caller never waits
+            var operations: [(ReplayOperations, JournalRecord)] = []
+            operations.reserveCapacity(batch.count)
+            do throws(ContactStoreError) {
+                for record in batch {
+                    operations.append(
+                        (try Projection.decodeForReplay(record, keepingAddsEncoded: keepsAddsEncoded), record))
+                }
+            } catch {
+                lock.withLock { failure = error }
+            }
+            // The records before a failing one are applied, as a sequential replay applies them.
+            if !operations.isEmpty { decoded.put(operations) }
         }
+        decoded.close()
+    }
+
+    /// The applying thread: applies batches in order until the decoding thread is done.
+    private func apply() {
+        var scratch: [UInt8] = []
+        while let batch = decoded.take() {
+            for (operations, record) in batch { projection.apply(operations, record: record, scratch: &scratch) }
+            lock.withLock { spent.append(batch) }
+        }
+        applied.signal()
+    }
+}
+
+/// A bounded queue from one thread to another: ``put(_:)`` waits while it is full, ``take()``
+/// while it is empty, and returns nil once it is closed and empty.
+final class Handoff<Element>: @unchecked Sendable {
+    // Thread-safety: every stored property is guarded by `condition`.
+    private let condition = NSCondition()
+    private let capacity: Int
+    private var elements: [Element] = []
+    private var closed = false
+
+    /// A queue that holds at most `capacity` elements.
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Adds an element, waiting while the queue is full.
+    func put(_ element: Element) {
+        condition.lock()
+        while elements.count >= capacity { condition.wait() }
+        elements.append(element)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Removes the oldest element, waiting while the queue is empty; nil once it is closed and empty.
+    func take() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while elements.isEmpty && !closed { condition.wait() }
+        if elements.isEmpty { return nil }
+        condition.broadcast()
+        return elements.removeFirst()
+    }
+
+    /// Says that nothing more will be put.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
     }
 }
 
