@@ -79,6 +79,8 @@ public final class ContactStore: @unchecked Sendable {
     private var observers: [UUID: AsyncStream<StoreChange>.Continuation] = [:]
     /// Writes snapshots of the projection for a store that writes a ledger directory; nil otherwise.
     private let snapshotter: ProjectionSnapshotter?
+    /// The default container's identifier (the ledger's id; it never changes).
+    private let defaultContainerID: String
 
     private init(
         backing: Backing, identity: LedgerIdentity, projection: Projection, client: ClientContext,
@@ -89,6 +91,7 @@ public final class ContactStore: @unchecked Sendable {
         self.projection = projection
         self.client = client
         self.snapshotter = snapshotter
+        defaultContainerID = projection.defaultContainer.identifier
         nextSequence = projection.head.sequence + 1
         var resolved = ClientAccess(status: client.authorization, notesEntitlement: client.notesEntitlement)
         if client.authorization == .notDetermined, let recorded = projection.access(of: client.identifier) {
@@ -426,6 +429,11 @@ public final class ContactStore: @unchecked Sendable {
         // What depends only on the request is worked out before the commit lock, which planning
         // against the durable and staged state must hold.
         let prepared = PreparedSaveRequest(request)
+        // A request that only adds contacts is encoded before the lock too: if planning accepts
+        // it, planning makes exactly this event (see `addOnlyEvent`).
+        let speculative = prepared.addOnlyEvent(
+            createdBy: override?.identifier ?? client.identifier, defaultContainer: defaultContainerID
+        ).map { (event: $0, payload: EventCodec.encode($0)) }
         commitLock.lock()
         if let failure {
             commitLock.unlock()
@@ -494,10 +502,18 @@ public final class ContactStore: @unchecked Sendable {
                         sequence: head.0.sequence, commitDate: Date(microseconds: head.1), affectedIdentifiers: [],
                         wasAlreadyCommitted: false)))
         }
-        let event = LedgerEvent(operations: plan.operations)
+        let event: LedgerEvent
+        var payload: [UInt8]?
+        if let speculative, speculative.event.operations.count == plan.operations.count {
+            assert(speculative.event.operations == plan.operations, "planning changed an add-only request's event")
+            event = speculative.event
+            payload = speculative.payload
+        } else {
+            event = LedgerEvent(operations: plan.operations)
+        }
         if let error = enqueueLocked(
-            event, requestID: requestID, author: request.transactionAuthor ?? "", affected: plan.affected,
-            planned: &planned, journal: journal, leading: leading, completion: completion)
+            event, payload: payload, requestID: requestID, author: request.transactionAuthor ?? "",
+            affected: plan.affected, planned: &planned, journal: journal, leading: leading, completion: completion)
         {
             commitLock.unlock()
             return completion(.failure(error))
@@ -520,18 +536,19 @@ public final class ContactStore: @unchecked Sendable {
         swap(&staged, &planned.staged)
     }
 
-    /// Encodes and queues an event whose effects are planned into `planned`, and gives the staged
-    /// changes back to the store: with the event's effects when the journal took the record, without
-    /// them (and with the error returned) when it refused it. Call with `commitLock` held.
+    /// Encodes (unless `payload` is its encoding already) and queues an event whose effects are
+    /// planned into `planned`, and gives the staged changes back to the store: with the event's
+    /// effects when the journal took the record, without them (and with the error returned) when
+    /// it refused it. Call with `commitLock` held.
     private func enqueueLocked(
-        _ event: LedgerEvent, requestID: UUID, author: String, affected: [String],
+        _ event: LedgerEvent, payload: [UInt8]? = nil, requestID: UUID, author: String, affected: [String],
         planned: inout (staged: StagedChanges, undo: StagedUndo), journal: any JournalStore, leading: Bool,
         completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
     ) -> ContactStoreError? {
         let sequence = nextSequence
         let entry = JournalEntry(
             requestID: requestID, author: author, schemaVersion: EventCodec.currentSchemaVersion,
-            payload: EventCodec.encode(event))
+            payload: payload ?? EventCodec.encode(event))
         let touched = planned.undo.keys
         do {
             let assigned = try journal.enqueue(entry, deferringWrite: leading) { [self] result in

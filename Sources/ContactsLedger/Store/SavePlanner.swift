@@ -118,7 +118,9 @@ package struct PreparedSaveRequest: Sendable {
                 contactAdds.append(
                     AddedContact(
                         identifier: identifier, container: container,
-                        values: contact.values.keeping(contact.availableKeys), issues: contact.validate(keys: .all)))
+                        values: contact.availableKeys == .all
+                            ? contact.values : contact.values.keeping(contact.availableKeys),
+                        issues: contact.validate(keys: .all)))
             case .update(let contact): contactUpdates.append(contact)
             case .delete(let contact): contactDeletes.append(contact)
             case nil: break
@@ -134,6 +136,28 @@ package struct PreparedSaveRequest: Sendable {
         }
         subgroupChanges = subgroupOrder.map { ($0, subgroups[$0]!) }
         memberChanges = memberOrder.map { ($0, members[$0]!) }
+    }
+}
+
+extension PreparedSaveRequest {
+    /// For a request that only adds contacts, the event planning makes of it if it succeeds;
+    /// nil for any other request.
+    ///
+    /// Planning such a request records exactly one `addContact` per added contact, in request
+    /// order, from the values worked out here, the container asked for (the default container when
+    /// none was) and the saving client; anything it refuses, it refuses by throwing. So the store
+    /// can encode this event before taking its commit lock, and use it when planning succeeds
+    /// with as many operations.
+    package func addOnlyEvent(createdBy: String, defaultContainer: String) -> LedgerEvent? {
+        guard !contactAdds.isEmpty, contactUpdates.isEmpty, contactDeletes.isEmpty, groupAdds.isEmpty,
+            groupUpdates.isEmpty, groupDeletes.isEmpty, memberChanges.isEmpty, subgroupChanges.isEmpty
+        else { return nil }
+        return LedgerEvent(
+            operations: contactAdds.map { added in
+                .addContact(
+                    identifier: added.identifier, containerIdentifier: added.container ?? defaultContainer,
+                    createdBy: createdBy, values: added.values)
+            })
     }
 }
 
