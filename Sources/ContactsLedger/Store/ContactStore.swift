@@ -50,7 +50,8 @@ public final class ContactStore: @unchecked Sendable {
     // record takes it exclusively). `staged`, `nextSequence`, `failure`, `access` and
     // `pendingRequests` are guarded by `commitLock`. Lock order: `commitLock`, then
     // `projectionLock`, then the journal's own lock. `observers` is guarded by `observerLock`,
-    // `completed` by `completedLock` (taken with no other lock held).
+    // `completed` by `completedLock` (taken with no other lock held), `submissions` and `planning`
+    // by `submissionLock` (taken with no other lock held, or after `commitLock`).
 
     /// How the store reaches its ledger.
     private enum Backing {
@@ -79,6 +80,11 @@ public final class ContactStore: @unchecked Sendable {
     private var observers: [UUID: AsyncStream<StoreChange>.Continuation] = [:]
     /// Writes snapshots of the projection for a store that writes a ledger directory; nil otherwise.
     private let snapshotter: ProjectionSnapshotter?
+    /// Asynchronous save requests waiting for the thread that plans them (see ``planSubmissions()``).
+    private var submissions: [Submission] = []
+    /// Whether a thread is planning `submissions`.
+    private var planning = false
+    private let submissionLock = NSLock()
     /// The default container's identifier (the ledger's id; it never changes).
     private let defaultContainerID: String
 
@@ -416,12 +422,24 @@ public final class ContactStore: @unchecked Sendable {
         try wait { self.submit(request, leading: true, completion: $0) }
     }
 
+    /// A save request waiting to be planned, with what was worked out for it before the commit lock.
+    private struct Submission: Sendable {
+        var request: SaveRequest
+        var override: SaveClient?
+        var prepared: PreparedSaveRequest
+        /// For a request that only adds contacts: the event planning makes of it, and its encoding.
+        var speculative: (event: LedgerEvent, payload: [UInt8])?
+        var completion: @Sendable (Result<SaveResult, ContactStoreError>) -> Void
+    }
+
     /// Validates and queues a request; `completion` runs once it is durable or has failed.
     ///
     /// A `leading` caller blocks until the outcome anyway and calls ``wait(_:)``: the
     /// journal does not wake its writer thread for the record, and the caller writes the group
     /// itself if the writer is idle. An asynchronous caller does not lead, so that no task blocks
-    /// a thread of the cooperative pool in fdatasync.
+    /// a thread of the cooperative pool in fdatasync; nor does it wait for the commit lock: it
+    /// leaves its request to the thread planning already, if there is one (see
+    /// ``planSubmissions()``).
     private func submit(
         _ request: SaveRequest, as override: SaveClient? = nil, leading: Bool = false,
         completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
@@ -434,15 +452,71 @@ public final class ContactStore: @unchecked Sendable {
         let speculative = prepared.addOnlyEvent(
             createdBy: override?.identifier ?? client.identifier, defaultContainer: defaultContainerID
         ).map { (event: $0, payload: EventCodec.encode($0)) }
-        commitLock.lock()
-        if let failure {
+        let submission = Submission(
+            request: request, override: override, prepared: prepared, speculative: speculative, completion: completion)
+        if leading {
+            commitLock.lock()
+            let answer = submitLocked(submission, leading: true)
             commitLock.unlock()
-            return completion(.failure(failure))
+            answer?()
+            return
+        }
+        submissionLock.lock()
+        submissions.append(submission)
+        if planning {
+            submissionLock.unlock()
+            return
+        }
+        planning = true
+        submissionLock.unlock()
+        planSubmissions()
+    }
+
+    /// Plans and queues the waiting asynchronous submissions, in the order they arrived, under
+    /// the commit lock, until none is left; the thread that found no one planning runs it.
+    ///
+    /// Callers that arrive meanwhile add their requests to the list and return, instead of
+    /// blocking a thread of the cooperative pool on the commit lock (and paying for its sleep and
+    /// wake-up). Answers that need no journal (errors, committed requests) run after the lock is
+    /// released.
+    private func planSubmissions() {
+        var batch: [Submission] = []
+        var answers: [() -> Void] = []
+        while true {
+            commitLock.lock()
+            submissionLock.lock()
+            swap(&batch, &submissions)
+            if batch.isEmpty {
+                // Under both locks: a submission that arrives after this finds no one planning
+                // and plans itself.
+                planning = false
+                submissionLock.unlock()
+                commitLock.unlock()
+                return
+            }
+            submissionLock.unlock()
+            for submission in batch {
+                if let answer = submitLocked(submission, leading: false) { answers.append(answer) }
+            }
+            commitLock.unlock()
+            batch.removeAll(keepingCapacity: true)
+            for answer in answers { answer() }
+            answers.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Validates and queues one submission; call with `commitLock` held. Returns what must still
+    /// be done once the lock is released (answering a request that was not queued), or nil when
+    /// the request was queued and its completion runs when it is durable.
+    private func submitLocked(_ submission: Submission, leading: Bool) -> (() -> Void)? {
+        let request = submission.request
+        let completion = submission.completion
+        if let failure {
+            return { completion(.failure(failure)) }
         }
         let journal: any JournalStore
         guard case .journal(let writable) = backing else {
-            commitLock.unlock()
-            return completion(.failure(ContactStoreError(.storeNotWritable, "the store is read-only")))
+            return { completion(.failure(ContactStoreError(.storeNotWritable, "the store is read-only"))) }
         }
         journal = writable
         let requestID = request.requestIdentifier
@@ -456,17 +530,17 @@ public final class ContactStore: @unchecked Sendable {
                             affectedIdentifiers: $0.affectedIdentifiers, wasAlreadyCommitted: true)
                     })
             }
-            commitLock.unlock()
-            return
+            return nil
         }
         if let committed = projectionLock.read({ projection.sequence(ofRequest: requestID) }) {
-            commitLock.unlock()
-            let original = Result { try self.originalResult(of: committed, journal: journal) }
-            return completion(
-                original.mapError { $0 as? ContactStoreError ?? ContactStoreError(.dataAccessError, "\($0)") })
+            return {
+                let original = Result { try self.originalResult(of: committed, journal: journal) }
+                completion(
+                    original.mapError { $0 as? ContactStoreError ?? ContactStoreError(.dataAccessError, "\($0)") })
+            }
         }
         let sequence = nextSequence
-        let saveClient = override ?? SaveClient(identifier: client.identifier, access: access)
+        let saveClient = submission.override ?? SaveClient(identifier: client.identifier, access: access)
         // The staged changes move into the planner's view and back, so the request's effects are
         // written into them in place; `undo` takes them out again if the request is not queued.
         var planned: (staged: StagedChanges, undo: StagedUndo) = (StagedChanges(), StagedUndo())
@@ -477,7 +551,7 @@ public final class ContactStore: @unchecked Sendable {
                     sequence: sequence)
                 let result: Result<(operations: [LedgerOperation], affected: [String]), ContactStoreError>
                 do throws(ContactStoreError) {
-                    result = .success(try planner.plan(prepared))
+                    result = .success(try planner.plan(submission.prepared))
                 } catch {
                     result = .failure(error)
                 }
@@ -488,23 +562,23 @@ public final class ContactStore: @unchecked Sendable {
         switch outcome {
         case .failure(let error):
             restoreStaged(&planned)
-            commitLock.unlock()
-            return completion(.failure(error))
+            return { completion(.failure(error)) }
         case .success(let value): plan = value
         }
         guard !plan.operations.isEmpty else {
             restoreStaged(&planned)
             let head = projectionLock.read { (projection.head, projection.lastCommitMicroseconds) }
-            commitLock.unlock()
-            return completion(
-                .success(
-                    SaveResult(
-                        sequence: head.0.sequence, commitDate: Date(microseconds: head.1), affectedIdentifiers: [],
-                        wasAlreadyCommitted: false)))
+            return {
+                completion(
+                    .success(
+                        SaveResult(
+                            sequence: head.0.sequence, commitDate: Date(microseconds: head.1),
+                            affectedIdentifiers: [], wasAlreadyCommitted: false)))
+            }
         }
         let event: LedgerEvent
         var payload: [UInt8]?
-        if let speculative, speculative.event.operations.count == plan.operations.count {
+        if let speculative = submission.speculative, speculative.event.operations.count == plan.operations.count {
             assert(speculative.event.operations == plan.operations, "planning changed an add-only request's event")
             event = speculative.event
             payload = speculative.payload
@@ -515,10 +589,9 @@ public final class ContactStore: @unchecked Sendable {
             event, payload: payload, requestID: requestID, author: request.transactionAuthor ?? "",
             affected: plan.affected, planned: &planned, journal: journal, leading: leading, completion: completion)
         {
-            commitLock.unlock()
-            return completion(.failure(error))
+            return { completion(.failure(error)) }
         }
-        commitLock.unlock()
+        return nil
     }
 
     /// Moves the staged changes out of the store, for a planner to write into in place; call with
