@@ -448,10 +448,14 @@ public final class ContactStore: @unchecked Sendable {
         // against the durable and staged state must hold.
         let prepared = PreparedSaveRequest(request)
         // A request that only adds contacts is encoded before the lock too: if planning accepts
-        // it, planning makes exactly this event (see `addOnlyEvent`).
-        let speculative = prepared.addOnlyEvent(
-            createdBy: override?.identifier ?? client.identifier, defaultContainer: defaultContainerID
-        ).map { (event: $0, payload: EventCodec.encode($0)) }
+        // it, planning makes exactly this event (see `addOnlyEvent`). A leading caller plans
+        // alone and encodes under the lock, without building the event twice.
+        let speculative =
+            leading
+            ? nil
+            : prepared.addOnlyEvent(
+                createdBy: override?.identifier ?? client.identifier, defaultContainer: defaultContainerID
+            ).map { (event: $0, payload: EventCodec.encode($0)) }
         let submission = Submission(
             request: request, override: override, prepared: prepared, speculative: speculative, completion: completion)
         if leading {
@@ -949,7 +953,8 @@ public final class ContactStore: @unchecked Sendable {
 
     private func publish(_ change: StoreChange) {
         observerLock.lock()
-        let streams = Array(observers.values)
+        // No array for the common case of no streams: this runs once per commit.
+        let streams = observers.isEmpty ? [] : Array(observers.values)
         observerLock.unlock()
         for stream in streams { stream.yield(change) }
         NotificationCenter.default.post(name: .contactStoreDidChange, object: self, userInfo: change.userInfo)
