@@ -72,7 +72,12 @@ extension ContactValues {
         _ texts: [String], key: ContactKey, noun: String
     ) -> [ContactValidationIssue] {
         texts.enumerated().compactMap { index, text in
-            guard text.allSatisfy(\.isWhitespace) else { return nil }
+            // A character holding a printable ASCII scalar is not whitespace (the scalar starts it,
+            // or a prepended one that is not whitespace does), so most values are settled without
+            // breaking them into characters.
+            guard !text.utf8.contains(where: { (0x21...0x7E).contains($0) }), text.allSatisfy(\.isWhitespace) else {
+                return nil
+            }
             return ContactValidationIssue(
                 key: key, keyPath: "\(key.rawValue)[\(index)].value",
                 message: "\(noun) must not be empty")

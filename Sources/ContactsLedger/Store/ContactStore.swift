@@ -50,7 +50,8 @@ public final class ContactStore: @unchecked Sendable {
     // record takes it exclusively). `staged`, `nextSequence`, `failure`, `access` and
     // `pendingRequests` are guarded by `commitLock`. Lock order: `commitLock`, then
     // `projectionLock`, then the journal's own lock. `observers` is guarded by `observerLock`,
-    // `completed` by `completedLock` (taken with no other lock held).
+    // `completed` by `completedLock` (taken with no other lock held), `submissions` and `planning`
+    // by `submissionLock` (taken with no other lock held, or after `commitLock`).
 
     /// How the store reaches its ledger.
     private enum Backing {
@@ -79,6 +80,13 @@ public final class ContactStore: @unchecked Sendable {
     private var observers: [UUID: AsyncStream<StoreChange>.Continuation] = [:]
     /// Writes snapshots of the projection for a store that writes a ledger directory; nil otherwise.
     private let snapshotter: ProjectionSnapshotter?
+    /// Asynchronous save requests waiting for the thread that plans them (see ``planSubmissions()``).
+    private var submissions: [Submission] = []
+    /// Whether a thread is planning `submissions`.
+    private var planning = false
+    private let submissionLock = NSLock()
+    /// The default container's identifier (the ledger's id; it never changes).
+    private let defaultContainerID: String
 
     private init(
         backing: Backing, identity: LedgerIdentity, projection: Projection, client: ClientContext,
@@ -89,6 +97,7 @@ public final class ContactStore: @unchecked Sendable {
         self.projection = projection
         self.client = client
         self.snapshotter = snapshotter
+        defaultContainerID = projection.defaultContainer.identifier
         nextSequence = projection.head.sequence + 1
         var resolved = ClientAccess(status: client.authorization, notesEntitlement: client.notesEntitlement)
         if client.authorization == .notDetermined, let recorded = projection.access(of: client.identifier) {
@@ -427,12 +436,24 @@ public final class ContactStore: @unchecked Sendable {
         try wait { self.submit(request, leading: true, completion: $0) }
     }
 
+    /// A save request waiting to be planned, with what was worked out for it before the commit lock.
+    private struct Submission: Sendable {
+        var request: SaveRequest
+        var override: SaveClient?
+        var prepared: PreparedSaveRequest
+        /// For a request that only adds contacts: the event planning makes of it, and its encoding.
+        var speculative: (event: LedgerEvent, payload: [UInt8])?
+        var completion: @Sendable (Result<SaveResult, ContactStoreError>) -> Void
+    }
+
     /// Validates and queues a request; `completion` runs once it is durable or has failed.
     ///
     /// A `leading` caller blocks until the outcome anyway and calls ``wait(_:)``: the
     /// journal does not wake its writer thread for the record, and the caller writes the group
     /// itself if the writer is idle. An asynchronous caller does not lead, so that no task blocks
-    /// a thread of the cooperative pool in fdatasync.
+    /// a thread of the cooperative pool in fdatasync; nor does it wait for the commit lock: it
+    /// leaves its request to the thread planning already, if there is one (see
+    /// ``planSubmissions()``).
     private func submit(
         _ request: SaveRequest, as override: SaveClient? = nil, leading: Bool = false,
         completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
@@ -440,15 +461,80 @@ public final class ContactStore: @unchecked Sendable {
         // What depends only on the request is worked out before the commit lock, which planning
         // against the durable and staged state must hold.
         let prepared = PreparedSaveRequest(request)
-        commitLock.lock()
-        if let failure {
+        // A request that only adds contacts is encoded before the lock too: if planning accepts
+        // it, planning makes exactly this event (see `addOnlyEvent`). A leading caller plans
+        // alone and encodes under the lock, without building the event twice.
+        let speculative =
+            leading
+            ? nil
+            : prepared.addOnlyEvent(
+                createdBy: override?.identifier ?? client.identifier, defaultContainer: defaultContainerID
+            ).map { (event: $0, payload: EventCodec.encode($0)) }
+        let submission = Submission(
+            request: request, override: override, prepared: prepared, speculative: speculative, completion: completion)
+        if leading {
+            commitLock.lock()
+            let answer = submitLocked(submission, leading: true)
             commitLock.unlock()
-            return completion(.failure(failure))
+            answer?()
+            return
+        }
+        submissionLock.lock()
+        submissions.append(submission)
+        if planning {
+            submissionLock.unlock()
+            return
+        }
+        planning = true
+        submissionLock.unlock()
+        planSubmissions()
+    }
+
+    /// Plans and queues the waiting asynchronous submissions, in the order they arrived, under
+    /// the commit lock, until none is left; the thread that found no one planning runs it.
+    ///
+    /// Callers that arrive meanwhile add their requests to the list and return, instead of
+    /// blocking a thread of the cooperative pool on the commit lock (and paying for its sleep and
+    /// wake-up). Answers that need no journal (errors, committed requests) run after the lock is
+    /// released.
+    private func planSubmissions() {
+        var batch: [Submission] = []
+        var answers: [() -> Void] = []
+        while true {
+            commitLock.lock()
+            submissionLock.lock()
+            swap(&batch, &submissions)
+            if batch.isEmpty {
+                // Under both locks: a submission that arrives after this finds no one planning
+                // and plans itself.
+                planning = false
+                submissionLock.unlock()
+                commitLock.unlock()
+                return
+            }
+            submissionLock.unlock()
+            for submission in batch {
+                if let answer = submitLocked(submission, leading: false) { answers.append(answer) }
+            }
+            commitLock.unlock()
+            batch.removeAll(keepingCapacity: true)
+            for answer in answers { answer() }
+            answers.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Validates and queues one submission; call with `commitLock` held. Returns what must still
+    /// be done once the lock is released (answering a request that was not queued), or nil when
+    /// the request was queued and its completion runs when it is durable.
+    private func submitLocked(_ submission: Submission, leading: Bool) -> (() -> Void)? {
+        let request = submission.request
+        let completion = submission.completion
+        if let failure {
+            return { completion(.failure(failure)) }
         }
         let journal: any JournalStore
         guard case .journal(let writable) = backing else {
-            commitLock.unlock()
-            return completion(.failure(ContactStoreError(.storeNotWritable, "the store is read-only")))
+            return { completion(.failure(ContactStoreError(.storeNotWritable, "the store is read-only"))) }
         }
         journal = writable
         let requestID = request.requestIdentifier
@@ -462,17 +548,17 @@ public final class ContactStore: @unchecked Sendable {
                             affectedIdentifiers: $0.affectedIdentifiers, wasAlreadyCommitted: true)
                     })
             }
-            commitLock.unlock()
-            return
+            return nil
         }
         if let committed = projectionLock.read({ projection.sequence(ofRequest: requestID) }) {
-            commitLock.unlock()
-            let original = Result { try self.originalResult(of: committed, journal: journal) }
-            return completion(
-                original.mapError { $0 as? ContactStoreError ?? ContactStoreError(.dataAccessError, "\($0)") })
+            return {
+                let original = Result { try self.originalResult(of: committed, journal: journal) }
+                completion(
+                    original.mapError { $0 as? ContactStoreError ?? ContactStoreError(.dataAccessError, "\($0)") })
+            }
         }
         let sequence = nextSequence
-        let saveClient = override ?? SaveClient(identifier: client.identifier, access: access)
+        let saveClient = submission.override ?? SaveClient(identifier: client.identifier, access: access)
         // The staged changes move into the planner's view and back, so the request's effects are
         // written into them in place; `undo` takes them out again if the request is not queued.
         var planned: (staged: StagedChanges, undo: StagedUndo) = (StagedChanges(), StagedUndo())
@@ -483,7 +569,7 @@ public final class ContactStore: @unchecked Sendable {
                     sequence: sequence)
                 let result: Result<(operations: [LedgerOperation], affected: [String]), ContactStoreError>
                 do throws(ContactStoreError) {
-                    result = .success(try planner.plan(prepared))
+                    result = .success(try planner.plan(submission.prepared))
                 } catch {
                     result = .failure(error)
                 }
@@ -494,29 +580,36 @@ public final class ContactStore: @unchecked Sendable {
         switch outcome {
         case .failure(let error):
             restoreStaged(&planned)
-            commitLock.unlock()
-            return completion(.failure(error))
+            return { completion(.failure(error)) }
         case .success(let value): plan = value
         }
         guard !plan.operations.isEmpty else {
             restoreStaged(&planned)
             let head = projectionLock.read { (projection.head, projection.lastCommitMicroseconds) }
-            commitLock.unlock()
-            return completion(
-                .success(
-                    SaveResult(
-                        sequence: head.0.sequence, commitDate: Date(microseconds: head.1), affectedIdentifiers: [],
-                        wasAlreadyCommitted: false)))
+            return {
+                completion(
+                    .success(
+                        SaveResult(
+                            sequence: head.0.sequence, commitDate: Date(microseconds: head.1),
+                            affectedIdentifiers: [], wasAlreadyCommitted: false)))
+            }
         }
-        let event = LedgerEvent(operations: plan.operations)
+        let event: LedgerEvent
+        var payload: [UInt8]?
+        if let speculative = submission.speculative, speculative.event.operations.count == plan.operations.count {
+            assert(speculative.event.operations == plan.operations, "planning changed an add-only request's event")
+            event = speculative.event
+            payload = speculative.payload
+        } else {
+            event = LedgerEvent(operations: plan.operations)
+        }
         if let error = enqueueLocked(
-            event, requestID: requestID, author: request.transactionAuthor ?? "", affected: plan.affected,
-            planned: &planned, journal: journal, leading: leading, completion: completion)
+            event, payload: payload, requestID: requestID, author: request.transactionAuthor ?? "",
+            affected: plan.affected, planned: &planned, journal: journal, leading: leading, completion: completion)
         {
-            commitLock.unlock()
-            return completion(.failure(error))
+            return { completion(.failure(error)) }
         }
-        commitLock.unlock()
+        return nil
     }
 
     /// Moves the staged changes out of the store, for a planner to write into in place; call with
@@ -534,18 +627,19 @@ public final class ContactStore: @unchecked Sendable {
         swap(&staged, &planned.staged)
     }
 
-    /// Encodes and queues an event whose effects are planned into `planned`, and gives the staged
-    /// changes back to the store: with the event's effects when the journal took the record, without
-    /// them (and with the error returned) when it refused it. Call with `commitLock` held.
+    /// Encodes (unless `payload` is its encoding already) and queues an event whose effects are
+    /// planned into `planned`, and gives the staged changes back to the store: with the event's
+    /// effects when the journal took the record, without them (and with the error returned) when
+    /// it refused it. Call with `commitLock` held.
     private func enqueueLocked(
-        _ event: LedgerEvent, requestID: UUID, author: String, affected: [String],
+        _ event: LedgerEvent, payload: [UInt8]? = nil, requestID: UUID, author: String, affected: [String],
         planned: inout (staged: StagedChanges, undo: StagedUndo), journal: any JournalStore, leading: Bool,
         completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
     ) -> ContactStoreError? {
         let sequence = nextSequence
         let entry = JournalEntry(
             requestID: requestID, author: author, schemaVersion: EventCodec.currentSchemaVersion,
-            payload: EventCodec.encode(event))
+            payload: payload ?? EventCodec.encode(event))
         let touched = planned.undo.keys
         do {
             let assigned = try journal.enqueue(entry, deferringWrite: leading) { [self] result in
@@ -873,7 +967,8 @@ public final class ContactStore: @unchecked Sendable {
 
     private func publish(_ change: StoreChange) {
         observerLock.lock()
-        let streams = Array(observers.values)
+        // No array for the common case of no streams: this runs once per commit.
+        let streams = observers.isEmpty ? [] : Array(observers.values)
         observerLock.unlock()
         for stream in streams { stream.yield(change) }
         NotificationCenter.default.post(name: .contactStoreDidChange, object: self, userInfo: change.userInfo)

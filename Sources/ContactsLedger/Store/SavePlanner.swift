@@ -34,19 +34,36 @@ private struct Pair: Hashable, Sendable {
 /// The store computes it before taking its commit lock, so that the part of planning that must
 /// run one request at a time (against the durable and staged state) is shorter.
 package struct PreparedSaveRequest: Sendable {
-    fileprivate var contactOrder: [String] = []
-    fileprivate var contacts: [String: ContactIntent] = [:]
-    fileprivate var groupOrder: [String] = []
-    fileprivate var groups: [String: GroupIntent] = [:]
-    fileprivate var memberOrder: [Pair] = []
-    fileprivate var members: [Pair: Bool] = [:]
-    fileprivate var subgroupOrder: [Pair] = []
-    fileprivate var subgroups: [Pair: Bool] = [:]
-    /// Per added contact: the values it keeps and its validation issues.
-    fileprivate var added: [String: (values: ContactValues, issues: [ContactValidationIssue])] = [:]
+    /// A contact the request adds: what planning needs of it, worked out beforehand.
+    fileprivate struct AddedContact: Sendable {
+        var identifier: String
+        var container: String?
+        /// The values it keeps.
+        var values: ContactValues
+        var issues: [ContactValidationIssue]
+    }
+
+    // Each phase's intents in request order, so that planning, under the store's commit lock,
+    // walks arrays instead of looking every object up (and copying its intent) once per phase.
+    fileprivate var contactAdds: [AddedContact] = []
+    fileprivate var contactUpdates: [MutableContact] = []
+    fileprivate var contactDeletes: [MutableContact] = []
+    fileprivate var groupAdds: [(group: MutableGroup, container: String?)] = []
+    fileprivate var groupUpdates: [MutableGroup] = []
+    fileprivate var groupDeletes: [MutableGroup] = []
+    fileprivate var memberChanges: [(pair: Pair, add: Bool)] = []
+    fileprivate var subgroupChanges: [(pair: Pair, add: Bool)] = []
 
     /// Applies the in-request rules to `request`'s calls and validates the contacts it adds.
     package init(_ request: SaveRequest) {
+        var contactOrder: [String] = []
+        var contacts: [String: ContactIntent] = [:]
+        var groupOrder: [String] = []
+        var groups: [String: GroupIntent] = [:]
+        var memberOrder: [Pair] = []
+        var members: [Pair: Bool] = [:]
+        var subgroupOrder: [Pair] = []
+        var subgroups: [Pair: Bool] = [:]
         for operation in request.operations {
             switch operation {
             case .addContact(let contact, let container):
@@ -96,9 +113,51 @@ package struct PreparedSaveRequest: Sendable {
             }
         }
         for identifier in contactOrder {
-            guard case .add(let contact, _) = contacts[identifier] else { continue }
-            added[identifier] = (contact.values.keeping(contact.availableKeys), contact.validate(keys: .all))
+            switch contacts[identifier] {
+            case .add(let contact, let container):
+                contactAdds.append(
+                    AddedContact(
+                        identifier: identifier, container: container,
+                        values: contact.availableKeys == .all
+                            ? contact.values : contact.values.keeping(contact.availableKeys),
+                        issues: contact.validate(keys: .all)))
+            case .update(let contact): contactUpdates.append(contact)
+            case .delete(let contact): contactDeletes.append(contact)
+            case nil: break
+            }
         }
+        for identifier in groupOrder {
+            switch groups[identifier] {
+            case .add(let group, let container): groupAdds.append((group, container))
+            case .update(let group): groupUpdates.append(group)
+            case .delete(let group): groupDeletes.append(group)
+            case nil: break
+            }
+        }
+        subgroupChanges = subgroupOrder.map { ($0, subgroups[$0]!) }
+        memberChanges = memberOrder.map { ($0, members[$0]!) }
+    }
+}
+
+extension PreparedSaveRequest {
+    /// For a request that only adds contacts, the event planning makes of it if it succeeds;
+    /// nil for any other request.
+    ///
+    /// Planning such a request records exactly one `addContact` per added contact, in request
+    /// order, from the values worked out here, the container asked for (the default container when
+    /// none was) and the saving client; anything it refuses, it refuses by throwing. So the store
+    /// can encode this event before taking its commit lock, and use it when planning succeeds
+    /// with as many operations.
+    package func addOnlyEvent(createdBy: String, defaultContainer: String) -> LedgerEvent? {
+        guard !contactAdds.isEmpty, contactUpdates.isEmpty, contactDeletes.isEmpty, groupAdds.isEmpty,
+            groupUpdates.isEmpty, groupDeletes.isEmpty, memberChanges.isEmpty, subgroupChanges.isEmpty
+        else { return nil }
+        return LedgerEvent(
+            operations: contactAdds.map { added in
+                .addContact(
+                    identifier: added.identifier, containerIdentifier: added.container ?? defaultContainer,
+                    createdBy: createdBy, values: added.values)
+            })
     }
 }
 
@@ -139,42 +198,15 @@ package struct SavePlanner<State: LedgerState> {
         _ prepared: PreparedSaveRequest
     ) throws(ContactStoreError) -> (operations: [LedgerOperation], affected: [String]) {
         try checkAuthorized()
-        let contactOrder = prepared.contactOrder
-        let contacts = prepared.contacts
-        let groupOrder = prepared.groupOrder
-        let groups = prepared.groups
-        let memberOrder = prepared.memberOrder
-        let members = prepared.members
-        let subgroupOrder = prepared.subgroupOrder
-        let subgroups = prepared.subgroups
-
-        for identifier in groupOrder {
-            if case .add(let group, let container) = groups[identifier] { try addGroup(group, container) }
-        }
-        for identifier in contactOrder {
-            if case .add(let contact, let container) = contacts[identifier] {
-                try addContact(contact, container, prepared: prepared.added[identifier])
-            }
-        }
-        for identifier in contactOrder {
-            if case .update(let contact) = contacts[identifier] { try updateContact(contact) }
-        }
+        for (group, container) in prepared.groupAdds { try addGroup(group, container) }
+        for index in prepared.contactAdds.indices { try addContact(prepared.contactAdds[index]) }
+        for contact in prepared.contactUpdates { try updateContact(contact) }
         try finishValidation()
-        for identifier in groupOrder {
-            if case .update(let group) = groups[identifier] { try updateGroup(group) }
-        }
-        for pair in subgroupOrder {
-            try changeSubgroup(pair.first, of: pair.second, add: subgroups[pair]!)
-        }
-        for pair in memberOrder {
-            try changeMember(pair.first, of: pair.second, add: members[pair]!)
-        }
-        for identifier in contactOrder {
-            if case .delete(let contact) = contacts[identifier] { try deleteContact(contact) }
-        }
-        for identifier in groupOrder {
-            if case .delete(let group) = groups[identifier] { try deleteGroup(group) }
-        }
+        for group in prepared.groupUpdates { try updateGroup(group) }
+        for (pair, add) in prepared.subgroupChanges { try changeSubgroup(pair.first, of: pair.second, add: add) }
+        for (pair, add) in prepared.memberChanges { try changeMember(pair.first, of: pair.second, add: add) }
+        for contact in prepared.contactDeletes { try deleteContact(contact) }
+        for group in prepared.groupDeletes { try deleteGroup(group) }
         return (operations, affected)
     }
 
@@ -253,11 +285,8 @@ package struct SavePlanner<State: LedgerState> {
 
     // MARK: Contacts
 
-    private mutating func addContact(
-        _ contact: MutableContact, _ container: String?,
-        prepared: (values: ContactValues, issues: [ContactValidationIssue])?
-    ) throws(ContactStoreError) {
-        let identifier = contact.identifier
+    private mutating func addContact(_ added: PreparedSaveRequest.AddedContact) throws(ContactStoreError) {
+        let identifier = added.identifier
         guard !identifier.isEmpty else {
             throw ContactStoreError(.recordIdentifierInvalid, "a contact's identifier is empty")
         }
@@ -265,13 +294,13 @@ package struct SavePlanner<State: LedgerState> {
             throw ContactStoreError(
                 .insertedRecordAlreadyExists, "contact \(identifier) already exists", affectedIdentifiers: [identifier])
         }
-        let containerID = try containerIdentifier(container, for: identifier)
-        let values = prepared?.values ?? contact.values.keeping(contact.availableKeys)
-        try checkNote(values.note.isEmpty ? [] : [.note], identifier)
-        collect(prepared?.issues ?? contact.validate(keys: .all), identifier)
+        let containerID = try containerIdentifier(added.container, for: identifier)
+        try checkNote(added.values.note.isEmpty ? [] : [.note], identifier)
+        collect(added.issues, identifier)
         record(
             .addContact(
-                identifier: identifier, containerIdentifier: containerID, createdBy: client.identifier, values: values),
+                identifier: identifier, containerIdentifier: containerID, createdBy: client.identifier,
+                values: added.values),
             affecting: identifier)
     }
 

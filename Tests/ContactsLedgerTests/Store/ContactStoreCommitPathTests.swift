@@ -160,4 +160,164 @@ struct ContactStoreCommitPathTests {
         try add([makeContact(given: "After", family: "Reopen")], to: reopened)
         #expect(reopened.headDigest.sequence == 2)
     }
+
+    /// Starts a blocking save of a new contact on its own thread and waits until it holds its
+    /// group's fdatasync (held by `faults`); returns a semaphore signalled when the save returns.
+    func leaderHoldingItsSync(_ store: ContactStore, _ faults: FaultInjectingFileSystem) -> DispatchSemaphore {
+        faults.holdDataSyncs()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            var request = SaveRequest()
+            request.add(makeContact(given: "Leading", family: "Writer"), toContainerWithIdentifier: nil)
+            _ = try? store.execute(request)
+            done.signal()
+        }.start()
+        let deadline = Date().addingTimeInterval(5)
+        while faults.dataSyncsWaiting == 0 && Date() < deadline { usleep(1_000) }
+        return done
+    }
+
+    @Test(
+        "Asynchronous saves that arrive together are planned one after another, each against those queued before it"
+    )
+    func asynchronousSavesPlannedInTurn() async throws {
+        let directory = StoreDirectory()
+        let faults = FaultInjectingFileSystem()
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults)
+        let leaderDone = leaderHoldingItsSync(store, faults)
+        #expect(faults.dataSyncsWaiting == 1, "the blocking save never reached its fdatasync")
+
+        // While the first group's fdatasync is held, many tasks submit at once: distinct adds,
+        // two adds of one contact, and one request submitted twice.
+        let contested = makeContact(given: "Contested", family: "Twice")
+        var repeatedRequest = SaveRequest(transactionAuthor: "repeated")
+        repeatedRequest.add(makeContact(given: "Repeated", family: "Request"), toContainerWithIdentifier: nil)
+        let repeated = repeatedRequest
+        let distinct = 40
+        let release = Task {
+            try await Task.sleep(nanoseconds: 100_000_000)
+            faults.releaseDataSyncs()
+        }
+        let outcomes = await withTaskGroup(of: (String, Result<SaveResult, ContactStoreError>).self) { group in
+            for index in 0..<distinct {
+                group.addTask {
+                    var request = SaveRequest(transactionAuthor: "task-\(index)")
+                    request.add(
+                        makeContact(given: "Task\(index)", family: "Together"), toContainerWithIdentifier: nil)
+                    return ("distinct", await Self.outcome(store, request))
+                }
+            }
+            for _ in 0..<2 {
+                group.addTask {
+                    var request = SaveRequest()
+                    request.add(contested, toContainerWithIdentifier: nil)
+                    return ("contested", await Self.outcome(store, request))
+                }
+                group.addTask { ("repeated", await Self.outcome(store, repeated)) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        try await release.value
+        #expect(leaderDone.wait(timeout: .now() + 5) == .success)
+
+        let successes = outcomes.compactMap { try? $0.1.get() }
+        #expect(outcomes.filter { $0.0 == "distinct" }.allSatisfy { (try? $0.1.get()) != nil })
+        let contestedOutcomes = outcomes.filter { $0.0 == "contested" }.map(\.1)
+        #expect(contestedOutcomes.filter { (try? $0.get()) != nil }.count == 1)
+        #expect(
+            contestedOutcomes.contains {
+                if case .failure(let error) = $0 { error.code == .insertedRecordAlreadyExists } else { false }
+            })
+        let repeatedResults = outcomes.filter { $0.0 == "repeated" }.compactMap { try? $0.1.get() }
+        #expect(repeatedResults.count == 2)
+        #expect(Set(repeatedResults.map(\.sequence)).count == 1, "one request was committed twice")
+        #expect(repeatedResults.filter(\.wasAlreadyCommitted).count == 1)
+        // The leader's record is 1; every acknowledged save has its own record after it, gapless.
+        let committed = Set(successes.filter { !$0.wasAlreadyCommitted }.map(\.sequence))
+        #expect(committed == Set(2...UInt64(distinct + 3)))
+        #expect(store.headDigest.sequence == UInt64(distinct + 3))
+        #expect(try store.unifiedContacts(matching: .matchingName("together"), keysToFetch: listKeys).count == distinct)
+        store.close()
+    }
+
+    @Test(
+        "Asynchronous saves queued behind a group whose fdatasync fails all fail, none is acknowledged, later saves are refused"
+    )
+    func asynchronousSavesBehindFailedSync() async throws {
+        let directory = StoreDirectory()
+        let faults = FaultInjectingFileSystem()
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults)
+        try add([makeContact(given: "Kept", family: "Durable")], to: store)
+        faults.inject(.init(.synchronizeData, pathContains: "journal/", effect: .fail(errno: EIO)))
+        let leaderDone = leaderHoldingItsSync(store, faults)
+        #expect(faults.dataSyncsWaiting == 1, "the blocking save never reached its fdatasync")
+        let release = Task {
+            try await Task.sleep(nanoseconds: 100_000_000)
+            faults.releaseDataSyncs()
+        }
+        let outcomes = await withTaskGroup(of: Result<SaveResult, ContactStoreError>.self) { group in
+            for index in 0..<24 {
+                group.addTask {
+                    var request = SaveRequest()
+                    request.add(makeContact(given: "Lost\(index)", family: "Behind"), toContainerWithIdentifier: nil)
+                    return await Self.outcome(store, request)
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        try await release.value
+        #expect(leaderDone.wait(timeout: .now() + 5) == .success)
+        #expect(outcomes.allSatisfy { (try? $0.get()) == nil }, "a save was acknowledged behind a failed fdatasync")
+        #expect(store.headDigest.sequence == 1)
+        #expect(try store.unifiedContacts(matching: .matchingName("behind"), keysToFetch: listKeys).isEmpty)
+        var later = SaveRequest()
+        later.add(makeContact(given: "Refused", family: "Later"), toContainerWithIdentifier: nil)
+        await #expect { try await store.execute(later) } throws: {
+            ($0 as? ContactStoreError)?.code == .storeNotWritable
+        }
+        store.close()
+    }
+
+    @Test(
+        "A request that only adds contacts is recorded as planning makes it: the default container, the saving client")
+    func addOnlyRequestRecord() async throws {
+        let store = ContactStore.inMemory(client: .fullAccess("adder"))
+        let first = makeContact(given: "First", family: "Added")
+        let second = makeContact(given: "Second", family: "Added")
+        var request = SaveRequest(transactionAuthor: "import")
+        request.add(first, toContainerWithIdentifier: nil)
+        request.add(second, toContainerWithIdentifier: store.defaultContainerIdentifier())
+        let saved = try await store.execute(request)
+        var recorded: LedgerEvent?
+        try store.forEachRecord(from: saved.sequence) { record in
+            recorded = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+            return false
+        }
+        let container = store.defaultContainerIdentifier()
+        #expect(
+            recorded?.operations == [
+                .addContact(
+                    identifier: first.identifier, containerIdentifier: container, createdBy: "adder",
+                    values: first.values),
+                .addContact(
+                    identifier: second.identifier, containerIdentifier: container, createdBy: "adder",
+                    values: second.values),
+            ])
+        // A request adding a contact that exists is refused, and records nothing.
+        var again = SaveRequest()
+        again.add(first, toContainerWithIdentifier: nil)
+        await #expect { try await store.execute(again) } throws: {
+            ($0 as? ContactStoreError)?.code == .insertedRecordAlreadyExists
+        }
+        #expect(store.headDigest.sequence == saved.sequence)
+    }
+
+    /// The outcome of an asynchronous save.
+    static func outcome(_ store: ContactStore, _ request: SaveRequest) async -> Result<SaveResult, ContactStoreError> {
+        do {
+            return .success(try await store.execute(request))
+        } catch {
+            return .failure(error as! ContactStoreError)
+        }
+    }
 }
