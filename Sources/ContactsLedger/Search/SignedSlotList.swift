@@ -47,7 +47,11 @@ struct SignedSlotList: Sendable {
         let lastBlock = blocks.count - 1
         if let last = blocks[lastBlock].last, last >> 32 < UInt64(slot) {
             // The common case while replaying and building: slots come in increasing order.
-            if blocks[lastBlock].count >= Self.blockMax { blocks.append([entry]) } else { blocks[lastBlock].append(entry) }
+            if blocks[lastBlock].count >= Self.blockMax {
+                blocks.append([entry])
+            } else {
+                blocks[lastBlock].append(entry)
+            }
             count += 1
             return
         }

@@ -64,7 +64,11 @@ struct SlotList: Sendable {
         let lastBlock = blocks.count - 1
         if let last = blocks[lastBlock].last, last < slot {
             // The common case while replaying and building: slots come in increasing order.
-            if blocks[lastBlock].count >= Self.blockMax { blocks.append([slot]) } else { blocks[lastBlock].append(slot) }
+            if blocks[lastBlock].count >= Self.blockMax {
+                blocks.append([slot])
+            } else {
+                blocks[lastBlock].append(slot)
+            }
             count += 1
             return true
         }
