@@ -1,0 +1,314 @@
+import Dispatch
+import Foundation
+import LedgerStorage
+
+/// Replays records into a projection on three threads: the caller reads and checks records
+/// (``add(_:)``), a thread of the replay's own decodes them, and another applies them in order,
+/// in batches. Reading, decoding and applying a record cost about the same, so the three share
+/// two cores with none waiting long for another.
+///
+/// A replay that starts from no contacts (decision 0009) builds the indexes once at the end, in
+/// bulk (``Projection/buildIndexes()``), instead of keeping them up to date record by record;
+/// and it keeps each added contact as the bytes its record holds (the Contact message the store
+/// would encode for it) and merges updates into those bytes, so the values in a record are only
+/// checked, not decoded. The result is the projection a sequential replay gives: one thread
+/// applies every record, in sequence order, and the indexes answer every query alike.
+final class ProjectionReplay: @unchecked Sendable {
+    // Thread-safety: `filling` belongs to the caller's thread. `records` and `decoded` are
+    // thread-safe queues. `failure` and `spent` are guarded by `lock`. `projection` belongs to
+    // the applying thread until it signals `applied`, and to the caller after `finish()` has
+    // waited for that.
+    private static let batchRecords = 128
+    private static let batchesQueuedMax = 4
+
+    /// Whether added contacts are kept as their records' bytes (the indexes are deferred).
+    private let keepsAddsEncoded: Bool
+    private var filling: [JournalRecord] = []
+    private let records = Handoff<[JournalRecord]>(capacity: batchesQueuedMax)
+    private let decoded = Handoff<[(ReplayOperations, JournalRecord)]>(capacity: batchesQueuedMax)
+    private let lock = NSLock()
+    /// The first record that could not be decoded; nothing after it is applied.
+    private var failure: ContactStoreError?
+    /// Applied batches, handed back so that the decoding thread, which allocated their strings
+    /// and arrays, also frees them: freeing them on the applying thread cost it about a tenth of
+    /// its time (reference counting, and glibc's frees of another thread's allocations).
+    private var spent: [[(ReplayOperations, JournalRecord)]] = []
+    private let applied = DispatchSemaphore(value: 0)
+    /// Whether ``finish()`` has waited for the threads (the caller's thread only).
+    private var finished = false
+    private var projection: Projection
+
+    /// Starts the decoding and applying threads on `projection`. A projection without contacts
+    /// (a replay from the start) leaves its indexes to be built in bulk when the replay
+    /// finishes, and reserves room for `journalBytes` bytes of contacts (the size of the
+    /// segments to replay, about what their contacts take), so that its arena is not copied each
+    /// time it doubles.
+    init(_ projection: Projection, journalBytes: Int = 0) {
+        self.projection = projection
+        keepsAddsEncoded = projection.contactCount == 0
+        if keepsAddsEncoded {
+            self.projection.deferIndexes()
+            self.projection.contacts.reserveArena(journalBytes)
+        }
+        filling.reserveCapacity(Self.batchRecords)
+        let decoder = Thread { [self] in self.decode() }
+        decoder.name = "ContactsLedger replay decode"
+        decoder.start()
+        let applier = Thread { [self] in self.apply() }
+        applier.name = "ContactsLedger replay apply"
+        applier.start()
+    }
+
+    /// Queues a record for decoding and applying; waits while the queue is full. Throws the
+    /// error of a record queued earlier that could not be decoded.
+    func add(_ record: JournalRecord) throws(ContactStoreError) {
+        if let failure = lock.withLock({ failure }) { throw failure }
+        filling.append(record)
+        if filling.count >= Self.batchRecords { hand() }
+    }
+
+    /// Waits for every queued record to be applied and returns the projection, its indexes
+    /// built; throws the error of the first record that could not be decoded.
+    /// Calling it again returns (or throws) the same without waiting.
+    func finish() throws(ContactStoreError) -> Projection {
+        if !finished {
+            finished = true
+            if !filling.isEmpty { hand() }
+            records.close()
+            applied.wait()
+        }
+        if let failure = lock.withLock({ failure }) { throw failure }
+        if projection.indexesDeferred {
+            do throws(Projection.IndexBuildFailure) {
+                try projection.buildIndexes()
+            } catch {
+                // Every contact was checked (added) or merged (updated) during the replay.
+                preconditionFailure("\(error)")
+            }
+        }
+        return projection
+    }
+
+    private func hand() {
+        records.put(filling)
+        filling = []
+        filling.reserveCapacity(Self.batchRecords)
+    }
+
+    /// The decoding thread: decodes batches until the records end or one fails.
+    private func decode() {
+        while let batch = records.take() {
+            let used = lock.withLock {
+                let used = spent
+                spent = []
+                return used
+            }
+            _ = consume used  // freed here, on the thread that decoded them
+            if lock.withLock({ failure != nil }) { continue }  // drained, so the caller never waits
+            var operations: [(ReplayOperations, JournalRecord)] = []
+            operations.reserveCapacity(batch.count)
+            do throws(ContactStoreError) {
+                for record in batch {
+                    operations.append(
+                        (try Projection.decodeForReplay(record, keepingAddsEncoded: keepsAddsEncoded), record))
+                }
+            } catch {
+                lock.withLock { failure = error }
+            }
+            // The records before a failing one are applied, as a sequential replay applies them.
+            if !operations.isEmpty { decoded.put(operations) }
+        }
+        decoded.close()
+    }
+
+    /// The applying thread: applies batches in order until the decoding thread is done.
+    private func apply() {
+        var scratch: [UInt8] = []
+        while let batch = decoded.take() {
+            for (operations, record) in batch { projection.apply(operations, record: record, scratch: &scratch) }
+            lock.withLock { spent.append(batch) }
+        }
+        applied.signal()
+    }
+}
+
+/// A bounded queue from one thread to another: ``put(_:)`` waits while it is full, ``take()``
+/// while it is empty, and returns nil once it is closed and empty.
+final class Handoff<Element>: @unchecked Sendable {
+    // Thread-safety: every stored property is guarded by `condition`.
+    private let condition = NSCondition()
+    private let capacity: Int
+    private var elements: [Element] = []
+    private var closed = false
+
+    /// A queue that holds at most `capacity` elements.
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Adds an element, waiting while the queue is full.
+    func put(_ element: Element) {
+        condition.lock()
+        while elements.count >= capacity { condition.wait() }
+        elements.append(element)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Removes the oldest element, waiting while the queue is empty; nil once it is closed and empty.
+    func take() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while elements.isEmpty && !closed { condition.wait() }
+        if elements.isEmpty { return nil }
+        condition.broadcast()
+        return elements.removeFirst()
+    }
+
+    /// Says that nothing more will be put.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// An operation as a replay applies it: an added contact of a current-schema record as where its
+/// Contact message lies in the record's payload, anything else decoded.
+enum ReplayOperation {
+    /// A contact added; its values are the Contact message at `contact` in the payload.
+    case add(identifier: String, containerIdentifier: String, createdBy: String, contact: Range<Int>)
+    /// A contact updated; the new values of `keys` are the Contact message at `new` in the payload.
+    case update(identifier: String, keys: ContactKeySet, new: Range<Int>)
+    /// Any other operation (boxed: a ``LedgerOperation`` is close to two kilobytes).
+    indirect case other(LedgerOperation)
+}
+
+/// The operations of one record, as a replay applies them.
+struct ReplayOperations: DecodedOperations {
+    /// The operations, in the record's order.
+    private(set) var operations: [ReplayOperation] = []
+
+    /// The values of added, updated and deleted contacts are checked, not decoded: the
+    /// projection stores (or merges) the bytes of the new ones and needs none of the old.
+    static var decodesEveryValue: Bool { false }
+
+    var count: Int { operations.count }
+
+    mutating func append(_ operation: consuming LedgerOperation) {
+        operations.append(.other(operation))
+    }
+
+    /// Keeps the added contact as its bytes; its values were only checked.
+    mutating func appendAdd(
+        identifier: String, containerIdentifier: String, createdBy: String, values: consuming ContactValues,
+        contact: Range<Int>
+    ) {
+        operations.append(
+            .add(
+                identifier: identifier, containerIdentifier: containerIdentifier, createdBy: createdBy, contact: contact
+            ))
+    }
+
+    /// Keeps the update's new values as their bytes; its values were only checked.
+    mutating func appendUpdate(
+        identifier: String, keys: ContactKeySet, old: consuming ContactValues, new: consuming ContactValues,
+        newContact: Range<Int>
+    ) {
+        operations.append(.update(identifier: identifier, keys: keys, new: newContact))
+    }
+}
+
+extension Projection {
+    /// Decodes a record's payload for a replay, with an error naming the record: with
+    /// `keepingAddsEncoded`, a current-schema record's added contacts as their bytes.
+    static func decodeForReplay(
+        _ record: JournalRecord, keepingAddsEncoded: Bool
+    ) throws(ContactStoreError) -> ReplayOperations {
+        var operations = ReplayOperations()
+        do throws(EventDecodingError) {
+            if keepingAddsEncoded && record.schemaVersion == EventCodec.currentSchemaVersion {
+                try EventCodec.decodeCurrent(record.payload, into: &operations)
+            } else {
+                for operation in try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion).operations {
+                    operations.append(operation)
+                }
+            }
+        } catch {
+            throw ContactStoreError(
+                .dataAccessError, "record \(record.sequence) at \(record.location) cannot be decoded: \(error)")
+        }
+        return operations
+    }
+
+    /// Applies a record's operations as ``decodeForReplay(_:keepingAddsEncoded:)`` gave them;
+    /// `scratch` is a buffer to reuse.
+    mutating func apply(_ operations: ReplayOperations, record: JournalRecord, scratch: inout [UInt8]) {
+        for operation in operations.operations {
+            switch operation {
+            case .add(let identifier, let containerIdentifier, let createdBy, let contact):
+                record.payload.withUnsafeBufferPointer { payload in
+                    putEncodedContact(
+                        identifier, encoded: UnsafeBufferPointer(rebasing: payload[contact]),
+                        containerIdentifier: containerIdentifier, createdBy: createdBy, revision: record.sequence)
+                }
+            case .update(let identifier, let keys, let new):
+                record.payload.withUnsafeBufferPointer { payload in
+                    updateEncodedContact(
+                        identifier, keys: keys, new: UnsafeBufferPointer(rebasing: payload[new]),
+                        revision: record.sequence, scratch: &scratch)
+                }
+            case .other(let operation):
+                apply(operation, sequence: record.sequence)
+            }
+        }
+        putRequest(record.requestID, sequence: record.sequence)
+        head = HeadDigest(sequence: record.sequence, hash: record.hash)
+        lastCommitMicroseconds = record.commitMicroseconds
+    }
+
+    /// Updates a contact with new values of `keys` given encoded, as applying an
+    /// ``LedgerOperation/updateContact(identifier:keys:old:new:)`` does, by merging the encoded
+    /// messages (``ContactCodec/mergeUpdate(current:update:keys:into:)``); only while the
+    /// indexes are deferred. A contact that does not exist is left alone, as there.
+    mutating func updateEncodedContact(
+        _ identifier: String, keys: ContactKeySet, new: UnsafeBufferPointer<UInt8>, revision: UInt64,
+        scratch: inout [UInt8]
+    ) {
+        precondition(indexesDeferred, "a contact updated as bytes would leave the indexes stale")
+        guard let slot = contacts.slot(of: identifier), let stored = contacts.record(at: slot) else { return }
+        let merged = contacts.withEncoded(stored) { current in
+            ContactCodec.mergeUpdate(current: current, update: new, keys: keys, into: &scratch)
+        }
+        if !merged {
+            var values = decodeValues(contacts.encoded(stored))
+            let update: ContactValues
+            do {
+                update = try ContactCodec.decode(Array(new)).values
+            } catch {
+                // The reading thread decoded these bytes before handing them over.
+                preconditionFailure("a checked update cannot be decoded: \(error)")
+            }
+            for key in keys.keys { values.copyValue(for: key, from: update) }
+            scratch = ContactCodec.encode(values, keys: .all)
+        }
+        contacts.replace(
+            slot, encoded: scratch, container: stored.container, creator: stored.creator, revision: revision)
+    }
+
+    /// Stores an added contact given as its encoded values, as ``putContact(_:_:)`` stores a
+    /// ``ContactState``; only while the indexes are deferred, since it has no values to index.
+    private mutating func putEncodedContact(
+        _ identifier: String, encoded: UnsafeBufferPointer<UInt8>, containerIdentifier: String, createdBy: String,
+        revision: UInt64
+    ) {
+        precondition(indexesDeferred, "a contact stored as bytes would miss the indexes")
+        let container = containerIndex(containerIdentifier)
+        let creator = creatorIndex(createdBy)
+        if let slot = contacts.slot(of: identifier) {
+            contacts.replace(slot, encoded: encoded, container: container, creator: creator, revision: revision)
+        } else {
+            _ = contacts.insert(
+                identifier, encoded: encoded, container: container, creator: creator, revision: revision)
+        }
+    }
+}
