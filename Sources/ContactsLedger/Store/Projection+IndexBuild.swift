@@ -30,34 +30,40 @@ extension Projection {
     mutating func buildIndexes() throws(IndexBuildFailure) {
         let contacts = self.contacts
         let country = indexes.defaultCountryCode
-        let names = BackgroundWork { () -> Result<SearchIndexes, IndexBuildFailure> in
-            var names = SearchIndexes(defaultCountryCode: country)
-            let failure = contacts.forEachContact { slot, encoded -> IndexBuildFailure? in
-                do throws(EventDecodingError) {
-                    try names.insertNames(slot, encoded: encoded)
-                    return nil
-                } catch {
-                    return IndexBuildFailure(slot: slot, error: error)
-                }
+        let names = BackgroundWork {
+            Self.index(contacts, country: country) { (indexes, slot, encoded) throws(EventDecodingError) in
+                try indexes.insertNames(slot, encoded: encoded)
             }
-            if let failure { return .failure(failure) }
-            return .success(names)
         }
-        var built = SearchIndexes(defaultCountryCode: country)
+        let addressesAndNumbers = Self.index(contacts, country: country) {
+            (indexes, slot, encoded) throws(EventDecodingError) in
+            try indexes.insertAddressesAndNumbers(slot, encoded: encoded)
+        }
+        let namesResult = names.wait()
+        var built = try addressesAndNumbers.get()
+        built.adoptNames(from: try namesResult.get())
+        built.prepareForQueries()
+        indexes = built
+        indexesDeferred = false
+    }
+
+    /// Indexes every contact of `contacts`, in slot order, into new indexes with `insert`; fails
+    /// at the first contact whose bytes it cannot read.
+    private static func index(
+        _ contacts: ContactTable, country: String,
+        _ insert: (inout SearchIndexes, ContactSlot, UnsafeBufferPointer<UInt8>) throws(EventDecodingError) -> Void
+    ) -> Result<SearchIndexes, IndexBuildFailure> {
+        var indexes = SearchIndexes(defaultCountryCode: country)
         let failure = contacts.forEachContact { slot, encoded -> IndexBuildFailure? in
             do throws(EventDecodingError) {
-                try built.insertAddressesAndNumbers(slot, encoded: encoded)
+                try insert(&indexes, slot, encoded)
                 return nil
             } catch {
                 return IndexBuildFailure(slot: slot, error: error)
             }
         }
-        let nameResult = names.wait()
-        if let failure { throw failure }
-        built.adoptNames(from: try nameResult.get())
-        built.prepareForQueries()
-        indexes = built
-        indexesDeferred = false
+        if let failure { return .failure(failure) }
+        return .success(indexes)
     }
 }
 
