@@ -1,4 +1,5 @@
 import Foundation
+import LedgerMigrations
 import LedgerStorage
 import Testing
 
@@ -49,6 +50,49 @@ struct BulkReplayTests {
         let expected = try fullReplay(of: directory.ledger, through: last)
         let view = try ContactStore(readingLedgerAt: directory.ledger, asOf: .sequence(last), client: .fullAccess())
         expectSameState(view.withProjection { $0 }, expected)
+    }
+
+    @Test(
+        "A record in the middle that cannot be decoded stops a full replay with its error, and a view before it opens")
+    func undecodableRecordStopsReplay() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 9, requests: 300)
+        let journal = try Journal.open(at: directory.ledger)
+        // A current-schema add whose contact claims keys that do not exist: refused while checked.
+        var encoder = WireEncoder()
+        let operation = encoder.beginMessage(field: EventSchema.EventField.operations.rawValue)
+        let add = encoder.beginMessage(field: EventSchema.OperationField.addContact.rawValue)
+        encoder.appendString(field: EventSchema.AddContactField.identifier.rawValue, "bad")
+        let values = encoder.beginMessage(field: EventSchema.AddContactField.values.rawValue)
+        encoder.appendVarint(field: EventSchema.ContactField.keys.rawValue, value: UInt64.max >> 1)
+        encoder.endMessage(values)
+        encoder.endMessage(add)
+        encoder.endMessage(operation)
+        let bad = try journal.appendAndWait(
+            JournalEntry(author: "vandal", schemaVersion: EventCodec.currentSchemaVersion, payload: encoder.finish()))
+        // Records after it, which must not be applied.
+        for index in 0..<300 {
+            let event = LedgerEvent(operations: [
+                .addContact(
+                    identifier: "after-\(index)", containerIdentifier: "", createdBy: "late",
+                    values: makeContact(given: "After", family: "\(index)").values)
+            ])
+            _ = try journal.appendAndWait(
+                JournalEntry(
+                    author: "late", schemaVersion: EventCodec.currentSchemaVersion, payload: EventCodec.encode(event)))
+        }
+        journal.close()
+        #expect {
+            try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess())
+        } throws: { error in
+            "\(error)".contains("record \(bad.sequence) ") && "\(error)".contains("cannot be decoded")
+        }
+        #expect(throws: ContactStoreError.self) {
+            try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        }
+        let before = try ContactStore(
+            readingLedgerAt: directory.ledger, asOf: .sequence(bad.sequence - 1), client: .fullAccess())
+        expectSameState(before.withProjection { $0 }, try fullReplay(of: directory.ledger, through: bad.sequence - 1))
     }
 
     @Test("Indexes built from the contacts answer what indexes kept up to date answer")
