@@ -169,8 +169,9 @@ public final class ContactStore: @unchecked Sendable {
         // Created at the first record to apply, so that a store opened at its head starts no thread.
         var replay: ProjectionReplay?
         var matched = start == nil
+        let journal: Journal
         do {
-            let journal = try Journal.open(at: path, options: options, replayFrom: start?.head.sequence ?? 1) {
+            journal = try Journal.open(at: path, options: options, replayFrom: start?.head.sequence ?? 1) {
                 record in
                 if let start, record.sequence == start.head.sequence {
                     guard record.hash == start.head.hash else { throw SnapshotMismatch() }
@@ -187,25 +188,29 @@ public final class ContactStore: @unchecked Sendable {
                 }
                 try replay!.add(record)
             }
-            guard matched else {
-                _ = try? replay?.finish()
-                journal.close()
-                return nil
-            }
-            do {
-                return (journal, try replay?.finish() ?? start)
-            } catch {
-                journal.close()
-                throw error
-            }
         } catch is SnapshotMismatch {
             _ = try? replay?.finish()
             return nil
         } catch let error as StorageError {
-            _ = try? replay?.finish()
+            // A record read before the one that failed to read, which could not be decoded, is
+            // the first error: finishing reports it.
+            _ = try replay?.finish()
             throw ContactStoreError(error)
         } catch {
+            // A record that could not be decoded (the first, in order) or the ledger's identity.
             _ = try? replay?.finish()
+            throw error
+        }
+        // From here each path finishes the replay once.
+        guard matched else {
+            _ = try? replay?.finish()
+            journal.close()
+            return nil
+        }
+        do {
+            return (journal, try replay?.finish() ?? start)
+        } catch {
+            journal.close()
             throw error
         }
     }
@@ -278,6 +283,10 @@ public final class ContactStore: @unchecked Sendable {
                     try replay.add(record)
                     return true
                 }
+            } catch let error as StorageError {
+                // A record read before the failing read, which could not be decoded, comes first.
+                _ = try replay.finish()
+                throw error
             } catch {
                 _ = try? replay.finish()
                 throw error
@@ -335,6 +344,10 @@ public final class ContactStore: @unchecked Sendable {
                     if let last, record.sequence > last { break }
                     try replay.add(record)
                 }
+            } catch let error as StorageError {
+                // A record read before the failing read, which could not be decoded, comes first.
+                _ = try replay.finish()
+                throw error
             } catch {
                 _ = try? replay.finish()
                 throw error

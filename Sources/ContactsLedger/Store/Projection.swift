@@ -327,9 +327,18 @@ struct ContactTable: Sendable {
     }
 
     /// Makes room for `bytes` more bytes of identifiers and contacts without growing.
+    /// Makes room for `bytes` more bytes of identifiers and contacts without growing, up to
+    /// ``arenaReservationMax``: a hint larger than that (a long history of updates and deletes,
+    /// or a damaged or sparse segment file) is left to the arena's own growth.
     mutating func reserveArena(_ bytes: Int) {
-        arena.reserveCapacity(arena.count + bytes)
+        guard bytes > 0 else { return }
+        arena.reserveCapacity(arena.count + min(bytes, Self.arenaReservationMax))
     }
+
+    /// The most ``reserveArena(_:)`` reserves at once: an eighth of the machine's memory, at
+    /// most 4 GiB. Only touched pages take memory, so a reservation the replay does not fill
+    /// costs address space, not memory.
+    static let arenaReservationMax = Int(min(ProcessInfo.processInfo.physicalMemory / 8, 4 << 30))
 
     /// Calls `body` with each live contact's slot and encoded values, in slot order, until it
     /// returns a failure, which is returned.

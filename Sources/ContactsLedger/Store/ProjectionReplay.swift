@@ -41,8 +41,8 @@ final class ProjectionReplay: @unchecked Sendable {
     /// Starts the decoding and applying threads on `projection`. A projection without contacts
     /// (a replay from the start) leaves its indexes to be built in bulk when the replay
     /// finishes, and reserves room for `journalBytes` bytes of contacts (the size of the
-    /// segments to replay, about what their contacts take), so that its arena is not copied each
-    /// time it doubles.
+    /// segments to replay, about what their contacts take, within a bound), so that its arena
+    /// is not copied each time it doubles.
     init(_ projection: Projection, journalBytes: Int = 0) {
         self.projection = projection
         keepsAddsEncoded = projection.contactCount == 0

@@ -18,6 +18,31 @@ struct BulkReplayTests {
         try FileManager.default.removeItem(atPath: directory.ledger + "/snapshots")
     }
 
+    /// A current-schema add whose contact claims keys that do not exist: refused while checked.
+    static func undecodableEntry() -> JournalEntry {
+        var encoder = WireEncoder()
+        let operation = encoder.beginMessage(field: EventSchema.EventField.operations.rawValue)
+        let add = encoder.beginMessage(field: EventSchema.OperationField.addContact.rawValue)
+        encoder.appendString(field: EventSchema.AddContactField.identifier.rawValue, "bad")
+        let values = encoder.beginMessage(field: EventSchema.AddContactField.values.rawValue)
+        encoder.appendVarint(field: EventSchema.ContactField.keys.rawValue, value: UInt64.max >> 1)
+        encoder.endMessage(values)
+        encoder.endMessage(add)
+        encoder.endMessage(operation)
+        return JournalEntry(author: "vandal", schemaVersion: EventCodec.currentSchemaVersion, payload: encoder.finish())
+    }
+
+    /// An entry adding one contact.
+    static func addEntry(_ identifier: String) -> JournalEntry {
+        let event = LedgerEvent(operations: [
+            .addContact(
+                identifier: identifier, containerIdentifier: "", createdBy: "late",
+                values: makeContact(given: "After", family: identifier).values)
+        ])
+        return JournalEntry(
+            author: "late", schemaVersion: EventCodec.currentSchemaVersion, payload: EventCodec.encode(event))
+    }
+
     @Test("A full replay gives the state that applying each record gives", arguments: [4, 5, 6] as [UInt64])
     func fullReplayMatchesRecordByRecord(seed: UInt64) throws {
         let directory = StoreDirectory()
@@ -58,29 +83,9 @@ struct BulkReplayTests {
         let directory = StoreDirectory()
         try writeLedger(directory, seed: 9, requests: 300)
         let journal = try Journal.open(at: directory.ledger)
-        // A current-schema add whose contact claims keys that do not exist: refused while checked.
-        var encoder = WireEncoder()
-        let operation = encoder.beginMessage(field: EventSchema.EventField.operations.rawValue)
-        let add = encoder.beginMessage(field: EventSchema.OperationField.addContact.rawValue)
-        encoder.appendString(field: EventSchema.AddContactField.identifier.rawValue, "bad")
-        let values = encoder.beginMessage(field: EventSchema.AddContactField.values.rawValue)
-        encoder.appendVarint(field: EventSchema.ContactField.keys.rawValue, value: UInt64.max >> 1)
-        encoder.endMessage(values)
-        encoder.endMessage(add)
-        encoder.endMessage(operation)
-        let bad = try journal.appendAndWait(
-            JournalEntry(author: "vandal", schemaVersion: EventCodec.currentSchemaVersion, payload: encoder.finish()))
+        let bad = try journal.appendAndWait(Self.undecodableEntry())
         // Records after it, which must not be applied.
-        for index in 0..<300 {
-            let event = LedgerEvent(operations: [
-                .addContact(
-                    identifier: "after-\(index)", containerIdentifier: "", createdBy: "late",
-                    values: makeContact(given: "After", family: "\(index)").values)
-            ])
-            _ = try journal.appendAndWait(
-                JournalEntry(
-                    author: "late", schemaVersion: EventCodec.currentSchemaVersion, payload: EventCodec.encode(event)))
-        }
+        for index in 0..<300 { _ = try journal.appendAndWait(Self.addEntry("after-\(index)")) }
         journal.close()
         #expect {
             try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess())
@@ -93,6 +98,94 @@ struct BulkReplayTests {
         let before = try ContactStore(
             readingLedgerAt: directory.ledger, asOf: .sequence(bad.sequence - 1), client: .fullAccess())
         expectSameState(before.withProjection { $0 }, try fullReplay(of: directory.ledger, through: bad.sequence - 1))
+    }
+
+    @Test("A record that cannot be decoded is the error reported even when a later record is damaged")
+    func undecodableRecordReportedBeforeLaterDamage() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 10, requests: 40)
+        let journal = try Journal.open(at: directory.ledger)
+        let bad = try journal.appendAndWait(Self.undecodableEntry())
+        var after: [AppendReceipt] = []
+        for index in 0..<6 { after.append(try journal.appendAndWait(Self.addEntry("after-\(index)"))) }
+        journal.close()
+        // Damage a record after the bad one, with good records after it: the scan fails there.
+        // (An in-memory copy copies the whole journal before it replays, so it reports the damage.)
+        let reader = try JournalReader(at: directory.ledger)
+        var damaged: LedgerLocation?
+        try reader.forEach { record in
+            if record.sequence == after[2].sequence { damaged = record.location }
+        }
+        let location = try #require(damaged)
+        let file = try FileHandle(forUpdating: URL(fileURLWithPath: directory.ledger + "/" + location.file))
+        try file.seek(toOffset: UInt64(location.offset) + 30)
+        let byte = try #require(try file.read(upToCount: 1)?.first)
+        try file.seek(toOffset: UInt64(location.offset) + 30)
+        try file.write(contentsOf: [byte ^ 0x5A])
+        try file.close()
+        for open in [
+            { () throws -> Void in _ = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()) },
+            { () throws -> Void in _ = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer")) },
+        ] {
+            #expect {
+                try open()
+            } throws: { error in
+                "\(error)".contains("record \(bad.sequence) ") && "\(error)".contains("cannot be decoded")
+            }
+        }
+    }
+
+    @Test("A reservation hint far beyond the machine's memory is bounded, not allocated")
+    func hugeReservationBounded() throws {
+        let replay = ProjectionReplay(Projection(ledgerID: UUID()), journalBytes: Int.max / 2)
+        let projection = try replay.finish()
+        #expect(projection.contactCount == 0)
+        #expect(ContactTable.arenaReservationMax > 0 && ContactTable.arenaReservationMax <= 4 << 30)
+    }
+
+    @Test("Indexes built from contacts with every kind of name field answer every word as maintained ones do")
+    func builtIndexesMatchMaintainedForEveryField() {
+        let seed = EventFixtures.seed("builtIndexesMatchMaintainedForEveryField")
+        var generator = EventFixtures.SeededGenerator(seed: seed)
+        var maintained = Projection(ledgerID: UUID(), defaultCountryCode: "gb")
+        var words: Set<String> = []
+        var emails: [String] = []
+        var phones: [String] = []
+        for index in 0..<30 {
+            let values = EventFixtures.randomValues(using: &generator)
+            maintained.putContact(
+                "c\(index)",
+                ContactState(
+                    values: values, containerIdentifier: maintained.defaultContainer.identifier, createdBy: "w",
+                    revision: 1))
+            SearchFolding.forEachNameField(of: values) { field in
+                for word in field.split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }) {
+                    words.insert(String(word))
+                    words.insert(String(word.prefix(2)))
+                }
+            }
+            emails += values.emailAddresses.map(\.value)
+            phones += values.phoneNumbers.map(\.value.stringValue)
+            if index % 7 == 3 { maintained.putContact("c\(index - 2)", nil) }
+        }
+        maintained.prepareForQueries()
+        var built = maintained
+        built.deferIndexes()
+        #expect(throws: Never.self) { try built.buildIndexes() }
+        for word in words.sorted().prefix(120) {
+            #expect(
+                built.indexes.slots(matchingName: word) == maintained.indexes.slots(matchingName: word),
+                "seed \(seed): \(word)")
+        }
+        for email in emails {
+            #expect(
+                built.indexes.slots(matchingEmailAddress: email)
+                    == maintained.indexes.slots(matchingEmailAddress: email))
+        }
+        for phone in phones {
+            #expect(
+                built.indexes.slots(matchingPhoneNumber: phone) == maintained.indexes.slots(matchingPhoneNumber: phone))
+        }
     }
 
     @Test("Indexes built from the contacts answer what indexes kept up to date answer")
