@@ -152,9 +152,22 @@ extension Projection {
         var result = Projection(ledgerID: ledgerID, defaultCountryCode: defaultCountryCode)
         var reader = SnapshotReader(state)
         let indexOffset = try result.restoreHeader(from: &reader, expected: expected)
-        let indexSection = IndexSectionRestore(
-            state: state, offset: indexOffset, country: defaultCountryCode, check: alongside)
-        indexSection.start()
+        // The index section, and the check, on a thread of their own: the two halves of a restore
+        // are mostly copying and page faults, which two cores do side by side. The caller keeps
+        // the state alive until the wait below.
+        let borrowed = BorrowedBytes(buffer: state)
+        let indexSection = BackgroundWork(named: "ContactsLedger snapshot restore") {
+            () -> (indexes: Result<SearchIndexes?, SnapshotDecodingError>, checked: Bool) in
+            var reader = SnapshotReader(borrowed.buffer)
+            let indexes: Result<SearchIndexes?, SnapshotDecodingError>
+            do throws(SnapshotDecodingError) {
+                try reader.seek(to: indexOffset)
+                indexes = .success(try Projection.storedIndexes(from: &reader, country: defaultCountryCode))
+            } catch {
+                indexes = .failure(error)
+            }
+            return (indexes, alongside())
+        }
         let contactsPart: Result<Void, SnapshotDecodingError>
         do throws(SnapshotDecodingError) {
             try result.restore(from: &reader, expected: expected)
@@ -163,9 +176,7 @@ extension Projection {
         } catch {
             contactsPart = .failure(error)
         }
-        indexSection.wait()
-        let checked = indexSection.checked
-        let indexPart = indexSection.indexes
+        let (indexPart, checked) = indexSection.wait()
         guard checked else { throw SnapshotDecodingError("the state does not match its checksum") }
         try contactsPart.get()
         if let indexes = try indexPart.get() {
@@ -178,7 +189,7 @@ extension Projection {
 
     /// The index section: the stored indexes, or nil when they must be rebuilt from the contacts
     /// (index form 0, or indexes keyed for another default country).
-    fileprivate static func storedIndexes(
+    private static func storedIndexes(
         from reader: inout SnapshotReader, country: String
     ) throws(SnapshotDecodingError) -> SearchIndexes? {
         let indexes: SearchIndexes?
@@ -306,47 +317,4 @@ extension Projection {
             throw SnapshotDecodingError("\(error)")
         }
     }
-}
-
-/// Restores a snapshot state's index section, and runs a check of the whole state, on a thread of
-/// its own while the caller restores the contacts and the rest: the two halves of a restore are
-/// mostly copying and page faults, which two cores do side by side.
-private final class IndexSectionRestore: @unchecked Sendable {
-    // Thread-safety: the inputs are set in init and never change; `indexes` and `checked` are
-    // written by the thread before it signals `done`, and read only after `wait()` returns. The
-    // caller keeps the state's memory alive until then.
-    private let state: UnsafeBufferPointer<UInt8>
-    private let offset: Int
-    private let country: String
-    private let check: @Sendable () -> Bool
-    private let done = DispatchSemaphore(value: 0)
-    /// The stored indexes, nil when they must be rebuilt, or why the section is unusable.
-    private(set) var indexes: Result<SearchIndexes?, SnapshotDecodingError> = .success(nil)
-    /// Whether the check held.
-    private(set) var checked = false
-
-    init(state: UnsafeBufferPointer<UInt8>, offset: Int, country: String, check: @escaping @Sendable () -> Bool) {
-        self.state = state
-        self.offset = offset
-        self.country = country
-        self.check = check
-    }
-
-    func start() {
-        let thread = Thread { [self] in
-            var reader = SnapshotReader(state)
-            do throws(SnapshotDecodingError) {
-                try reader.seek(to: offset)
-                indexes = .success(try Projection.storedIndexes(from: &reader, country: country))
-            } catch {
-                indexes = .failure(error)
-            }
-            checked = check()
-            done.signal()
-        }
-        thread.name = "ContactsLedger snapshot restore"
-        thread.start()
-    }
-
-    func wait() { done.wait() }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Building the search indexes from the contacts in one pass, rather than keeping them up to date
@@ -30,7 +29,7 @@ extension Projection {
     mutating func buildIndexes() throws(IndexBuildFailure) {
         let contacts = self.contacts
         let country = indexes.defaultCountryCode
-        let names = BackgroundWork {
+        let names = BackgroundWork(named: "ContactsLedger index build") {
             Self.index(contacts, country: country) { (indexes, slot, encoded) throws(EventDecodingError) in
                 try indexes.insertNames(slot, encoded: encoded)
             }
@@ -64,30 +63,5 @@ extension Projection {
         }
         if let failure { return .failure(failure) }
         return .success(indexes)
-    }
-}
-
-/// A value computed on a thread of its own while the caller goes on; ``wait()`` returns it.
-final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
-    // Thread-safety: `value` is written by the thread before it signals `done`, and read only
-    // after `wait()` has seen the signal.
-    private var value: Value?
-    private let done = DispatchSemaphore(value: 0)
-
-    /// Starts `work` on a new thread.
-    init(_ work: @escaping @Sendable () -> Value) {
-        let thread = Thread { [self] in
-            value = work()
-            done.signal()
-        }
-        thread.name = "ContactsLedger background work"
-        thread.start()
-    }
-
-    /// Waits for the work to finish and returns its value; call once.
-    func wait() -> Value {
-        done.wait()
-        guard let value else { preconditionFailure("the work signalled without a value") }
-        return value
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import LedgerStorage
 
@@ -137,28 +136,20 @@ package struct Projection: LedgerState, Sendable {
             let container = containerIndex(state.containerIdentifier)
             let creator = creatorIndex(state.createdBy)
             if let slot = contacts.slot(of: identifier) {
-                if indexesDeferred {
-                    contacts.replace(
-                        slot, encoded: encoded, container: container, creator: creator, revision: state.revision)
-                    return
-                }
-                let old = knownOld ?? decodeValues(contacts.encoded(at: slot))
+                // While the indexes are deferred, nothing needs the old values.
+                let old = indexesDeferred ? nil : knownOld ?? decodeValues(contacts.encoded(at: slot))
                 contacts.replace(
                     slot, encoded: encoded, container: container, creator: creator, revision: state.revision)
-                indexes.update(slot, from: old, to: state.values)
+                if let old { indexes.update(slot, from: old, to: state.values) }
             } else {
                 let slot = contacts.insert(
                     identifier, encoded: encoded, container: container, creator: creator, revision: state.revision)
                 if !indexesDeferred { indexes.insert(slot, values: state.values) }
             }
         } else if let slot = contacts.slot(of: identifier) {
-            if indexesDeferred {
-                contacts.remove(slot)
-                return
-            }
-            let old = decodeValues(contacts.encoded(at: slot))
+            let old = indexesDeferred ? nil : decodeValues(contacts.encoded(at: slot))
             contacts.remove(slot)
-            indexes.remove(slot, values: old)
+            if let old { indexes.remove(slot, values: old) }
         }
     }
 
@@ -326,7 +317,6 @@ struct ContactTable: Sendable {
         encoded(records[Int(slot)])
     }
 
-    /// Makes room for `bytes` more bytes of identifiers and contacts without growing.
     /// Makes room for `bytes` more bytes of identifiers and contacts without growing, up to
     /// ``arenaReservationMax``: a hint larger than that (a long history of updates and deletes,
     /// or a damaged or sparse segment file) is left to the arena's own growth.

@@ -42,13 +42,13 @@ final class ProjectionReplay: @unchecked Sendable {
     /// (a replay from the start) leaves its indexes to be built in bulk when the replay
     /// finishes, and reserves room for `journalBytes` bytes of contacts (the size of the
     /// segments to replay, about what their contacts take, within a bound), so that its arena
-    /// is not copied each time it doubles.
-    init(_ projection: Projection, journalBytes: Int = 0) {
+    /// is not copied each time it doubles; `journalBytes` is only asked for then.
+    init(_ projection: Projection, journalBytes: @autoclosure () -> Int = 0) {
         self.projection = projection
         keepsAddsEncoded = projection.contactCount == 0
         if keepsAddsEncoded {
             self.projection.deferIndexes()
-            self.projection.contacts.reserveArena(journalBytes)
+            self.projection.contacts.reserveArena(journalBytes())
         }
         filling.reserveCapacity(Self.batchRecords)
         let decoder = Thread { [self] in self.decode() }
