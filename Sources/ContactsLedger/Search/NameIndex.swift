@@ -599,6 +599,62 @@ struct NameIndex: Sendable {
     }
 }
 
+// MARK: Bulk build
+
+extension NameIndex {
+    /// Makes a name index from contacts given one by one in ascending slot order (the bulk
+    /// index build of a replay, decision 0009). Each word and word start costs a pair appended
+    /// to a list; the slot sets are made at the end by a counting sort of the pairs, and the
+    /// signed lists from the final signatures, instead of an insert into a growing set, and an
+    /// upsert into a signed list, per word. The index is the one that ``insert(_:words:)`` of
+    /// the same contacts, in the same order, makes.
+    struct Builder {
+        private var index = NameIndex()
+        /// Word id and slot, `id << 32 | slot`, in the order the contacts came.
+        private var wordPairs: [UInt64] = []
+        /// Word-start id and slot, likewise.
+        private var prefixPairs: [UInt64] = []
+        /// The slot added last, -1 before the first.
+        private var lastSlot = -1
+
+        /// Adds a contact's words under a slot above every slot added before.
+        mutating func add(_ slot: ContactSlot, words contactWords: FoldedWords) {
+            guard !contactWords.isEmpty else { return }
+            precondition(Int(slot) > lastSlot, "a bulk build takes slots in ascending order")
+            lastSlot = Int(slot)
+            index.addSignature(NameIndex.signature(of: contactWords), to: slot)
+            for position in 0..<contactWords.count {
+                contactWords.withWord(position) { word in
+                    let (id, inserted) = index.words.findOrInsert(word)
+                    if inserted { index.unsortedWords.append(id) }
+                    wordPairs.append(UInt64(id) << 32 | UInt64(slot))
+                    for length in 1...2 {
+                        if let code = NameIndex.prefixCode(of: word, length: length) {
+                            prefixPairs.append(UInt64(index.prefixIDCreating(code)) << 32 | UInt64(slot))
+                        }
+                    }
+                }
+            }
+        }
+
+        /// The index of the contacts added.
+        consuming func finish() -> NameIndex {
+            var built = index
+            built.wordSlots = SlotPostings(keyCount: built.words.count, pairs: wordPairs)
+            wordPairs = []
+            built.prefixSlots = SlotPostings(keyCount: built.prefixSlots.keyCount, pairs: prefixPairs)
+            prefixPairs = []
+            for id in 0..<UInt32(built.words.count)
+            where built.wordSlots.count(of: id) >= NameIndex.signedListSlotsMin {
+                built.signedLists[id] = SignedSlotList(slots: built.wordSlots.slots(of: id)) {
+                    built.startSignatures[Int($0)]
+                }
+            }
+            return built
+        }
+    }
+}
+
 // MARK: Snapshots
 
 extension NameIndex {

@@ -161,18 +161,6 @@ package struct SearchIndexes: Sendable {
         }
     }
 
-    /// Indexes the name words of a contact given encoded (a Contact message of
-    /// ``ContactCodec``), into a slot that has none; the bulk build's half for names. Throws
-    /// when the bytes are not a Contact message.
-    mutating func insertNames(_ slot: ContactSlot, encoded: UnsafeBufferPointer<UInt8>) throws(EventDecodingError) {
-        precondition(slot < Self.slotLimit, "slot \(slot) is beyond the search index's limit")
-        scratchWords.removeAll()
-        try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
-            if field == .name { SearchFolding.appendWords(ofUTF8: utf8, to: &scratchWords) }
-        }
-        names.insert(slot, words: scratchWords)
-    }
-
     /// Indexes the email addresses and phone numbers of a contact given encoded, into a slot
     /// that has none; the bulk build's other half. Throws when the bytes are not a Contact message.
     mutating func insertAddressesAndNumbers(
@@ -192,10 +180,34 @@ package struct SearchIndexes: Sendable {
         }
     }
 
-    /// Takes the name index of `other`, built for the same slots by ``insertNames(_:encoded:)``
-    /// on another thread, in place of this one's.
-    mutating func adoptNames(from other: consuming SearchIndexes) {
-        names = other.names
+    /// The name half of the bulk build: the name index of contacts given encoded (Contact
+    /// messages of ``ContactCodec``), in ascending slot order, made on a thread of its own and
+    /// taken by ``adoptNames(_:)``.
+    struct NameBuild {
+        private var builder = NameIndex.Builder()
+        private var scratchWords = FoldedWords()
+
+        /// A build with no contacts yet.
+        init() {}
+
+        /// Adds the name words of a contact given encoded, under a slot above every slot added
+        /// before. Throws when the bytes are not a Contact message.
+        mutating func add(_ slot: ContactSlot, encoded: UnsafeBufferPointer<UInt8>) throws(EventDecodingError) {
+            precondition(slot < SearchIndexes.slotLimit, "slot \(slot) is beyond the search index's limit")
+            scratchWords.removeAll()
+            try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
+                if field == .name { SearchFolding.appendWords(ofUTF8: utf8, to: &scratchWords) }
+            }
+            builder.add(slot, words: scratchWords)
+        }
+
+        /// The name index of the contacts added.
+        consuming func finish() -> NameIndex { builder.finish() }
+    }
+
+    /// Takes a name index built for the same slots by a ``NameBuild`` in place of this one's.
+    mutating func adoptNames(_ built: consuming NameIndex) {
+        names = built
     }
 
     /// Puts the words added since the last call in order, so that name queries binary search

@@ -13,10 +13,18 @@ struct SlotList: Sendable {
     /// The number of slots.
     private(set) var count: Int
 
-    /// A set of the given sorted, distinct slots.
+    /// A set of the given sorted, distinct slots; more than ``blockMax`` of them are put in
+    /// full blocks, as growing the set one slot at a time would.
     init(_ sorted: [ContactSlot]) {
-        small = sorted
         count = sorted.count
+        if sorted.count > Self.blockMax {
+            small = []
+            blocks = stride(from: 0, to: sorted.count, by: Self.blockMax).map {
+                Array(sorted[$0..<min(sorted.count, $0 + Self.blockMax)])
+            }
+        } else {
+            small = sorted
+        }
     }
 
     /// The smallest slot; the set must not be empty.
@@ -54,10 +62,7 @@ struct SlotList: Sendable {
             count += 1
             if small.count > Self.blockMax {
                 // Full blocks from the start: sets grow mostly at their end.
-                blocks = stride(from: 0, to: small.count, by: Self.blockMax).map {
-                    Array(small[$0..<min(small.count, $0 + Self.blockMax)])
-                }
-                small = []
+                self = SlotList(small)
             }
             return true
         }

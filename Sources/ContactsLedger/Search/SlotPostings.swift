@@ -4,8 +4,49 @@ struct SlotPostings: Sendable {
     private var heads: [UInt32] = []
     private var sets = SlotSets()
 
+    /// Postings without keys.
+    init() {}
+
     /// The number of key ids, including keys whose sets are empty.
     var keyCount: Int { heads.count }
+
+    /// Postings of `keyCount` keys made at once from (key, slot) pairs, each written
+    /// `key << 32 | slot`, in which every key's slots ascend (a slot may repeat, next to
+    /// itself): the bulk index build's way in, a counting sort of the pairs instead of an
+    /// insert into a growing set per pair.
+    init(keyCount: Int, pairs: [UInt64]) {
+        // starts[key] is where the key's slots begin in `sorted`, once summed up.
+        var starts = [Int](repeating: 0, count: keyCount + 1)
+        for pair in pairs { starts[Int(pair >> 32) + 1] += 1 }
+        for key in 0..<keyCount { starts[key + 1] += starts[key] }
+        var sorted = [ContactSlot](repeating: 0, count: pairs.count)
+        var next = starts
+        sorted.withUnsafeMutableBufferPointer { sorted in
+            for pair in pairs {
+                let key = Int(pair >> 32)
+                sorted[next[key]] = ContactSlot(truncatingIfNeeded: pair)
+                next[key] += 1
+            }
+        }
+        heads.reserveCapacity(keyCount)
+        for key in 0..<keyCount {
+            let run = sorted[starts[key]..<starts[key + 1]]
+            if run.count == 1 {
+                heads.append(run[run.startIndex])
+                continue
+            }
+            var distinct: [ContactSlot] = []
+            distinct.reserveCapacity(run.count)
+            for slot in run {
+                if let last = distinct.last {
+                    if last == slot { continue }
+                    precondition(last < slot, "a key's slots are not in ascending order")
+                }
+                distinct.append(slot)
+            }
+            heads.append(sets.append(sorted: distinct))
+        }
+    }
 
     /// Adds a key id with an empty set; ids are dense and handed out in order.
     mutating func appendKey() {

@@ -107,6 +107,18 @@ struct SlotSets: Sendable {
         for index in lists.indices { lists[index].trimExcessCapacity() }
     }
 
+    /// Adds a set of the given sorted, distinct slots and returns its head.
+    mutating func append(sorted slots: [ContactSlot]) -> UInt32 {
+        switch slots.count {
+        case 0: return Self.emptyHead
+        case 1: return slots[0]
+        default:
+            lists.append(SlotList(slots))
+            growthSinceTrim += slots.count
+            return Self.listFlag | UInt32(lists.count - 1)
+        }
+    }
+
     /// Moves a head's set from another store into this one and returns its head here.
     mutating func adopt(_ head: UInt32, from other: SlotSets) -> UInt32 {
         guard head != Self.emptyHead, head & Self.listFlag != 0 else { return head }

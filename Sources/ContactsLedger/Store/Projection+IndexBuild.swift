@@ -23,45 +23,46 @@ extension Projection {
     }
 
     /// Replaces the indexes with ones built from the contacts, in slot order: the name index on a
-    /// thread of its own, the email and phone indexes on the caller's, each reading the fields it
-    /// needs from the encoded contacts without decoding them. Then the indexes are maintained
-    /// again as contacts change.
+    /// thread of its own (``SearchIndexes/NameBuild``, which sorts (word, slot) pairs rather than
+    /// inserting into a set per word), the email and phone indexes on the caller's, each reading
+    /// the fields it needs from the encoded contacts without decoding them. Then the indexes are
+    /// maintained again as contacts change.
     mutating func buildIndexes() throws(IndexBuildFailure) {
         let contacts = self.contacts
         let country = indexes.defaultCountryCode
         let names = BackgroundWork(named: "ContactsLedger index build") {
-            Self.index(contacts, country: country) { (indexes, slot, encoded) throws(EventDecodingError) in
-                try indexes.insertNames(slot, encoded: encoded)
-            }
+            Self.index(contacts, into: SearchIndexes.NameBuild()) { (build, slot, encoded) throws(EventDecodingError) in
+                try build.add(slot, encoded: encoded)
+            }.map { $0.finish() }
         }
-        let addressesAndNumbers = Self.index(contacts, country: country) {
+        let addressesAndNumbers = Self.index(contacts, into: SearchIndexes(defaultCountryCode: country)) {
             (indexes, slot, encoded) throws(EventDecodingError) in
             try indexes.insertAddressesAndNumbers(slot, encoded: encoded)
         }
         let namesResult = names.wait()
         var built = try addressesAndNumbers.get()
-        built.adoptNames(from: try namesResult.get())
+        built.adoptNames(try namesResult.get())
         built.prepareForQueries()
         indexes = built
         indexesDeferred = false
     }
 
-    /// Indexes every contact of `contacts`, in slot order, into new indexes with `insert`; fails
-    /// at the first contact whose bytes it cannot read.
-    private static func index(
-        _ contacts: ContactTable, country: String,
-        _ insert: (inout SearchIndexes, ContactSlot, UnsafeBufferPointer<UInt8>) throws(EventDecodingError) -> Void
-    ) -> Result<SearchIndexes, IndexBuildFailure> {
-        var indexes = SearchIndexes(defaultCountryCode: country)
+    /// Feeds every contact of `contacts`, in slot order, to `insert` with `built`; fails at the
+    /// first contact whose bytes it cannot read.
+    private static func index<Built>(
+        _ contacts: ContactTable, into built: consuming Built,
+        _ insert: (inout Built, ContactSlot, UnsafeBufferPointer<UInt8>) throws(EventDecodingError) -> Void
+    ) -> Result<Built, IndexBuildFailure> {
+        var built = built
         let failure = contacts.forEachContact { slot, encoded -> IndexBuildFailure? in
             do throws(EventDecodingError) {
-                try insert(&indexes, slot, encoded)
+                try insert(&built, slot, encoded)
                 return nil
             } catch {
                 return IndexBuildFailure(slot: slot, error: error)
             }
         }
         if let failure { return .failure(failure) }
-        return .success(indexes)
+        return .success(built)
     }
 }

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@testable import ContactsLedger
+
+/// The bulk build of the name index (``NameIndex/Builder``) and the counting sort behind it
+/// (``SlotPostings/init(keyCount:pairs:)``) must give what inserting one contact at a time
+/// gives: the same slot sets, the same signed lists, the same answers.
+@Suite("Bulk name index build")
+struct BulkNameBuildTests {
+    @Test("Postings made from pairs hold what inserting the pairs one by one gives")
+    func postingsFromPairs() {
+        let seed = SearchFixtures.seed("BulkNameBuildTests.postingsFromPairs")
+        var generator = SearchTestGenerator(seed: seed)
+        let keyCount = 40
+        var pairs: [UInt64] = []
+        var inserted = SlotPostings()
+        for _ in 0..<keyCount { inserted.appendKey() }
+        // Slots ascend; each slot goes to a few keys, sometimes to the same key twice in a row.
+        // Key 0 takes every slot, so that its set spans several blocks; the last key takes none.
+        for slot in ContactSlot(0)..<ContactSlot(3 * SlotList.blockMax) {
+            var keys: [UInt32] = [0]
+            for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                keys.append(UInt32.random(in: 1..<UInt32(keyCount - 1), using: &generator))
+            }
+            if Int.random(in: 0..<10, using: &generator) == 0 { keys.append(keys.last!) }
+            for key in keys {
+                pairs.append(UInt64(key) << 32 | UInt64(slot))
+                inserted.insert(slot, into: key)
+            }
+        }
+        // A key with exactly one slot keeps it inline.
+        pairs.append(UInt64(keyCount - 2) << 32 | UInt64(3 * SlotList.blockMax))
+        inserted.insert(ContactSlot(3 * SlotList.blockMax), into: UInt32(keyCount - 2))
+
+        let built = SlotPostings(keyCount: keyCount, pairs: pairs)
+        built.checkInvariants()
+        #expect(built.keyCount == keyCount)
+        for key in 0..<UInt32(keyCount) {
+            #expect(built.slots(of: key) == inserted.slots(of: key), "key \(key), seed \(seed)")
+        }
+        #expect(built.count(of: 0) == 3 * SlotList.blockMax)
+        #expect(built.isEmpty(UInt32(keyCount - 1)))
+    }
+
+    @Test("A set made from more sorted slots than a block holds is in full blocks")
+    func slotListFromSorted() {
+        let slots = (0..<(2 * SlotList.blockMax + 5)).map { ContactSlot($0 * 2) }
+        var list = SlotList(slots)
+        list.checkInvariants()
+        #expect(list.slots == slots)
+        var blockSizes: [Int] = []
+        list.forEachBlock { blockSizes.append($0.count) }
+        #expect(blockSizes == [SlotList.blockMax, SlotList.blockMax, 5])
+        let added = list.insert(3)
+        #expect(added)
+        #expect(list.contains(3))
+        list.checkInvariants()
+    }
+
+    @Test("A name index built in bulk equals one built by inserting each contact")
+    func builderMatchesInserts() {
+        let seed = SearchFixtures.seed("BulkNameBuildTests.builderMatchesInserts")
+        var generator = SearchTestGenerator(seed: seed)
+        // Few names, so that common words pass the signed-list threshold; some contacts have no
+        // words at all, so slots are skipped.
+        let given = ["John", "Johnny", "Jo", "José", "Mary", "María", "Zoë", "Łukasz", "太郎", "Дмитрий", "Ａｎｎ"]
+        let family = ["Smith", "Smithson", "Müller", "O'Brien", "van der Berg", "田中", "Nguyễn", "Jean-Luc"]
+        var inserted = NameIndex()
+        var builder = NameIndex.Builder()
+        var slot: ContactSlot = 0
+        for _ in 0..<3000 {
+            slot += ContactSlot.random(in: 1...3, using: &generator)
+            var values = ContactValues()
+            if Int.random(in: 0..<20, using: &generator) != 0 {
+                values.givenName = given.randomElement(using: &generator)!
+                values.familyName = family.randomElement(using: &generator)!
+                if Bool.random(using: &generator) { values.middleName = given.randomElement(using: &generator)! }
+                if Int.random(in: 0..<30, using: &generator) == 0 { values.nickname = "Unique\(slot)" }
+            }
+            let words = SearchFolding.nameWords(of: values)
+            inserted.insert(slot, words: words)
+            builder.add(slot, words: words)
+        }
+        var built = builder.finish()
+        inserted.prepareForQueries()
+        built.prepareForQueries()
+        inserted.checkInvariants()
+        built.checkInvariants()
+        var queries = ["j", "jo", "john", "jo sm", "smith jo", "mü", "田", "太郎 田中", "ann", "unique", "van berg", "zz"]
+        for first in given + family {
+            queries.append(String(first.prefix(2)))
+            for second in family { queries.append("\(first.prefix(3)) \(second.prefix(2))") }
+        }
+        for query in queries {
+            let words = SearchFolding.queryWords(query)
+            #expect(built.slots(matching: words) == inserted.slots(matching: words), "\(query), seed \(seed)")
+        }
+        #expect(built.estimatedBytes > 0)
+    }
+}
