@@ -290,8 +290,9 @@ struct NameIndex: Sendable {
     func slots(matching query: FoldedWords) -> [ContactSlot] {
         guard !query.isEmpty else { return [] }
         var terms: [Term] = []
-        terms.reserveCapacity(query.count)
-        for index in 0..<query.count {
+        let essential = Self.essentialWords(of: query)
+        terms.reserveCapacity(essential.count)
+        for index in essential {
             let term = query.withWord(index) { self.term(for: $0) }
             if term.estimatedCount == 0 { return [] }
             terms.append(term)
@@ -306,6 +307,27 @@ struct NameIndex: Sendable {
             candidates = filter(candidates, by: term)
         }
         return candidates
+    }
+
+    /// The positions of the query words that neither start another query word nor repeat a
+    /// later one: a contact with a word starting with "john" has one starting with "jo", so
+    /// "jo john" asks what "john" asks, and a word repeated ("界界界", in which every Han
+    /// character is a word) asks what it asks once. In byte order the words starting with a
+    /// word come right after it, so one sort finds them.
+    static func essentialWords(of query: FoldedWords) -> [Int] {
+        query.bytes.withUnsafeBufferPointer { bytes in
+            func word(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: bytes[query.range(of: index)])
+            }
+            let order = (0..<query.count).sorted { compare(word($0), word($1)) < 0 }
+            var kept: [Int] = []
+            for (position, index) in order.enumerated() {
+                // The next word in byte order starts with this one, or is it again.
+                if position + 1 < order.count, comparePrefix(word(order[position + 1]), word(index)) == 0 { continue }
+                kept.append(index)
+            }
+            return kept
+        }
     }
 
     private func term(for word: UnsafeBufferPointer<UInt8>) -> Term {

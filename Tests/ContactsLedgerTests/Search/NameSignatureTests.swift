@@ -101,6 +101,27 @@ struct NameSignatureTests {
         }
     }
 
+    @Test("Query words that start another query word, or repeat one, are asked once")
+    func redundantQueryWords() {
+        let query = SearchFolding.queryWords("jo John johnny smi SMITH jo Smith")
+        let kept = NameIndex.essentialWords(of: query).map { String(decoding: query.word($0), as: UTF8.self) }
+        #expect(kept.sorted() == ["johnny", "smith"])
+        #expect(NameIndex.essentialWords(of: SearchFolding.queryWords("ab ac")).count == 2)
+
+        let indexes = SearchFixtures.indexes([
+            SearchFixtures.contact(given: "Johnny", family: "Smith"),
+            SearchFixtures.contact(given: "John", family: "Smithson"),
+            SearchFixtures.contact(given: "Jo", family: "界"),
+            SearchFixtures.contact(given: "界界", family: "Smith"),
+        ])
+        #expect(indexes.slots(matchingName: "jo john") == [0, 1])
+        #expect(indexes.slots(matchingName: "jo john johnny smith") == [0])
+        #expect(indexes.slots(matchingName: String(repeating: "界 ", count: 3000)) == [2, 3])
+        // In a run of Han every character starts a word, so "界界" asks for "界界" and "界".
+        #expect(indexes.slots(matchingName: "界界") == [3])
+        #expect(indexes.slots(matchingName: String(repeating: "界 jo ", count: 500)) == [2])
+    }
+
     @Test("An update or a removal takes a contact out of the answers of its old names")
     func updateAndRemoval() {
         var indexes = SearchFixtures.indexes([
