@@ -150,6 +150,10 @@ package enum ContactCodec {
         // The keys whose fields appeared, checked against the key set at the end, since nothing
         // requires the key set to come first.
         var seenBits: UInt64 = 0
+        // The elements of each repeated field read so far when the reads only check (they are
+        // not kept): phone numbers, email, postal and URL addresses, dates, relations, social
+        // profiles and instant message addresses, for the index an error names.
+        var checked = InlineArray<8, Int>(repeating: 0)
         while !reader.isAtEnd {
             let key = try reader.nextKey()
             guard let field = Field(rawValue: key.field) else {
@@ -168,15 +172,18 @@ package enum ContactCodec {
                 case .familyName: values.familyName = try reader.string(key)
                 case .organizationName: values.organizationName = try reader.string(key)
                 case .phoneNumbers:
-                    reserve(&values.phoneNumbers, reader, key)
-                    values.phoneNumbers.append(
+                    try appendLabeled(to: &values.phoneNumbers, counting: &checked[0], &reader, key) {
+                        reader, key throws(EventDecodingError) in
                         try decodeLabeled(&reader, key, empty: PhoneNumber(stringValue: "")) {
                             reader, key throws(EventDecodingError) in
                             PhoneNumber(stringValue: try reader.string(key))
-                        })
+                        }
+                    }
                 case .emailAddresses:
-                    reserve(&values.emailAddresses, reader, key)
-                    values.emailAddresses.append(try decodeLabeled(&reader, key, empty: "", value: decodeStringValue))
+                    try appendLabeled(to: &values.emailAddresses, counting: &checked[1], &reader, key) {
+                        reader, key throws(EventDecodingError) in
+                        try decodeLabeled(&reader, key, empty: "", value: decodeStringValue)
+                    }
                 case .contactType: values.contactType = try reader.enumeration(key, as: ContactType.self)
                 case .middleName: values.middleName = try reader.string(key)
                 case .namePrefix: values.namePrefix = try reader.string(key)
@@ -185,16 +192,19 @@ package enum ContactCodec {
                 case .jobTitle: values.jobTitle = try reader.string(key)
                 case .departmentName: values.departmentName = try reader.string(key)
                 case .postalAddresses:
-                    reserve(&values.postalAddresses, reader, key)
-                    values.postalAddresses.append(
+                    try appendLabeled(to: &values.postalAddresses, counting: &checked[2], &reader, key) {
+                        reader, key throws(EventDecodingError) in
                         try decodeLabeled(&reader, key, empty: PostalAddress()) {
                             reader, key throws(EventDecodingError) in
                             var nested = try reader.nested(key)
                             return try decodePostalAddress(from: &nested)
-                        })
+                        }
+                    }
                 case .urlAddresses:
-                    reserve(&values.urlAddresses, reader, key)
-                    values.urlAddresses.append(try decodeLabeled(&reader, key, empty: "", value: decodeStringValue))
+                    try appendLabeled(to: &values.urlAddresses, counting: &checked[3], &reader, key) {
+                        reader, key throws(EventDecodingError) in
+                        try decodeLabeled(&reader, key, empty: "", value: decodeStringValue)
+                    }
                 case .previousFamilyName: values.previousFamilyName = try reader.string(key)
                 case .phoneticGivenName: values.phoneticGivenName = try reader.string(key)
                 case .phoneticMiddleName: values.phoneticMiddleName = try reader.string(key)
@@ -208,41 +218,45 @@ package enum ContactCodec {
                     var nested = try reader.nested(key)
                     values.nonGregorianBirthday = try decodeDate(from: &nested)
                 case .dates:
-                    reserve(&values.dates, reader, key)
-                    values.dates.append(
+                    try appendLabeled(to: &values.dates, counting: &checked[4], &reader, key) {
+                        reader, key throws(EventDecodingError) in
                         try decodeLabeled(&reader, key, empty: DateComponents()) {
                             reader, key throws(EventDecodingError) in
                             var nested = try reader.nested(key)
                             return try decodeDate(from: &nested)
-                        })
+                        }
+                    }
                 case .contactRelations:
-                    reserve(&values.contactRelations, reader, key)
-                    values.contactRelations.append(
+                    try appendLabeled(to: &values.contactRelations, counting: &checked[5], &reader, key) {
+                        reader, key throws(EventDecodingError) in
                         try decodeLabeled(&reader, key, empty: ContactRelation(name: "")) {
                             reader, key throws(EventDecodingError) in
                             ContactRelation(name: try reader.string(key))
-                        })
+                        }
+                    }
                 case .socialProfiles:
-                    reserve(&values.socialProfiles, reader, key)
-                    values.socialProfiles.append(
+                    try appendLabeled(to: &values.socialProfiles, counting: &checked[6], &reader, key) {
+                        reader, key throws(EventDecodingError) in
                         try decodeLabeled(&reader, key, empty: SocialProfile()) {
                             reader, key throws(EventDecodingError) in
                             var nested = try reader.nested(key)
                             return try decodeSocialProfile(from: &nested)
-                        })
+                        }
+                    }
                 case .instantMessageAddresses:
-                    reserve(&values.instantMessageAddresses, reader, key)
-                    values.instantMessageAddresses.append(
+                    try appendLabeled(to: &values.instantMessageAddresses, counting: &checked[7], &reader, key) {
+                        reader, key throws(EventDecodingError) in
                         try decodeLabeled(&reader, key, empty: InstantMessageAddress(username: "", service: "")) {
                             reader, key throws(EventDecodingError) in
                             var nested = try reader.nested(key)
                             return try decodeInstantMessageAddress(from: &nested)
-                        })
+                        }
+                    }
                 case .imageData:
                     values.imageData = try reader.withBytes(key) { Data(buffer: $0) }
                 }
             } catch {
-                throw error.within(pathComponent(field, in: values))
+                throw error.within(pathComponent(field, in: values, checked: checked))
             }
             seenBits |= field.keyBits
         }
@@ -268,6 +282,24 @@ package enum ContactCodec {
         decoded = true
     }
 
+    /// Appends the element of a repeated field that `read` reads; when the reads only check,
+    /// reads it (checking it), keeps nothing and counts it in `checked` instead, so that
+    /// checking a message allocates no array.
+    @inline(__always)
+    private static func appendLabeled<Value>(
+        to array: inout [LabeledValue<Value>], counting checked: inout Int, _ reader: inout PayloadReader,
+        _ key: WireKey,
+        _ read: (inout PayloadReader, WireKey) throws(EventDecodingError) -> LabeledValue<Value>
+    ) throws(EventDecodingError) {
+        if reader.checksOnly {
+            _ = try read(&reader, key)
+            checked += 1
+        } else {
+            reserve(&array, reader, key)
+            array.append(try read(&reader, key))
+        }
+    }
+
     /// Makes room for every element of a repeated field when its first one is read.
     @inline(__always)
     private static func reserve<Element>(_ array: inout [Element], _ reader: PayloadReader, _ key: WireKey) {
@@ -275,18 +307,20 @@ package enum ContactCodec {
     }
 
     /// The name an error shows for a field, with the index of the element of a repeated field
-    /// that was being read.
-    private static func pathComponent(_ field: EventSchema.ContactField, in values: ContactValues) -> String {
+    /// that was being read: the elements kept in `values`, or those only checked.
+    private static func pathComponent(
+        _ field: EventSchema.ContactField, in values: ContactValues, checked: InlineArray<8, Int>
+    ) -> String {
         let count: Int? =
             switch field {
-            case .phoneNumbers: values.phoneNumbers.count
-            case .emailAddresses: values.emailAddresses.count
-            case .postalAddresses: values.postalAddresses.count
-            case .urlAddresses: values.urlAddresses.count
-            case .dates: values.dates.count
-            case .contactRelations: values.contactRelations.count
-            case .socialProfiles: values.socialProfiles.count
-            case .instantMessageAddresses: values.instantMessageAddresses.count
+            case .phoneNumbers: values.phoneNumbers.count + checked[0]
+            case .emailAddresses: values.emailAddresses.count + checked[1]
+            case .postalAddresses: values.postalAddresses.count + checked[2]
+            case .urlAddresses: values.urlAddresses.count + checked[3]
+            case .dates: values.dates.count + checked[4]
+            case .contactRelations: values.contactRelations.count + checked[5]
+            case .socialProfiles: values.socialProfiles.count + checked[6]
+            case .instantMessageAddresses: values.instantMessageAddresses.count + checked[7]
             default: nil
             }
         return count.map { "\(field)[\($0)]" } ?? "\(field)"

@@ -291,8 +291,17 @@ struct ContactTable: Sendable {
     }
 
     func slot(of identifier: String) -> ContactSlot? {
+        lookUp(identifier).slot
+    }
+
+    /// The slot of a contact, if the table has it, and the identifier's hash, for an
+    /// ``insert(_:hash:encoded:container:creator:revision:)`` that follows when it has not.
+    func lookUp(_ identifier: String) -> (slot: ContactSlot?, hash: UInt32) {
         var key = identifier
-        return key.withUTF8 { find($0, hash: Self.hash($0)) }
+        return key.withUTF8 {
+            let hash = Self.hash($0)
+            return (find($0, hash: hash), hash)
+        }
     }
 
     func identifier(at slot: ContactSlot) -> String? {
@@ -371,6 +380,15 @@ struct ContactTable: Sendable {
         _ identifier: String, encoded: UnsafeBufferPointer<UInt8>, container: UInt16, creator: UInt32,
         revision: UInt64
     ) -> ContactSlot {
+        insert(identifier, hash: nil, encoded: encoded, container: container, creator: creator, revision: revision)
+    }
+
+    /// ``insert(_:encoded:container:creator:revision:)`` of bytes the caller holds, with the
+    /// identifier's hash if ``lookUp(_:)`` gave it.
+    mutating func insert(
+        _ identifier: String, hash knownHash: UInt32?, encoded: UnsafeBufferPointer<UInt8>, container: UInt16,
+        creator: UInt32, revision: UInt64
+    ) -> ContactSlot {
         let slot: ContactSlot
         if let free = freeSlots.popLast() {
             slot = free
@@ -383,7 +401,7 @@ struct ContactTable: Sendable {
         let offset = arena.count
         let hash = key.withUTF8 { utf8 in
             arena.append(contentsOf: utf8)
-            return Self.hash(utf8)
+            return knownHash ?? Self.hash(utf8)
         }
         arena.append(contentsOf: encoded)
         records[Int(slot)] = StoredContact(

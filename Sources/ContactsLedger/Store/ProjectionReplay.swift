@@ -304,11 +304,12 @@ extension Projection {
         precondition(indexesDeferred, "a contact stored as bytes would miss the indexes")
         let container = containerIndex(containerIdentifier)
         let creator = creatorIndex(createdBy)
-        if let slot = contacts.slot(of: identifier) {
+        let (found, hash) = contacts.lookUp(identifier)
+        if let slot = found {
             contacts.replace(slot, encoded: encoded, container: container, creator: creator, revision: revision)
         } else {
             _ = contacts.insert(
-                identifier, encoded: encoded, container: container, creator: creator, revision: revision)
+                identifier, hash: hash, encoded: encoded, container: container, creator: creator, revision: revision)
         }
     }
 }
