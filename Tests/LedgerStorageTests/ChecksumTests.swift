@@ -423,4 +423,30 @@ struct RandomUUIDTests {
         #expect(UUID(uuidString: text)?.uuidString == text)
         #expect(text == text.uppercased() && text.count == 36)
     }
+
+    @Test("The pool hands out each byte once, refills a block at a time, and a forked child's pool starts empty")
+    func poolBlocksAndFork() {
+        let pool = RandomPool()
+        #expect(pool.remainingBytes == 0)
+        var handedOut: [[UInt8]] = []
+        for _ in 0..<(RandomPool.blockBytes / 16 + 3) {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            bytes.withUnsafeMutableBytes { pool.fill($0) }
+            handedOut.append(bytes)
+        }
+        // One block, then three draws from the next.
+        #expect(pool.remainingBytes == RandomPool.blockBytes - 3 * 16)
+        #expect(Set(handedOut).count == handedOut.count)
+        // Sixteen bytes of zeros would be a sign of bytes never filled.
+        #expect(!handedOut.contains([UInt8](repeating: 0, count: 16)))
+
+        pool.lock()
+        pool.emptyAfterFork()
+        pool.unlock()
+        #expect(pool.remainingBytes == 0)
+        var after = [UInt8](repeating: 0, count: 16)
+        after.withUnsafeMutableBytes { pool.fill($0) }
+        #expect(!handedOut.contains(after))
+        #expect(pool.remainingBytes == RandomPool.blockBytes - 16)
+    }
 }
