@@ -19,11 +19,17 @@ final class ProjectionReplay: @unchecked Sendable {
     // the applying thread until it signals `applied`, and to the caller after `finish()` has
     // waited for that.
     private static let batchRecords = 128
+    /// A batch is handed on once its payloads reach this many bytes, whatever its records: an
+    /// import writes records of a thousand contacts (about 280 KB), and batches of 128 of those
+    /// let the decoding thread run a third of a million-contact replay ahead of the applying
+    /// one, which then finished alone while a core stood idle.
+    private static let batchBytesMax = 64 << 10
     private static let batchesQueuedMax = 4
 
     /// Whether added contacts are kept as their records' bytes (the indexes are deferred).
     private let keepsAddsEncoded: Bool
     private var filling: [JournalRecord] = []
+    private var fillingBytes = 0
     private let records = Handoff<[JournalRecord]>(capacity: batchesQueuedMax)
     private let decoded = Handoff<[(ReplayOperations, JournalRecord)]>(capacity: batchesQueuedMax)
     private let lock = NSLock()
@@ -64,7 +70,8 @@ final class ProjectionReplay: @unchecked Sendable {
     func add(_ record: JournalRecord) throws(ContactStoreError) {
         if let failure = lock.withLock({ failure }) { throw failure }
         filling.append(record)
-        if filling.count >= Self.batchRecords { hand() }
+        fillingBytes += record.payload.count
+        if filling.count >= Self.batchRecords || fillingBytes >= Self.batchBytesMax { hand() }
     }
 
     /// Waits for every queued record to be applied and returns the projection, its indexes
@@ -92,6 +99,7 @@ final class ProjectionReplay: @unchecked Sendable {
     private func hand() {
         records.put(filling)
         filling = []
+        fillingBytes = 0
         filling.reserveCapacity(Self.batchRecords)
     }
 
