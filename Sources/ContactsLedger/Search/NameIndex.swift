@@ -315,9 +315,16 @@ struct NameIndex: Sendable {
     /// character is a word) asks what it asks once. In byte order the words starting with a
     /// word come right after it, so one sort finds them.
     static func essentialWords(of query: FoldedWords) -> [Int] {
-        query.bytes.withUnsafeBufferPointer { bytes in
+        if query.count == 1 { return [0] }
+        return query.bytes.withUnsafeBufferPointer { bytes in
             func word(_ index: Int) -> UnsafeBufferPointer<UInt8> {
                 UnsafeBufferPointer(rebasing: bytes[query.range(of: index)])
+            }
+            if query.count == 2 {
+                // The common query of two words, without a sort.
+                if comparePrefix(word(1), word(0)) == 0 { return [1] }
+                if comparePrefix(word(0), word(1)) == 0 { return [0] }
+                return [0, 1]
             }
             let order = (0..<query.count).sorted { compare(word($0), word($1)) < 0 }
             var kept: [Int] = []

@@ -107,6 +107,10 @@ struct NameSignatureTests {
         let kept = NameIndex.essentialWords(of: query).map { String(decoding: query.word($0), as: UTF8.self) }
         #expect(kept.sorted() == ["johnny", "smith"])
         #expect(NameIndex.essentialWords(of: SearchFolding.queryWords("ab ac")).count == 2)
+        #expect(NameIndex.essentialWords(of: SearchFolding.queryWords("john jo")) == [0])
+        #expect(NameIndex.essentialWords(of: SearchFolding.queryWords("jo john")) == [1])
+        #expect(NameIndex.essentialWords(of: SearchFolding.queryWords("jo jo")).count == 1)
+        #expect(NameIndex.essentialWords(of: SearchFolding.queryWords("jo")) == [0])
 
         let indexes = SearchFixtures.indexes([
             SearchFixtures.contact(given: "Johnny", family: "Smith"),
