@@ -30,6 +30,8 @@ struct Report {
         return [
             "events": ledger.built.events, "records": ledger.built.records,
             "events_per_s": Double(ledger.built.events) / seconds, "seconds": seconds,
+            "seconds_runs": ledger.measured["replay_seconds_runs"] ?? [],
+            "read_checksum_seconds_runs": ledger.measured["read_checksum_seconds_runs"] ?? [],
         ]
     }
 
@@ -141,6 +143,12 @@ struct Report {
                 "\(ledger.built.events) events in \(format(number(ledger.measured, "replay_seconds"), 3)) s = \(format((replay["events_per_s"] as? Double) ?? .nan, 0)) events/s"
             )
             line("  read + checksum of its journal (s)", format(number(ledger.measured, "read_checksum_seconds"), 3))
+            func runs(_ key: String) -> String {
+                ((ledger.measured[key] as? [Double]) ?? []).map { format($0, 3) }.joined(separator: ", ")
+            }
+            line(
+                "  runs: replay / read + checksum (s)",
+                "\(runs("replay_seconds_runs")) / \(runs("read_checksum_seconds_runs"))")
             line("  open with snapshot (ms)", format(number(ledger.measured, "open_with_snapshot_ms")))
             line("  resident bytes per contact", format(number(ledger.measured, "resident_bytes_per_contact"), 0))
         }

@@ -66,6 +66,10 @@ struct LedgerBenchQuickTests {
             let rate = try #require(number(entry, "events_per_s"))
             #expect(events >= Double(contacts)! && seconds > 0)
             #expect(abs(rate - events / seconds) <= rate * 1e-6)
+            // A quick run replays once; the figure is the median of the runs it lists.
+            #expect((entry["seconds_runs"] as? [Double]) == [seconds])
+            let readRuns = try #require(entry["read_checksum_seconds_runs"] as? [Double])
+            #expect(readRuns.count == 1 && readRuns.first == number(readChecksum, contacts))
             #expect(number(readChecksum, contacts).map { $0 > 0 } == true, "read_checksum_seconds[\(contacts)]")
             #expect(number(open, contacts).map { $0 > 0 } == true, "open_with_snapshot_ms[\(contacts)]")
         }
