@@ -424,6 +424,52 @@ struct RandomUUIDTests {
         #expect(text == text.uppercased() && text.count == 36)
     }
 
+    @Test("A forked child's UUIDs are not the ones its parent draws next")
+    func forkedChildDrawsOtherBytes() throws {
+        // The parent's pool holds a part-used block when it forks; without the fork handler the
+        // child would hand out the very bytes the parent hands out next.
+        _ = RandomUUID.make()
+        for round in 0..<20 {
+            var fds: [Int32] = [0, 0]
+            try #require(pipe(&fds) == 0)
+            let pid = fork()
+            if pid == 0 {
+                // The child draws four UUIDs, writes their bytes and leaves without the runtime's
+                // teardown; nothing here allocates.
+                var drawn = (
+                    RandomUUID.make().uuid, RandomUUID.make().uuid, RandomUUID.make().uuid, RandomUUID.make().uuid
+                )
+                _ = withUnsafeBytes(of: &drawn) { write(fds[1], $0.baseAddress, $0.count) }
+                _exit(0)
+            }
+            close(fds[1])
+            defer { close(fds[0]) }
+            try #require(pid > 0, "fork failed")
+            let parent = (0..<4).map { _ in RandomUUID.make() }
+            var bytes = [UInt8](repeating: 0, count: 64)
+            var got = 0
+            while got < 64 {
+                // A child that hangs is killed, and the test fails rather than waits for ever.
+                var poller = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 10_000) == 1 else {
+                    kill(pid, SIGKILL)
+                    break
+                }
+                let count = bytes.withUnsafeMutableBytes { read(fds[0], $0.baseAddress! + got, 64 - got) }
+                if count <= 0 { break }
+                got += count
+            }
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            try #require(got == 64, "round \(round): the child wrote \(got) of 64 bytes")
+            let child = (0..<4).map { index in
+                bytes[(index * 16)..<(index * 16 + 16)].withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }
+            }.map(UUID.init(uuid:))
+            #expect(Set(child).isDisjoint(with: parent), "round \(round)")
+            #expect(Set(child).count == 4)
+        }
+    }
+
     @Test("The pool hands out each byte once, refills a block at a time, and a forked child's pool starts empty")
     func poolBlocksAndFork() {
         let pool = RandomPool()

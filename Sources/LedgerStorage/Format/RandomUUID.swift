@@ -32,6 +32,15 @@ public enum RandomUUID {
     public static func makeString() -> String { make().uuidString }
 }
 
+#if canImport(Glibc)
+    // The process's pool and its set-up, as globals with constant initial values (set when the
+    // program is loaded, without a lazy initialiser), so that a forked child never waits on a
+    // Swift `once` that a thread of the parent was in the middle of.
+    private nonisolated(unsafe) var sharedPoolOnce = pthread_once_t()
+    private nonisolated(unsafe) var sharedPool: RandomPool? = nil
+    private nonisolated(unsafe) var sharedPoolHandlersRegistered = false
+#endif
+
 /// Random bytes from `getrandom(2)`, asked for ``blockBytes`` at a time and handed out in order,
 /// each byte once; shared by the process's threads under a lock.
 ///
@@ -43,19 +52,35 @@ final class RandomPool: @unchecked Sendable {
     /// The pool's size: a refill is one system call per 256 UUIDs.
     static let blockBytes = 4096
 
-    /// The process's pool.
-    static let shared: RandomPool = {
-        let pool = RandomPool()
-        #if canImport(Glibc)
-            pthread_atfork(
-                { RandomPool.shared.lock() }, { RandomPool.shared.unlock() },
-                {
-                    RandomPool.shared.emptyAfterFork()
-                    RandomPool.shared.unlock()
-                })
-        #endif
-        return pool
-    }()
+    #if canImport(Glibc)
+        /// The process's pool, made at its first use under `pthread_once`, which (unlike a Swift
+        /// lazy global) starts again in a child forked while another thread of the parent was
+        /// making it, instead of waiting for that thread for ever.
+        static var shared: RandomPool {
+            pthread_once(&sharedPoolOnce) {
+                // A child that starts the set-up again keeps the parent's pool (empty and
+                // unlocked: nobody could use it before the set-up finished), and registers the
+                // handlers only if the parent had not: twice would lock the mutex twice at the
+                // child's own next fork. The flag comes first for the same reason; a fork between
+                // it and the registration leaves that one child without handlers.
+                if sharedPool == nil { sharedPool = RandomPool() }
+                if !sharedPoolHandlersRegistered {
+                    sharedPoolHandlersRegistered = true
+                    pthread_atfork(
+                        { sharedPool?.lock() }, { sharedPool?.unlock() },
+                        {
+                            sharedPool?.emptyAfterFork()
+                            sharedPool?.unlock()
+                        })
+                }
+            }
+            guard let pool = sharedPool else { preconditionFailure("the random pool was not made") }
+            return pool
+        }
+    #else
+        /// The process's pool.
+        static let shared = RandomPool()
+    #endif
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let buffer: UnsafeMutableRawBufferPointer
@@ -68,6 +93,12 @@ final class RandomPool: @unchecked Sendable {
         pthread_mutex_init(mutex, nil)
         buffer = .allocate(byteCount: Self.blockBytes, alignment: 16)
         position = Self.blockBytes
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        buffer.deallocate()
     }
 
     /// Fills `destination` (at most ``blockBytes`` bytes) with random bytes never handed out before.
