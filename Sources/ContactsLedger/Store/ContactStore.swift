@@ -965,7 +965,7 @@ public final class ContactStore: @unchecked Sendable {
     /// A stream of the changes committed after the call, in order; it ends when the store closes.
     public func changes() -> AsyncStream<StoreChange> {
         let (stream, continuation) = AsyncStream<StoreChange>.makeStream(bufferingPolicy: .unbounded)
-        let key = UUID()
+        let key = RandomUUID.make()
         observerLock.lock()
         observers[key] = continuation
         observerLock.unlock()
