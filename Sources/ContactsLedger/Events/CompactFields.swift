@@ -1,4 +1,5 @@
 import LedgerMigrations
+import LedgerStorage
 
 /// The compact forms schema version 2 gives the commonest text of a contact event: identifiers
 /// in the canonical UUID form, written as their 16 bytes, and the framework's standard labels,
@@ -51,25 +52,9 @@ enum CompactFields {
         }
     }
 
-    /// The canonical text of 16 UUID bytes, or nil if there are not exactly 16.
+    /// The canonical text of 16 UUID bytes, or nil if there are not exactly 16 (``UUIDText``).
     static func identifier(fromUUIDBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard bytes.count == 16 else { return nil }
-        let hex: StaticString = "0123456789ABCDEF"
-        return String(unsafeUninitializedCapacity: 36) { text in
-            hex.withUTF8Buffer { digits in
-                var position = 0
-                for index in 0..<16 {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        text[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    text[position] = digits[Int(bytes[index] >> 4)]
-                    text[position + 1] = digits[Int(bytes[index] & 0x0F)]
-                    position += 2
-                }
-            }
-            return 36
-        }
+        UUIDText.canonical(bytes)
     }
 
     /// The standard labels by their number in schema version 2. A number is never reused or

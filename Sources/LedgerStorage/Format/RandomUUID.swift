@@ -29,7 +29,39 @@ public enum RandomUUID {
     }
 
     /// A new random UUID's canonical upper-case text, as `UUID().uuidString` gives it.
-    public static func makeString() -> String { make().uuidString }
+    public static func makeString() -> String {
+        withUnsafeBytes(of: make().uuid) { raw in
+            // Sixteen bytes, so the formatter always answers.
+            raw.withMemoryRebound(to: UInt8.self) { UUIDText.canonical($0) } ?? ""
+        }
+    }
+}
+
+/// The canonical text of a UUID's bytes, as Foundation's `uuidString` writes it (upper-case hex,
+/// hyphens after the 4th, 6th, 8th and 10th byte) but without its `sprintf` per byte: new
+/// identifiers are made with it, and a replay turns every identifier stored as 16 bytes back
+/// into text with it.
+public enum UUIDText {
+    /// The text of 16 UUID bytes, or nil if there are not exactly 16.
+    public static func canonical(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard bytes.count == 16 else { return nil }
+        let hex: StaticString = "0123456789ABCDEF"
+        return String(unsafeUninitializedCapacity: 36) { text in
+            hex.withUTF8Buffer { digits in
+                var position = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    text[position] = digits[Int(bytes[index] >> 4)]
+                    text[position + 1] = digits[Int(bytes[index] & 0x0F)]
+                    position += 2
+                }
+            }
+            return 36
+        }
+    }
 }
 
 #if canImport(Glibc)
