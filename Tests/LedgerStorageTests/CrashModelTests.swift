@@ -141,4 +141,38 @@ struct CrashModelTests {
         #expect(faults.refusedCloseCalls == [file])
         #expect(faults.openFileCount == 0)
     }
+
+    @Test(
+        "Unsynced overwrites of durable zeros: a crash keeps all of them, none, or those before a point, maybe torn there"
+    )
+    func overwritesOfDurableZerosSurviveAsAPrefix() throws {
+        let directory = TemporaryDirectory()
+        var outcomes: Set<String> = []
+        let written = (0..<300).map { UInt8(1 + $0 % 200) }
+        for seed in UInt64(1)...60 {
+            let path = directory.child("f-\(seed)")
+            let faults = FaultInjectingFileSystem()
+            let file = try faults.open(path, .createNew(permissions: 0o600))
+            try faults.write(file, [UInt8](repeating: 0, count: 1000), at: 0)
+            try faults.synchronize(file)
+            try faults.synchronizeDirectory(directory.path)
+            try faults.write(file, written, at: 100)
+            try faults.close(file)
+            faults.simulateCrash(seed: seed, mode: .keepRandomPrefix)
+            let after = bytes(of: path)
+            #expect(after.count == 1000, "the durable size stays")
+            #expect(after[..<100].allSatisfy { $0 == 0 } && after[400...].allSatisfy { $0 == 0 })
+            let region = Array(after[100..<400])
+            // What survives is a prefix of the written bytes, then zeros; bytes just before the cut may be garbage.
+            let cut = (region.lastIndex { $0 != 0 } ?? -1) + 1
+            let intact = zip(region[..<cut], written).prefix { $0 == $1 }.count
+            #expect(cut - intact <= 16, "seed \(seed): only the last bytes before the cut may differ")
+            switch cut {
+            case 0: outcomes.insert("none")
+            case 300 where intact == 300: outcomes.insert("all")
+            default: outcomes.insert(intact == cut ? "prefix" : "torn prefix")
+            }
+        }
+        #expect(outcomes == ["none", "all", "prefix", "torn prefix"])
+    }
 }

@@ -12,7 +12,24 @@ func percentile(_ values: [Double], _ fraction: Double) -> Double {
     return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
 }
 
-/// The bytes of the segment files of a ledger's journal.
+/// The frame bytes of a ledger's records after sequence `after` through `through`, read back from
+/// its journal: the records alone, without segment headers or the zeros a running writer keeps
+/// ahead of its records.
+func journalRecordBytes(_ ledger: String, after: UInt64 = 0, through: UInt64 = .max) throws -> Int {
+    var total = 0
+    var cursor = try JournalReader(at: ledger).records(from: after + 1)
+    while let record = try cursor.next(), record.sequence <= through {
+        total +=
+            RecordFrame.frameHeaderBytes
+            + RecordFrame.bodyBytes(
+                sequence: record.sequence, schemaVersion: record.schemaVersion, authorBytes: record.author.utf8.count,
+                payloadBytes: record.payload.count)
+    }
+    return total
+}
+
+/// The bytes of the segment files of a ledger's journal (after its writer has closed it, so
+/// without zeros ahead of the records).
 func journalBytes(_ ledger: String) -> Int {
     let directory = ledger + "/journal"
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -106,7 +123,6 @@ struct CommitBench {
             try store.execute(request)
         }
         let warmRecords = store.headDigest.sequence
-        let warmBytes = journalBytes(ledger)
         for _ in 0..<samples {
             baselineSamples.append(try baseline.append())
             let contact = generator.contact()
@@ -118,8 +134,8 @@ struct CommitBench {
             commitSamples.append(Double(nanoseconds() - start) / 1000)
         }
         let records = store.headDigest.sequence - warmRecords
-        let bytes = journalBytes(ledger) - warmBytes
         store.close()
+        let bytes = try journalRecordBytes(ledger, after: warmRecords)
         return Single(
             baselineMicroseconds: baselineSamples, commitMicroseconds: commitSamples, recordBytes: recordBytes,
             journalBytesPerAdd: Double(bytes) / Double(records), contacts: contacts)

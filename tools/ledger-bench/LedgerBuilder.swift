@@ -50,7 +50,7 @@ struct LedgerBuilder {
             remaining -= min(remaining, Self.addsPerImportRequest)
             try await store.execute(request)
         }
-        let importBytes = journalBytes(path)
+        let importRecords = store.headDigest.sequence
 
         // Distinct targets: the first `deletes` of a shuffle are deleted, the next `updates` updated.
         identifiers.shuffle(using: &generator.random)
@@ -88,6 +88,7 @@ struct LedgerBuilder {
         }
         let records = store.headDigest.sequence
         store.close()
+        let importBytes = try journalRecordBytes(path, through: importRecords)
         return Built(
             path: path, contacts: contacts, adds: adds, updates: updates, deletes: deletes, records: records,
             seconds: Double(nanoseconds() - start) / 1e9,

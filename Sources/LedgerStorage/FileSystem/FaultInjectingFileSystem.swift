@@ -30,8 +30,10 @@ import Foundation
 ///   a rename replaced comes back with the bytes it held when it was replaced. A failed directory
 ///   fsync makes nothing durable.
 /// - ``CrashMode/loseAllUnsynced`` loses every one of those things; ``CrashMode/keepRandomPrefix``
-///   loses each with some probability and keeps a random prefix of unsynced appended bytes, the
-///   last of which may be garbage (a torn sector).
+///   loses each with some probability, keeps a random prefix of unsynced appended bytes, the
+///   last of which may be garbage (a torn sector), and of unsynced overwrites of durable bytes
+///   (such as records written into space filled with zeros ahead) keeps all, none, or those before
+///   a random point, the last of them possibly garbage.
 ///
 /// The model's limits: `unlink` and the disappearance of a rename's source are durable at the
 /// call; `mkdir` is durable at once (directories are not tracked); metadata other than size and
@@ -561,10 +563,31 @@ private final class CrashModel: @unchecked Sendable {
             guard let handle = try? base.open(path, .readWrite) else { continue }
             defer { try? base.close(handle) }
             var restored = 0
-            if !file.saved.isEmpty && (loseAll || random.next() % 2 == 0) {
-                for (offset, bytes) in file.saved {
-                    bytes.withUnsafeBytes { try? base.write(handle, $0, at: offset) }
-                    restored += bytes.count
+            var tornAt: Int64?
+            if !file.saved.isEmpty {
+                // Durable bytes that unsynced writes replaced come back from `cut` on: all of
+                // them, none, or (like an append) those after a random point, with the new bytes
+                // just before that point possibly garbage (a torn sector).
+                let low = file.saved.map(\.offset).min()!
+                let high = file.saved.map { $0.offset + Int64($0.bytes.count) }.max()!
+                var cut = low
+                if !loseAll {
+                    switch random.next() % 3 {
+                    case 0: cut = low
+                    case 1: cut = high
+                    default: cut = low + Int64(random.next() % UInt64(high - low + 1))
+                    }
+                }
+                for (offset, bytes) in file.saved where offset + Int64(bytes.count) > cut {
+                    let from = Int(max(0, cut - offset))
+                    bytes[from...].withUnsafeBytes { try? base.write(handle, $0, at: offset + Int64(from)) }
+                    restored += bytes.count - from
+                }
+                if cut > low && cut < high && random.next() % 3 == 0 {
+                    let count = Int(min(cut - low, Int64(1 + random.next() % 16)))
+                    let bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+                    bytes.withUnsafeBytes { try? base.write(handle, $0, at: cut - Int64(count)) }
+                    tornAt = cut
                 }
             }
             let size = (try? base.size(of: handle)) ?? 0
@@ -591,7 +614,8 @@ private final class CrashModel: @unchecked Sendable {
             try? base.synchronize(handle)
             report.append(
                 "\(path): kept \(keep) of \(size) bytes (durable \(file.durableSize), garbage \(garbage), "
-                    + "restored \(restored), zero-filled \(zeroed) lost to a failed sync)")
+                    + "restored \(restored)\(tornAt.map { ", overwrite torn at \($0)" } ?? ""), "
+                    + "zero-filled \(zeroed) lost to a failed sync)")
         }
         return report
     }

@@ -348,6 +348,40 @@ public enum RecordFrame {
         return nil
     }
 
+    /// Whether `bytes` from `start` to the end are all zero: the space a writer fills ahead of
+    /// its records, which no frame can look like (a frame's length is never 0).
+    ///
+    /// The first frame header's bytes are looked at before the rest, so a record costs this one
+    /// comparison.
+    static func isZeroFill(_ bytes: [UInt8], from start: Int) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            let count = raw.count
+            var position = start
+            let head = min(count, start + frameHeaderBytes)
+            while position < head {
+                if raw[position] != 0 { return false }
+                position += 1
+            }
+            while position + 8 <= count {
+                if raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) != 0 { return false }
+                position += 8
+            }
+            while position < count {
+                if raw[position] != 0 { return false }
+                position += 1
+            }
+            return true
+        }
+    }
+
+    /// How many bytes from `start` reach the last byte that is not zero: what a cut at `start`
+    /// drops of records, leaving out the zeros a writer filled ahead of them.
+    static func nonZeroExtent(_ bytes: [UInt8], from start: Int) -> Int {
+        var end = bytes.count
+        while end > start && bytes[end - 1] == 0 { end -= 1 }
+        return max(0, end - start)
+    }
+
     @inline(__always)
     static func readUInt32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
         UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16

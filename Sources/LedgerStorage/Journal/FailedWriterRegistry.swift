@@ -70,7 +70,8 @@ final class FailedWriterRegistry: @unchecked Sendable {
 public struct WriterFailureRollback: Sendable, Hashable {
     /// The last position the failed writer had made durable; the journal now ends there.
     public var location: LedgerLocation
-    /// Bytes cut from the end of that segment: written by the failed writer, never acknowledged.
+    /// Bytes cut from the end of that segment: written by the failed writer, never acknowledged
+    /// (counted to the last byte that is not zero; the zeros filled ahead of records are cut too).
     public var droppedBytes: Int64
     /// Later segments removed, named relative to the ledger directory.
     public var removedSegments: [String]
@@ -103,8 +104,14 @@ extension Journal {
             do {
                 let size = try fileSystem.size(of: file)
                 if size > position.offset {
+                    // Counted up to the last byte that is not zero: the zeros the writer filled
+                    // ahead of its records are cut too, but they held nothing.
+                    var cut = [UInt8](repeating: 0, count: Int(size - position.offset))
+                    let read = try withUnsafeBytesTyped(&cut) { (buffer) throws(StorageError) in
+                        try fileSystem.read(file, into: buffer, at: position.offset)
+                    }
+                    dropped = Int64(RecordFrame.nonZeroExtent(Array(cut[0..<read]), from: 0))
                     try fileSystem.truncate(file, to: position.offset)
-                    dropped = size - position.offset
                 }
                 try fileSystem.synchronize(file)
             } catch {

@@ -12,17 +12,29 @@ public struct JournalLimits: Sendable, Hashable {
     public var groupRecordsMax: Int
     /// The most frame bytes one group commit writes before its fdatasync.
     public var groupBytesMax: Int
+    /// How far ahead of its records the writer fills the segment with zeros (never past
+    /// `segmentBytesMax`); 0 appends at the end of the file instead.
+    ///
+    /// A record written into space that is already allocated and durable does not change the
+    /// file's size, so its fdatasync writes the data alone, not the inode as well (decision 0011).
+    /// The space is renewed when less than half of it is left, in the same write and fdatasync as
+    /// the group that uses it up.
+    public var preallocationBytes: Int
 
     /// Creates limits; ``validate()`` checks that they fit together.
-    public init(segmentBytesMax: Int, recordBytesMax: Int, groupRecordsMax: Int, groupBytesMax: Int) {
+    public init(
+        segmentBytesMax: Int, recordBytesMax: Int, groupRecordsMax: Int, groupBytesMax: Int,
+        preallocationBytes: Int = 4 << 20
+    ) {
         self.segmentBytesMax = segmentBytesMax
         self.recordBytesMax = recordBytesMax
         self.groupRecordsMax = groupRecordsMax
         self.groupBytesMax = groupBytesMax
+        self.preallocationBytes = preallocationBytes
     }
 
     /// The limits used unless a caller chooses others: 64 MiB segments, 16 MiB records,
-    /// groups of up to 1,024 records or 32 MiB.
+    /// groups of up to 1,024 records or 32 MiB, and 4 MiB of zeros ahead of the records.
     public static let standard = JournalLimits(
         segmentBytesMax: 64 << 20, recordBytesMax: 16 << 20, groupRecordsMax: 1024, groupBytesMax: 32 << 20)
 
@@ -45,6 +57,9 @@ public struct JournalLimits: Sendable, Hashable {
         }
         guard groupRecordsMax >= 1, groupBytesMax >= RecordFrame.frameHeaderBytes + recordBytesMax else {
             throw StorageError.invalidArgument("a group must hold at least one largest record")
+        }
+        guard preallocationBytes >= 0 else {
+            throw StorageError.invalidArgument("preallocationBytes must not be negative")
         }
     }
 }
@@ -78,7 +93,8 @@ public struct RecoveryReport: Sendable, Hashable {
     public var head: HeadDigest
     /// How the scan found the journal's end.
     public var tail: JournalTail
-    /// Bytes removed from the end of the last segment (a torn record), or 0.
+    /// Bytes of a torn record removed from the end of the last segment (to its last byte that is
+    /// not zero; zeros after it are cut as well), or 0.
     public var truncatedBytes: Int64
     /// A last segment whose header was never completely written, removed and created anew.
     public var removedSegment: String?
@@ -234,7 +250,11 @@ public final class Journal: @unchecked Sendable {
                     let file = try fileSystem.open(paths.segment(firstSequence: last), .readWrite)
                     segment = file
                     segmentFirst = last
-                    writeOffset = try fileSystem.size(of: file)
+                    // The records end where the scan found the clean end: at the end of the file,
+                    // or where the zeros the writer put ahead of its records begin.
+                    guard let end = scan.endLocation, end.file == paths.relative(paths.segment(firstSequence: last))
+                    else { preconditionFailure("a clean scan ends in the last segment") }
+                    writeOffset = end.offset
                 } else {
                     segmentFirst = 1
                     segment = try createSegment(paths, identity, fileSystem, first: 1, previous: .zero)
@@ -270,7 +290,8 @@ public final class Journal: @unchecked Sendable {
                 writerFailureRollback: rollback)
             let writer = JournalWriter(
                 paths: paths, identity: identity, options: options, lockFile: lockFile, segment: file,
-                segmentFirst: segmentFirst, writeOffset: writeOffset, head: head,
+                segmentFirst: segmentFirst, writeOffset: writeOffset, allocatedEnd: try fileSystem.size(of: file),
+                head: head,
                 lastCommit: scan.lastCommitMicroseconds == .min ? 0 : scan.lastCommitMicroseconds)
             segment = nil
             writer.start()
@@ -431,7 +452,7 @@ private final class JournalWriter: @unchecked Sendable {
     // Thread-safety: the lets are immutable. `queue`, `nextSequence`, `durable`, `failure`,
     // `closing`, `writerDone`, `filesReleased`, `filesClosed`, `writerThread`, `roleHolder`,
     // `groupCompleted` and `counters` are read and written only with `condition` held.
-    // `segment`, `segmentFirst`, `writeOffset`, `syncedOffset`, `lastHash` and `lastCommit` belong
+    // `segment`, `segmentFirst`, `writeOffset`, `allocatedEnd`, `syncedOffset`, `lastHash` and `lastCommit` belong
     // to the thread holding the writer role (`roleHolder` is set, under `condition`, while one
     // does); after the writer thread has set `writerDone` (under `condition`, with no role held),
     // `releaseFiles` may take `segment`.
@@ -469,6 +490,8 @@ private final class JournalWriter: @unchecked Sendable {
     private var segment: OpenFile?
     private var segmentFirst: UInt64
     private var writeOffset: Int64
+    /// The size of `segment`: from `writeOffset` to here it holds zeros, written ahead of the records.
+    private var allocatedEnd: Int64
     /// How much of `segment` the last successful sync made durable.
     private var syncedOffset: Int64
     private var lastHash: SHA256Digest
@@ -476,7 +499,7 @@ private final class JournalWriter: @unchecked Sendable {
 
     init(
         paths: LedgerPaths, identity: LedgerIdentity, options: JournalOptions, lockFile: OpenFile, segment: OpenFile,
-        segmentFirst: UInt64, writeOffset: Int64, head: HeadDigest, lastCommit: Int64
+        segmentFirst: UInt64, writeOffset: Int64, allocatedEnd: Int64, head: HeadDigest, lastCommit: Int64
     ) {
         self.paths = paths
         self.identity = identity
@@ -487,6 +510,7 @@ private final class JournalWriter: @unchecked Sendable {
         self.segment = segment
         self.segmentFirst = segmentFirst
         self.writeOffset = writeOffset
+        self.allocatedEnd = max(allocatedEnd, writeOffset)
         self.syncedOffset = writeOffset
         self.lastHash = head.hash
         self.lastCommit = lastCommit
@@ -602,8 +626,14 @@ private final class JournalWriter: @unchecked Sendable {
         filesReleased = true
         let file = segment
         segment = nil
+        let failed = failure != nil
         condition.unlock()
-        if let file { try? fileSystem.close(file) }
+        if let file {
+            // A journal closed in good order ends at its last record. After a failure nothing
+            // more is written: the next open recovers (and the zeros are a clean end anyway).
+            if !failed { try? trimAllocation(file) }
+            try? fileSystem.close(file)
+        }
         try? fileSystem.close(lockFile)
         condition.lock()
         filesClosed = true
@@ -747,8 +777,12 @@ private final class JournalWriter: @unchecked Sendable {
     }
 
     /// Closes the full segment and creates the next one, named after `first`.
+    ///
+    /// The full segment is first cut back to its last record and fsynced, before the next one
+    /// exists: only the last segment may end in zeros (see ``JournalScan``).
     private func roll(first: UInt64, previous: SHA256Digest) throws(StorageError) {
         if let old = segment {
+            try trimAllocation(old)
             // Its data is already synced; an error from close changes nothing about durability.
             segment = nil
             try? fileSystem.close(old)
@@ -758,17 +792,41 @@ private final class JournalWriter: @unchecked Sendable {
         segment = file
         segmentFirst = first
         writeOffset = Int64(SegmentHeader.encodedBytes)
+        allocatedEnd = writeOffset
         syncedOffset = writeOffset
     }
 
-    /// Writes the buffered frames at the end of the segment and fdatasyncs it.
+    /// Cuts the zeros after the last record off `file` and fsyncs it, if there are any.
+    private func trimAllocation(_ file: OpenFile) throws(StorageError) {
+        guard allocatedEnd > writeOffset else { return }
+        try fileSystem.truncate(file, to: writeOffset)
+        countSync()
+        try fileSystem.synchronize(file)
+        allocatedEnd = writeOffset
+    }
+
+    /// Writes the buffered frames at the write offset, renews the zeros ahead of them when less
+    /// than half of ``JournalLimits/preallocationBytes`` is left, and fdatasyncs once.
     private func flush(_ buffer: inout ByteWriter) throws(StorageError) {
         guard buffer.count > 0 else { return }
         guard let file = segment else { preconditionFailure("the writer appends only with a segment open") }
         try fileSystem.write(file, buffer.bytes, at: writeOffset)
+        let end = writeOffset + Int64(buffer.count)
+        let ahead = Int64(limits.preallocationBytes)
+        if ahead > 0 && end + ahead / 2 > allocatedEnd {
+            let target = min(Int64(limits.segmentBytesMax), end + ahead)
+            let zerosStart = max(end, allocatedEnd)
+            if target > zerosStart {
+                let zeros = [UInt8](repeating: 0, count: Int(target - zerosStart))
+                try fileSystem.write(file, zeros, at: zerosStart)
+            }
+            allocatedEnd = max(target, end)
+        } else {
+            allocatedEnd = max(allocatedEnd, end)
+        }
         countSync()
         try fileSystem.synchronizeData(file)
-        writeOffset += Int64(buffer.count)
+        writeOffset = end
         syncedOffset = writeOffset
         buffer = ByteWriter(capacity: 0)
     }

@@ -2,9 +2,11 @@ import Foundation
 
 /// How a scan of the journal ended.
 public enum JournalTail: Sendable, Hashable {
-    /// The last segment ended exactly after a complete record (or its header).
+    /// The last segment ended exactly after a complete record (or its header), or only zeros
+    /// follow it there (space the writer filled ahead of its records).
     case clean
-    /// The last segment ends in an incomplete or checksum-failing record with nothing valid after it.
+    /// The last segment ends in an incomplete or checksum-failing record with nothing valid after
+    /// it; `droppedBytes` counts the bytes from `location` to the last one that is not zero.
     case tornRecord(location: LedgerLocation, droppedBytes: Int64, reason: String)
     /// The last segment's header was never completely written (a crash while rolling to a new segment).
     case tornSegmentHeader(file: String, bytes: Int64)
@@ -15,7 +17,8 @@ public enum JournalTail: Sendable, Hashable {
 ///
 /// | what the scan finds | result |
 /// |---|---|
-/// | clean end of the last segment | `tail = .clean` |
+/// | clean end of the last segment: its end, or only zeros from there on (space filled ahead) | `tail = .clean` |
+/// | zeros after the last record of a segment that is not the last | throws `.corruption` (file, offset) |
 /// | a bad record at the very end of the last segment, nothing valid after it | `tail = .tornRecord` |
 /// | a last segment no longer than a header, header not valid, named after the expected sequence | `tail = .tornSegmentHeader` |
 /// | a bad record anywhere else, or followed by a valid record | throws `.corruption` (file, offset) |
@@ -77,10 +80,35 @@ struct JournalScan {
                 try? fileSystem.close(last)
                 throw error
             }
+            if size <= Int64(SegmentHeader.encodedBytes) {
+                start -= 1
+            } else if try Self.holdsNoRecord(last, size: size, fileSystem: fileSystem) {
+                // Only zeros after its header: a segment rolled to and filled ahead, nothing written.
+                start -= 1
+            }
             try? fileSystem.close(last)
-            if size <= Int64(SegmentHeader.encodedBytes) { start -= 1 }
         }
         self.segmentIndex = start
+    }
+
+    /// Whether the segment's first frame header, right after its segment header, is all zeros.
+    private static func holdsNoRecord(
+        _ file: OpenFile, size: Int64, fileSystem: any FileSystem
+    ) throws(StorageError)
+        -> Bool
+    {
+        let count = Int(min(Int64(RecordFrame.frameHeaderBytes), size - Int64(SegmentHeader.encodedBytes)))
+        var header = [UInt8](repeating: 0xFF, count: count)
+        let read: Int
+        do {
+            read = try withUnsafeBytesTyped(&header) { (buffer) throws(StorageError) in
+                try fileSystem.read(file, into: buffer, at: Int64(SegmentHeader.encodedBytes))
+            }
+        } catch {
+            try? fileSystem.close(file)
+            throw error
+        }
+        return read == count && RecordFrame.isZeroFill(header, from: 0)
     }
 
     /// The path of the segment being scanned (or last scanned).
@@ -179,6 +207,17 @@ struct JournalScan {
                 }
             }
             guard let path = currentSegmentPath else { return nil }
+            if offset < bytes.count && RecordFrame.isZeroFill(bytes, from: offset) {
+                // The zeros the writer puts ahead of its records (decision 0011): the end of the
+                // last segment. A full segment is cut back to its last record before the next
+                // one is created, so zeros in any other segment are damage.
+                guard isLastSegment else {
+                    throw corruption(
+                        path, offset, "the segment ends in zeros after its last record, but it is not the last segment")
+                }
+                end(.clean, at: LedgerLocation(file: paths.relative(path), offset: Int64(offset)))
+                return nil
+            }
             if offset == bytes.count {
                 if isLastSegment {
                     end(.clean, at: LedgerLocation(file: paths.relative(path), offset: Int64(offset)))
@@ -199,7 +238,9 @@ struct JournalScan {
                 }
                 let location = LedgerLocation(file: paths.relative(path), offset: Int64(offset))
                 end(
-                    .tornRecord(location: location, droppedBytes: Int64(bytes.count - offset), reason: reason),
+                    .tornRecord(
+                        location: location, droppedBytes: Int64(RecordFrame.nonZeroExtent(bytes, from: offset)),
+                        reason: reason),
                     at: location)
                 return nil
             case .frame(let bodyStart, let bodyLength):

@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+
+@testable import LedgerStorage
+
+/// The zeros the writer puts ahead of its records (decision 0011), and the recovery table's rows
+/// for them: a clean end in the last segment, damage anywhere else.
+@Suite("Space filled with zeros ahead of the records")
+struct PreallocationTests {
+    /// The offset just after the last record of a segment file.
+    private func recordsEnd(_ segment: String) -> Int {
+        let data = bytes(of: segment)
+        guard let last = recordOffsets(inSegment: segment).last(where: { RecordFrame.readUInt32(data, $0) != 0 }) else {
+            return SegmentHeader.encodedBytes
+        }
+        return last + RecordFrame.frameHeaderBytes + Int(RecordFrame.readUInt32(data, last))
+    }
+
+    /// Copies a ledger directory as it is on disk now: what a writer killed at this moment leaves.
+    private func copyLedger(_ ledger: String, to copy: String) throws {
+        try FileManager.default.copyItem(atPath: ledger, toPath: copy)
+    }
+
+    @Test(
+        "Records go into zeros written ahead; a copy taken while the writer runs (a kill) reopens clean and appends after its last record; close cuts the zeros"
+    )
+    func zerosAheadAreACleanEnd() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try LedgerDirectory.create(at: ledger)
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+        let receipts = try (1...5).map { try journal.appendAndWait(entry($0)) }
+        let segment = try #require(try segmentPaths(ledger).first)
+        let end = SegmentHeader.encodedBytes + 5 * frameBytes(payloadBytes: 40)
+        #expect(recordsEnd(segment) == end)
+        // The first record's write filled 4 MiB ahead; the next four went into that space.
+        #expect(
+            bytes(of: segment).count
+                == SegmentHeader.encodedBytes + frameBytes(payloadBytes: 40) + JournalLimits.standard.preallocationBytes
+        )
+        #expect(bytes(of: segment)[end...].allSatisfy { $0 == 0 })
+        let killed = directory.child("killed")
+        try copyLedger(ledger, to: killed)
+        journal.close()
+        #expect(bytes(of: segment).count == end, "close cuts the zeros off")
+
+        let reader = try JournalReader(at: killed).verify()
+        #expect(reader.tail == .clean)
+        #expect(reader.head == HeadDigest(sequence: 5, hash: receipts[4].hash))
+        let reopened = try Journal.open(at: killed, options: JournalOptions(lockWaitSeconds: 2))
+        #expect(reopened.recovery.tail == .clean)
+        #expect(!reopened.recovery.repaired)
+        #expect(reopened.recovery.head == HeadDigest(sequence: 5, hash: receipts[4].hash))
+        #expect(try reopened.appendAndWait(entry(6)).sequence == 6)
+        reopened.close()
+        let copied = try #require(try segmentPaths(killed).first)
+        #expect(recordOffsets(inSegment: copied).last == end)
+        #expect(bytes(of: copied).count == end + frameBytes(payloadBytes: 40))
+        let records = try readAll(killed)
+        #expect(records.map(\.sequence) == Array(1...6))
+        #expect(records.map(\.payload) == (1...6).map { entry($0).payload })
+    }
+
+    @Test("With preallocationBytes 0 the writer appends at the end of the file")
+    func noPreallocation() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try LedgerDirectory.create(at: ledger)
+        var limits = JournalLimits.standard
+        limits.preallocationBytes = 0
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: limits))
+        defer { journal.close() }
+        for number in 1...3 { _ = try journal.appendAndWait(entry(number)) }
+        let segment = try #require(try segmentPaths(ledger).first)
+        #expect(bytes(of: segment).count == SegmentHeader.encodedBytes + 3 * frameBytes(payloadBytes: 40))
+        limits.preallocationBytes = -1
+        #expect(throws: StorageError.self) { try limits.validate() }
+    }
+
+    @Test("Zeros ahead stop at segmentBytesMax, and a roll cuts them off the full segment before the next exists")
+    func rollsCutTheZeros() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try LedgerDirectory.create(at: ledger)
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
+        let perSegment = recordsPerSegment(smallLimits, payloadBytes: 200)
+        for number in 1...perSegment { _ = try journal.appendAndWait(entry(number, payloadBytes: 200)) }
+        let first = try #require(try segmentPaths(ledger).first)
+        #expect(bytes(of: first).count == smallLimits.segmentBytesMax)
+        _ = try journal.appendAndWait(entry(perSegment + 1, payloadBytes: 200))
+        let segments = try segmentPaths(ledger)
+        #expect(segments.count == 2)
+        #expect(bytes(of: first).count == recordsEnd(first))
+        #expect(bytes(of: segments[1]).count == smallLimits.segmentBytesMax)
+        journal.close()
+        #expect(try readAll(ledger).map(\.sequence) == Array(1...UInt64(perSegment + 1)))
+    }
+
+    @Test("Zeros followed by other bytes are a torn tail: cut, and counted to the last byte that is not zero")
+    func zerosThenGarbageIsATornTail() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try LedgerDirectory.create(at: ledger)
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+        let receipts = try (1...3).map { try journal.appendAndWait(entry($0)) }
+        let killed = directory.child("killed")
+        try copyLedger(ledger, to: killed)
+        journal.close()
+        let segment = try #require(try segmentPaths(killed).first)
+        let end = recordsEnd(segment)
+        var data = bytes(of: segment)
+        data[end + 100] = 0xA5
+        data[end + 102] = 0x01
+        overwrite(segment, with: data)
+
+        let verified = try JournalReader(at: killed).verify()
+        #expect(
+            verified.tail
+                == .tornRecord(
+                    location: LedgerLocation(file: segmentName(1), offset: Int64(end)), droppedBytes: 103,
+                    reason: (verified.tail.tornReason ?? "")))
+        let reopened = try Journal.open(at: killed, options: JournalOptions(lockWaitSeconds: 2))
+        #expect(reopened.recovery.truncatedBytes == 103)
+        #expect(reopened.recovery.head == HeadDigest(sequence: 3, hash: receipts[2].hash))
+        #expect(try reopened.appendAndWait(entry(4)).sequence == 4)
+        reopened.close()
+        #expect(try readAll(killed).map(\.sequence) == [1, 2, 3, 4])
+    }
+
+    @Test("A record lost in the zeros with a valid one after it is damage, not a clean end or a torn tail")
+    func hypotheticalHoleIsCorruption() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try LedgerDirectory.create(at: ledger)
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+        for number in 1...5 { _ = try journal.appendAndWait(entry(number)) }
+        let killed = directory.child("killed")
+        try copyLedger(ledger, to: killed)
+        journal.close()
+        let segment = try #require(try segmentPaths(killed).first)
+        let offsets = recordOffsets(inSegment: segment)
+        var data = bytes(of: segment)
+        for index in offsets[3]..<offsets[4] { data[index] = 0 }
+        overwrite(segment, with: data)
+        let error = #expect(throws: StorageError.self) { try JournalReader(at: killed).verify() }
+        #expect(error.map { isCorruption($0, file: segmentName(1)) } == true)
+        #expect(throws: StorageError.self) { try Journal.open(at: killed, options: JournalOptions(lockWaitSeconds: 2)) }
+    }
+
+    @Test("Zeros after the last record of a segment that is not the last are damage, named with segment and offset")
+    func zerosInAnEarlierSegmentAreCorruption() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let perSegment = recordsPerSegment(smallLimits, payloadBytes: 200)
+        _ = try makeLedger(at: ledger, count: perSegment + 2, limits: smallLimits, payloadBytes: 200)
+        let segments = try segmentPaths(ledger)
+        #expect(segments.count == 2)
+        let end = recordsEnd(segments[0])
+        overwrite(segments[0], with: bytes(of: segments[0]) + [UInt8](repeating: 0, count: 64))
+        let error = #expect(throws: StorageError.self) { try JournalReader(at: ledger).verify() }
+        guard case .corruption(let location, let reason) = error else {
+            Issue.record("expected corruption, got \(String(describing: error))")
+            return
+        }
+        #expect(location == LedgerLocation(file: segmentName(1), offset: Int64(end)))
+        #expect(reason.contains("not the last segment"))
+    }
+
+    @Test(
+        "A last segment of a header and zeros (a roll filled ahead, nothing written): the scan starts a segment earlier and keeps the commit time"
+    )
+    func zeroFilledLastSegment() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let ticks = ClockScript((1...100).map { 1_000_000 + Int64($0) })
+        let perSegment = recordsPerSegment(smallLimits, payloadBytes: 200)
+        let receipts = try {
+            try LedgerDirectory.create(at: ledger)
+            let journal = try Journal.open(
+                at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits, clock: { ticks.next() }))
+            defer { journal.close() }
+            return try (1...perSegment + 1).map { try journal.appendAndWait(entry($0, payloadBytes: 200)) }
+        }()
+        let next = UInt64(perSegment + 1)
+        let last = LedgerPaths(root: ledger).segment(firstSequence: next)
+        // The last segment holds its header and zeros only, as if its one record had never been written.
+        overwrite(
+            last, with: Array(bytes(of: last).prefix(SegmentHeader.encodedBytes)) + [UInt8](repeating: 0, count: 512))
+        let head = HeadDigest(sequence: next - 1, hash: receipts[perSegment - 1].hash)
+        #expect(try JournalReader(at: ledger).head() == head)
+        let journal = try Journal.open(
+            at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits, clock: { 5 }), replayFrom: next
+        )
+        #expect(journal.recovery.head == head)
+        #expect(journal.recovery.tail == .clean)
+        let receipt = try journal.appendAndWait(entry(Int(next), payloadBytes: 200))
+        journal.close()
+        #expect(receipt.commitMicroseconds == receipts[perSegment - 1].commitMicroseconds)
+        #expect(recordOffsets(inSegment: last).first == SegmentHeader.encodedBytes)
+        #expect(try readAll(ledger).map(\.sequence) == Array(1...next))
+    }
+}
+
+extension JournalTail {
+    /// The reason of a torn tail, for comparing the rest of it.
+    fileprivate var tornReason: String? {
+        if case .tornRecord(_, _, let reason) = self { return reason }
+        return nil
+    }
+}
