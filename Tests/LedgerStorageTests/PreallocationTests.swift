@@ -33,11 +33,8 @@ struct PreallocationTests {
         let segment = try #require(try segmentPaths(ledger).first)
         let end = SegmentHeader.encodedBytes + 5 * frameBytes(payloadBytes: 40)
         #expect(recordsEnd(segment) == end)
-        // The first record's write filled 4 MiB ahead; the next four went into that space.
-        #expect(
-            bytes(of: segment).count
-                == SegmentHeader.encodedBytes + frameBytes(payloadBytes: 40) + JournalLimits.standard.preallocationBytes
-        )
+        // The first record's write filled 64 KiB ahead; the next four went into that space.
+        #expect(bytes(of: segment).count == SegmentHeader.encodedBytes + frameBytes(payloadBytes: 40) + 65_536)
         #expect(bytes(of: segment)[end...].allSatisfy { $0 == 0 })
         let killed = directory.child("killed")
         try copyLedger(ledger, to: killed)
@@ -59,6 +56,33 @@ struct PreallocationTests {
         let records = try readAll(killed)
         #expect(records.map(\.sequence) == Array(1...6))
         #expect(records.map(\.payload) == (1...6).map { entry($0).payload })
+    }
+
+    @Test(
+        "The zeros ahead grow with the segment: after every commit, between half and all of the records' size, at least 64 KiB, at most the limit"
+    )
+    func zerosAheadGrowWithTheSegment() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try LedgerDirectory.create(at: ledger)
+        var limits = JournalLimits.standard
+        limits.preallocationBytes = 256 << 10
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: limits))
+        defer { journal.close() }
+        let segment = LedgerPaths(root: ledger).segment(firstSequence: 1)
+        var fills = 0
+        var lastSize = 0
+        for number in 1...200 {
+            _ = try journal.appendAndWait(entry(number, payloadBytes: 3_000))
+            let size = bytes(of: segment).count
+            let end = recordsEnd(segment)
+            let ahead = min(limits.preallocationBytes, max(65_536, end))
+            #expect(size - end >= ahead / 2 && size - end <= ahead, "record \(number): \(size - end) bytes ahead")
+            if size != lastSize { fills += 1 }
+            lastSize = size
+        }
+        #expect(bytes(of: segment).count > 256 << 10)
+        #expect(fills < 20, "the space is renewed in steps, not with every commit")
     }
 
     @Test("With preallocationBytes 0 the writer appends at the end of the file")

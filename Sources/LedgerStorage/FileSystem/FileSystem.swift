@@ -137,6 +137,11 @@ extension FileSystem {
 extension FileSystem {
     /// Writes all of a byte array at `offset`.
     public func write(_ file: OpenFile, _ bytes: [UInt8], at offset: Int64) throws(StorageError) {
+        try write(file, bytes[...], at: offset)
+    }
+
+    /// Writes all of a slice's bytes at the offset.
+    public func write(_ file: OpenFile, _ bytes: ArraySlice<UInt8>, at offset: Int64) throws(StorageError) {
         let result: Result<Void, StorageError> = bytes.withUnsafeBytes { buffer in
             do throws(StorageError) { return .success(try write(file, buffer, at: offset)) } catch {
                 return .failure(error)

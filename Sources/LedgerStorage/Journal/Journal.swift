@@ -12,13 +12,14 @@ public struct JournalLimits: Sendable, Hashable {
     public var groupRecordsMax: Int
     /// The most frame bytes one group commit writes before its fdatasync.
     public var groupBytesMax: Int
-    /// How far ahead of its records the writer fills the segment with zeros (never past
+    /// At most how far ahead of its records the writer fills the segment with zeros (never past
     /// `segmentBytesMax`); 0 appends at the end of the file instead.
     ///
     /// A record written into space that is already allocated and durable does not change the
     /// file's size, so its fdatasync writes the data alone, not the inode as well (decision 0011).
-    /// The space is renewed when less than half of it is left, in the same write and fdatasync as
-    /// the group that uses it up.
+    /// The writer fills as far ahead as the segment already holds, at least 64 KiB and at most
+    /// this, and renews the space when less than half of it is left, in the same write and
+    /// fdatasync as the group that uses it up.
     public var preallocationBytes: Int
 
     /// Creates limits; ``validate()`` checks that they fit together.
@@ -796,6 +797,10 @@ private final class JournalWriter: @unchecked Sendable {
         syncedOffset = writeOffset
     }
 
+    /// The zeros written ahead of the records, from one buffer that stays in memory: a fresh
+    /// allocation of megabytes would fault in every page of it on each fill.
+    private static let zeros = [UInt8](repeating: 0, count: 64 << 10)
+
     /// Cuts the zeros after the last record off `file` and fsyncs it, if there are any.
     private func trimAllocation(_ file: OpenFile) throws(StorageError) {
         guard allocatedEnd > writeOffset else { return }
@@ -806,19 +811,22 @@ private final class JournalWriter: @unchecked Sendable {
     }
 
     /// Writes the buffered frames at the write offset, renews the zeros ahead of them when less
-    /// than half of ``JournalLimits/preallocationBytes`` is left, and fdatasyncs once.
+    /// than half of the space ahead is left, and fdatasyncs once.
     private func flush(_ buffer: inout ByteWriter) throws(StorageError) {
         guard buffer.count > 0 else { return }
         guard let file = segment else { preconditionFailure("the writer appends only with a segment open") }
         try fileSystem.write(file, buffer.bytes, at: writeOffset)
         let end = writeOffset + Int64(buffer.count)
-        let ahead = Int64(limits.preallocationBytes)
+        // As far ahead as the segment already holds, between 64 KiB and the limit: a ledger that
+        // stays small wastes little, and a first commit writes few zeros.
+        let ahead = min(Int64(limits.preallocationBytes), max(Int64(Self.zeros.count), end))
         if ahead > 0 && end + ahead / 2 > allocatedEnd {
             let target = min(Int64(limits.segmentBytesMax), end + ahead)
-            let zerosStart = max(end, allocatedEnd)
-            if target > zerosStart {
-                let zeros = [UInt8](repeating: 0, count: Int(target - zerosStart))
-                try fileSystem.write(file, zeros, at: zerosStart)
+            var position = max(end, allocatedEnd)
+            while position < target {
+                let count = Int(min(Int64(Self.zeros.count), target - position))
+                try fileSystem.write(file, Self.zeros[..<count], at: position)
+                position += Int64(count)
             }
             allocatedEnd = max(target, end)
         } else {
