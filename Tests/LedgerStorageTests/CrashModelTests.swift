@@ -107,6 +107,29 @@ struct CrashModelTests {
         #expect(bytes(of: path) == Array(original.prefix(40)))
     }
 
+    @Test("An unsynced truncation is kept or undone whole by a random crash, never in part")
+    func truncationIsKeptOrUndoneWhole() throws {
+        let directory = TemporaryDirectory()
+        let original = (0..<100).map { UInt8($0) }
+        var outcomes: Set<Int> = []
+        for seed in UInt64(1)...40 {
+            let path = directory.child("f-\(seed)")
+            overwrite(path, with: original)
+            let faults = FaultInjectingFileSystem()
+            let file = try faults.open(path, .readWrite)
+            try faults.truncate(file, to: 40)
+            try faults.write(file, [9, 9, 9], at: 40)
+            try faults.close(file)
+            faults.simulateCrash(seed: seed, mode: .keepRandomPrefix)
+            let after = bytes(of: path)
+            #expect(
+                after == original || after == Array(original.prefix(40)) + [9, 9, 9],
+                "seed \(seed): \(after.count) bytes")
+            outcomes.insert(after.count)
+        }
+        #expect(outcomes == [100, 43])
+    }
+
     @Test("A rename over a file, lost by a crash before its directory is synced, brings the old file back")
     func renameRevertsUnlessDirectorySynced() throws {
         let directory = TemporaryDirectory()

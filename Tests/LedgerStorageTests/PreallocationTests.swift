@@ -171,6 +171,33 @@ struct PreallocationTests {
         #expect(throws: StorageError.self) { try Journal.open(at: killed, options: JournalOptions(lockWaitSeconds: 2)) }
     }
 
+    @Test(
+        "A reader that sees a record still zero with a valid one after it (racing the writer) reads again; zeros that stay are damage"
+    )
+    func readerRacingTheWriterReadsAgain() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try LedgerDirectory.create(at: ledger)
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+        defer { journal.close() }
+        let receipts = try (1...5).map { try journal.appendAndWait(entry($0)) }
+        let segment = LedgerPaths(root: ledger).segment(firstSequence: 1)
+        let offsets = recordOffsets(inSegment: segment)
+        let fourth = Int64(offsets[3])..<Int64(offsets[4])
+        for stale in 1...4 {
+            let faults = FaultInjectingFileSystem()
+            for _ in 0..<stale { faults.inject(.init(.read, pathContains: ".seg", effect: .readZeros(fourth))) }
+            let reader = try JournalReader(at: ledger, fileSystem: faults)
+            if stale <= 3 {
+                #expect(
+                    try reader.verify().head == HeadDigest(sequence: 5, hash: receipts[4].hash), "\(stale) stale reads")
+            } else {
+                let error = #expect(throws: StorageError.self) { try reader.verify() }
+                #expect(error.map { isCorruption($0, file: segmentName(1)) } == true)
+            }
+        }
+    }
+
     @Test("Zeros after the last record of a segment that is not the last are damage, named with segment and offset")
     func zerosInAnEarlierSegmentAreCorruption() throws {
         let directory = TemporaryDirectory()

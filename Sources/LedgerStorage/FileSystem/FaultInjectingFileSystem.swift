@@ -33,7 +33,8 @@ import Foundation
 ///   loses each with some probability, keeps a random prefix of unsynced appended bytes, the
 ///   last of which may be garbage (a torn sector), and of unsynced overwrites of durable bytes
 ///   (such as records written into space filled with zeros ahead) keeps all, none, or those before
-///   a random point, the last of them possibly garbage.
+///   a random point, the last of them possibly garbage (all or none when an unsynced truncation
+///   cut durable bytes too: a size change is kept or lost whole).
 ///
 /// The model's limits: `unlink` and the disappearance of a rename's source are durable at the
 /// call; `mkdir` is durable at once (directories are not tracked); metadata other than size and
@@ -79,6 +80,9 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         case fail(errno: Int32)
         /// A write stores only its first `keepBytes` bytes, then fails with EIO.
         case tearWrite(keepBytes: Int)
+        /// A read returns zeros for the file's bytes in this range, as a read racing a writer
+        /// that has not yet copied those pages would; the file is unchanged.
+        case readZeros(Range<Int64>)
     }
 
     /// One fault: which call, how many matching calls to let through first, and its effect.
@@ -275,8 +279,14 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     {
         lock.lock()
         defer { lock.unlock() }
-        _ = try check(.read, file.path)
-        return try base.read(file, into: buffer, at: offset)
+        let effect = try check(.read, file.path)
+        let count = try base.read(file, into: buffer, at: offset)
+        if case .readZeros(let range) = effect {
+            let read = offset..<offset + Int64(count)
+            let zeroed = range.clamped(to: read)
+            for position in zeroed { buffer[Int(position - offset)] = 0 }
+        }
+        return count
     }
 
     /// Makes the file's data durable (fdatasync).
@@ -407,6 +417,9 @@ private final class CrashModel: @unchecked Sendable {
         var saved: [(offset: Int64, bytes: [UInt8])] = []
         /// Which durable bytes `saved` holds.
         var savedCoverage = ByteRanges()
+        /// Whether an unsynced truncation cut durable bytes: a file system keeps or loses a size
+        /// change whole, so a crash then restores all of `saved` or none of it.
+        var truncatedDurable = false
         /// When a rename put this file over another whose entry was durable, that file's bytes.
         var replaced: [UInt8]?
     }
@@ -444,6 +457,7 @@ private final class CrashModel: @unchecked Sendable {
         var state = try state(file.path, base: base, file: file)
         let current = try base.size(of: file)
         try save(&state, size..<max(size, state.durableSize), file, base)
+        if size < state.durableSize { state.truncatedDurable = true }
         state.unsynced.remove(size..<Int64.max)
         state.lost.remove(size..<Int64.max)
         if size > current { state.unsynced.insert(current..<size) }
@@ -480,6 +494,7 @@ private final class CrashModel: @unchecked Sendable {
         state.unsynced = ByteRanges()
         state.saved = []
         state.savedCoverage = ByteRanges()
+        state.truncatedDurable = false
         files[path] = state
     }
 
@@ -572,7 +587,7 @@ private final class CrashModel: @unchecked Sendable {
                 let high = file.saved.map { $0.offset + Int64($0.bytes.count) }.max()!
                 var cut = low
                 if !loseAll {
-                    switch random.next() % 3 {
+                    switch random.next() % (file.truncatedDurable ? 2 : 3) {
                     case 0: cut = low
                     case 1: cut = high
                     default: cut = low + Int64(random.next() % UInt64(high - low + 1))

@@ -232,6 +232,10 @@ struct JournalScan {
             case .bad(let reason):
                 guard isLastSegment else { throw corruption(path, offset, reason) }
                 if let later = laterValidFrame(after: offset) {
+                    // A reader racing the writer can see a later page of a group before an
+                    // earlier one (the writer fills space ahead, so the file's size does not
+                    // bound what is read); only bytes that stay the same are damage.
+                    if try rereadChanged(path, through: later) { continue }
                     throw corruption(
                         path, offset, "\(reason); a valid record follows at offset \(later), so this is not a torn tail"
                     )
@@ -273,6 +277,25 @@ struct JournalScan {
                 if sequence >= deliverFrom { return record }
             }
         }
+    }
+
+    /// Reads the segment again, up to three times a millisecond apart, and takes the new bytes if
+    /// those from the current offset to `later` differ from the ones read before (a writer was
+    /// copying them). The writer writes each byte of the journal once after its zeros, so this
+    /// can succeed only so many times.
+    private mutating func rereadChanged(_ path: String, through later: Int) throws(StorageError) -> Bool {
+        for _ in 0..<3 {
+            usleep(1_000)
+            let again = try fileSystem.readAll(path)
+            if again.count < later || again[offset..<later] != bytes[offset..<later] {
+                guard again.count >= later, again[..<offset] == bytes[..<offset] else {
+                    throw corruption(path, 0, "the segment changed under the scan before offset \(offset)")
+                }
+                bytes = again
+                return true
+            }
+        }
+        return false
     }
 
     /// Looks past a bad record for any frame that checks out and continues the sequence.
