@@ -180,6 +180,27 @@ struct FormatTests {
         #expect(try JournalReader(at: ledger).verify(against: oldHead).records == 4)
     }
 
+    @Test("A version 1 last segment that ends in zeros is cut back to its records before the next segment starts")
+    func upgradesSegmentEndingInZeros() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try FileManager.default.copyItem(atPath: Self.goldenDirectory(version: 1), toPath: ledger)
+        _ = chmod(ledger + "/journal/00000000000000000001.seg", 0o600)
+        let path = ledger + "/journal/00000000000000000001.seg"
+        let oldSegment = bytes(of: path)
+        let oldHead = try JournalReader(at: ledger).head()
+        // A version 1 writer that died after the file's new size reached the disk, not its last page.
+        overwrite(path, with: oldSegment + [UInt8](repeating: 0, count: 4096))
+        for _ in 0..<2 {
+            let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+            #expect(journal.recovery.tail == .clean)
+            _ = try journal.appendAndWait(JournalEntry(author: "upgrade", schemaVersion: 1, payload: [1, 2, 3]))
+            journal.close()
+        }
+        #expect(bytes(of: path) == oldSegment)
+        #expect(try JournalReader(at: ledger).verify(against: oldHead).records == 5)
+    }
+
     @Test("Files are created 0600 and directories 0700")
     func permissions() throws {
         let directory = TemporaryDirectory()
@@ -266,7 +287,7 @@ struct FormatTests {
     }
 
     @Test(
-        "statistics.dataSyncs counts every sync the writer makes: one per group, three more per roll, one at close"
+        "statistics.dataSyncs counts every sync the writer makes: one per group, four more per roll, one at close"
     )
     func statisticsCountEverySync() throws {
         let directory = TemporaryDirectory()
@@ -288,9 +309,10 @@ struct FormatTests {
         #expect(rolls == 3)
         #expect(statistics.records == count)
         #expect(statistics.groups == count)
-        // A roll cuts the zeros off the full segment (fsync), writes the new header (fsync) and
-        // syncs the directory; close cuts the zeros off the last segment.
-        #expect(statistics.dataSyncs == count + 3 * rolls + 1)
+        // A roll cuts the zeros off the full segment (fsync), writes the new header (fsync),
+        // syncs the directory, and makes the zeros the new segment's first frames go into
+        // durable (fdatasync); close cuts the zeros off the last segment.
+        #expect(statistics.dataSyncs == count + 4 * rolls + 1)
         #expect(statistics.dataSyncs == syncCalls() - atOpen, "every sync call the writer made is counted")
     }
 

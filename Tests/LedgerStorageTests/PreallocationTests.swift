@@ -33,8 +33,8 @@ struct PreallocationTests {
         let segment = try #require(try segmentPaths(ledger).first)
         let end = SegmentHeader.encodedBytes + 5 * frameBytes(payloadBytes: 40)
         #expect(recordsEnd(segment) == end)
-        // The first record's write filled 64 KiB ahead; the next four went into that space.
-        #expect(bytes(of: segment).count == SegmentHeader.encodedBytes + frameBytes(payloadBytes: 40) + 65_536)
+        // The open filled 64 KiB ahead of the segment's header; the records went into that space.
+        #expect(bytes(of: segment).count == SegmentHeader.encodedBytes + 65_536)
         #expect(bytes(of: segment)[end...].allSatisfy { $0 == 0 })
         let killed = directory.child("killed")
         try copyLedger(ledger, to: killed)
@@ -83,6 +83,84 @@ struct PreallocationTests {
         }
         #expect(bytes(of: segment).count > 256 << 10)
         #expect(fills < 20, "the space is renewed in steps, not with every commit")
+    }
+
+    @Test(
+        "A group larger than the zeros left, cut by a crash before its fdatasync: open keeps a prefix of it and never refuses"
+    )
+    func groupPastTheZerosThenCrash() throws {
+        let seed = testSeed("groupPastTheZerosThenCrash")
+        var random = SplitMix64(seed: seed)
+        var limits = JournalLimits.standard
+        limits.preallocationBytes = 1024
+        for run in 0..<30 {
+            let directory = TemporaryDirectory()
+            let ledger = directory.child("l")
+            try LedgerDirectory.create(at: ledger)
+            let faults = FaultInjectingFileSystem()
+            let journal = try Journal.open(
+                at: ledger, options: JournalOptions(lockWaitSeconds: 2, fileSystem: faults, limits: limits))
+            let acknowledged = try journal.appendAndWait(entry(1))
+            faults.holdDataSyncs()
+            // Eleven frames of about 350 bytes queue behind a held sync: one group, past the zeros.
+            let held = DispatchSemaphore(value: 0)
+            try journal.enqueue(entry(2, payloadBytes: 300)) { _ in held.signal() }
+            while faults.dataSyncsWaiting == 0 { usleep(1_000) }
+            let done = DispatchGroup()
+            for number in 3...13 {
+                done.enter()
+                try journal.enqueue(entry(number, payloadBytes: 300)) { _ in done.leave() }
+            }
+            // Syncs pass one at a time until the group's frames are all written and its sync waits.
+            let segment = LedgerPaths(root: ledger).segment(firstSequence: 1)
+            let deadline = Date().addingTimeInterval(10)
+            while recordOffsets(inSegment: segment).count < 13 && Date() < deadline {
+                let passed = faults.callCount(.synchronizeData)
+                faults.passDataSyncs(1)
+                while faults.callCount(.synchronizeData) == passed && Date() < deadline { usleep(100) }
+                while faults.dataSyncsWaiting == 0 && Date() < deadline { usleep(100) }
+            }
+            #expect(Date() < deadline, "the group's frames were never written")
+            #expect(wait(held))
+            faults.simulateCrash(seed: random.next(), mode: .keepRandomPrefix)
+            faults.releaseDataSyncs()
+            #expect(done.wait(timeout: .now() + 10) == .success)
+            journal.close()
+            let reopened = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: limits))
+            let head = reopened.recovery.head
+            reopened.close()
+            #expect(head.sequence >= acknowledged.sequence && head.sequence <= 13, "seed \(seed) run \(run)")
+            let records = try readAll(ledger)
+            #expect(records.map(\.sequence) == Array(1...head.sequence), "seed \(seed) run \(run)")
+        }
+    }
+
+    @Test(
+        "A torn first record in the last segment: a scan from there starts a segment earlier and keeps the commit time")
+    func tornFirstRecordOfLastSegment() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let ticks = ClockScript((1...100).map { 1_000_000 + Int64($0) })
+        let perSegment = recordsPerSegment(smallLimits, payloadBytes: 200)
+        let receipts = try {
+            try LedgerDirectory.create(at: ledger)
+            let journal = try Journal.open(
+                at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits, clock: { ticks.next() }))
+            defer { journal.close() }
+            return try (1...perSegment + 1).map { try journal.appendAndWait(entry($0, payloadBytes: 200)) }
+        }()
+        let next = UInt64(perSegment + 1)
+        let last = LedgerPaths(root: ledger).segment(firstSequence: next)
+        // The last segment's only record, torn after 20 bytes.
+        overwrite(last, with: Array(bytes(of: last).prefix(SegmentHeader.encodedBytes + 20)))
+        let journal = try Journal.open(
+            at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits, clock: { 5 }), replayFrom: next
+        )
+        #expect(journal.recovery.head == HeadDigest(sequence: next - 1, hash: receipts[perSegment - 1].hash))
+        let receipt = try journal.appendAndWait(entry(Int(next), payloadBytes: 200))
+        journal.close()
+        #expect(receipt.commitMicroseconds == receipts[perSegment - 1].commitMicroseconds)
+        #expect(try readAll(ledger).map(\.sequence) == Array(1...next))
     }
 
     @Test("With preallocationBytes 0 the writer appends at the end of the file")
@@ -196,6 +274,12 @@ struct PreallocationTests {
                 #expect(error.map { isCorruption($0, file: segmentName(1)) } == true)
             }
         }
+        // Read again, a record before the bad one differs: the bytes already checked changed.
+        let faults = FaultInjectingFileSystem()
+        faults.inject(.init(.read, pathContains: ".seg", effect: .readZeros(fourth)))
+        faults.inject(.init(.read, pathContains: ".seg", effect: .readZeros(Int64(offsets[1])..<Int64(offsets[2]))))
+        let error = #expect(throws: StorageError.self) { try JournalReader(at: ledger, fileSystem: faults).verify() }
+        #expect(error?.description.contains("changed under the scan") == true, "\(String(describing: error))")
     }
 
     @Test("Zeros after the last record of a segment that is not the last are damage, named with segment and offset")

@@ -85,7 +85,8 @@ func recordOffsets(inSegment path: String) -> [Int] {
     let data = bytes(of: path)
     var offsets: [Int] = []
     var offset = SegmentHeader.encodedBytes
-    while offset + 8 <= data.count {
+    // A frame's length is never 0: a zero length is where the zeros ahead of the records begin.
+    while offset + 8 <= data.count, RecordFrame.readUInt32(data, offset) != 0 {
         offsets.append(offset)
         offset += 8 + Int(RecordFrame.readUInt32(data, offset))
     }

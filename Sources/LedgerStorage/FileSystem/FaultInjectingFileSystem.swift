@@ -127,6 +127,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     private let gate = NSCondition()
     private var syncsHeld = false
     private var syncsWaiting = 0
+    private var syncsToPass = 0
 
     /// Creates a fault-injecting layer with no faults armed.
     public init() {}
@@ -135,6 +136,14 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     public func holdDataSyncs() {
         gate.lock()
         syncsHeld = true
+        gate.unlock()
+    }
+
+    /// Lets `count` held (or later) fdatasync calls proceed and keeps holding the ones after them.
+    public func passDataSyncs(_ count: Int) {
+        gate.lock()
+        syncsToPass += count
+        gate.broadcast()
         gate.unlock()
     }
 
@@ -293,7 +302,8 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     public func synchronizeData(_ file: OpenFile) throws(StorageError) {
         gate.lock()
         syncsWaiting += 1
-        while syncsHeld { gate.wait() }
+        while syncsHeld && syncsToPass == 0 { gate.wait() }
+        if syncsHeld { syncsToPass -= 1 }
         syncsWaiting -= 1
         gate.unlock()
         try synchronize(file, .synchronizeData)

@@ -269,6 +269,12 @@ public final class Journal: @unchecked Sendable {
                 // A segment of an older format is never appended to: records are framed one way in
                 // a segment. One that holds records ends here and the next starts in the current
                 // format; one that holds none (a roll just before the upgrade) is made anew.
+                if writeOffset < (try fileSystem.size(of: older)) {
+                    // Zeros after its last record (the scan reads them in any format as its end):
+                    // only the last segment may end in zeros, and this one will not be the last.
+                    try fileSystem.truncate(older, to: writeOffset)
+                    try fileSystem.synchronize(older)
+                }
                 segment = nil
                 try fileSystem.close(older)
                 if writeOffset <= Int64(SegmentHeader.encodedBytes) {
@@ -280,6 +286,12 @@ public final class Journal: @unchecked Sendable {
                 writeOffset = Int64(SegmentHeader.encodedBytes)
             }
             guard let file = segment else { preconditionFailure("every row of the table leaves a segment open") }
+            // The space ahead is filled here, made durable by the fsync below, so that the first
+            // group does not need an fdatasync of its own for it (see `JournalWriter.flush`).
+            var allocatedEnd = try fileSystem.size(of: file)
+            try JournalWriter.fillAhead(
+                file, from: &allocatedEnd, after: writeOffset, framesWritten: true, limits: options.limits,
+                fileSystem: fileSystem)
             // A previous writer may have died (or failed) after creating or writing this segment
             // and before fsyncing it or its directory; make it durable before anything is
             // acknowledged on top of it.
@@ -291,7 +303,7 @@ public final class Journal: @unchecked Sendable {
                 writerFailureRollback: rollback)
             let writer = JournalWriter(
                 paths: paths, identity: identity, options: options, lockFile: lockFile, segment: file,
-                segmentFirst: segmentFirst, writeOffset: writeOffset, allocatedEnd: try fileSystem.size(of: file),
+                segmentFirst: segmentFirst, writeOffset: writeOffset, allocatedEnd: allocatedEnd,
                 head: head,
                 lastCommit: scan.lastCommitMicroseconds == .min ? 0 : scan.lastCommitMicroseconds)
             segment = nil
@@ -449,7 +461,7 @@ public final class Journal: @unchecked Sendable {
 /// The state of one open journal that the writer thread works on.
 ///
 /// It is separate from ``Journal`` so that the thread keeps it, not the journal, alive.
-private final class JournalWriter: @unchecked Sendable {
+final class JournalWriter: @unchecked Sendable {
     // Thread-safety: the lets are immutable. `queue`, `nextSequence`, `durable`, `failure`,
     // `closing`, `writerDone`, `filesReleased`, `filesClosed`, `writerThread`, `roleHolder`,
     // `groupCompleted` and `counters` are read and written only with `condition` held.
@@ -801,6 +813,30 @@ private final class JournalWriter: @unchecked Sendable {
     /// allocation of megabytes would fault in every page of it on each fill.
     private static let zeros = [UInt8](repeating: 0, count: 64 << 10)
 
+    /// Renews the zeros ahead of records that end at `end`, when fewer than half of the space
+    /// ahead is left after it: writes zeros from `allocatedEnd` (the file's size), or from `end`
+    /// when the frames up to it are written already (`framesWritten`), and moves `allocatedEnd`.
+    ///
+    /// The space ahead is as much as the segment already holds, between 64 KiB and
+    /// ``JournalLimits/preallocationBytes``, never past `segmentBytesMax`: a ledger that stays
+    /// small wastes little, and a first commit writes few zeros. Nothing is written when the
+    /// limit is 0. The caller makes the zeros durable.
+    static func fillAhead(
+        _ file: OpenFile, from allocatedEnd: inout Int64, after end: Int64, framesWritten: Bool,
+        limits: JournalLimits, fileSystem: any FileSystem
+    ) throws(StorageError) {
+        let ahead = min(Int64(limits.preallocationBytes), max(Int64(zeros.count), end))
+        guard ahead > 0, end + ahead / 2 > allocatedEnd else { return }
+        let target = min(Int64(limits.segmentBytesMax), end + ahead)
+        var position = framesWritten ? max(allocatedEnd, end) : allocatedEnd
+        while position < target {
+            let count = Int(min(Int64(zeros.count), target - position))
+            try fileSystem.write(file, zeros[..<count], at: position)
+            position += Int64(count)
+        }
+        allocatedEnd = max(allocatedEnd, target)
+    }
+
     /// Cuts the zeros after the last record off `file` and fsyncs it, if there are any.
     private func trimAllocation(_ file: OpenFile) throws(StorageError) {
         guard allocatedEnd > writeOffset else { return }
@@ -811,27 +847,27 @@ private final class JournalWriter: @unchecked Sendable {
     }
 
     /// Writes the buffered frames at the write offset, renews the zeros ahead of them when less
-    /// than half of the space ahead is left, and fdatasyncs once.
+    /// than half of the space ahead is left, and fdatasyncs once (twice when the frames would
+    /// run past the zeros: see the body).
     private func flush(_ buffer: inout ByteWriter) throws(StorageError) {
         guard buffer.count > 0 else { return }
         guard let file = segment else { preconditionFailure("the writer appends only with a segment open") }
-        try fileSystem.write(file, buffer.bytes, at: writeOffset)
         let end = writeOffset + Int64(buffer.count)
-        // As far ahead as the segment already holds, between 64 KiB and the limit: a ledger that
-        // stays small wastes little, and a first commit writes few zeros.
-        let ahead = min(Int64(limits.preallocationBytes), max(Int64(Self.zeros.count), end))
-        if ahead > 0 && end + ahead / 2 > allocatedEnd {
-            let target = min(Int64(limits.segmentBytesMax), end + ahead)
-            var position = max(end, allocatedEnd)
-            while position < target {
-                let count = Int(min(Int64(Self.zeros.count), target - position))
-                try fileSystem.write(file, Self.zeros[..<count], at: position)
-                position += Int64(count)
-            }
-            allocatedEnd = max(target, end)
-        } else {
-            allocatedEnd = max(allocatedEnd, end)
+        if limits.preallocationBytes > 0 && end > allocatedEnd {
+            // The frames would run past the zeros (the first group in a new segment, or a group
+            // larger than the space left): the zeros are made durable first, so that frames are
+            // only ever written over durable zeros. A crash then keeps a prefix of a group's
+            // frames, never a later frame without an earlier one (which open would refuse).
+            try Self.fillAhead(
+                file, from: &allocatedEnd, after: end, framesWritten: false, limits: limits, fileSystem: fileSystem)
+            countSync()
+            try fileSystem.synchronizeData(file)
         }
+        try fileSystem.write(file, buffer.bytes, at: writeOffset)
+        // Renewed behind the frames, in the same fdatasync: only zeros go past the durable size.
+        try Self.fillAhead(
+            file, from: &allocatedEnd, after: end, framesWritten: true, limits: limits, fileSystem: fileSystem)
+        allocatedEnd = max(allocatedEnd, end)
         countSync()
         try fileSystem.synchronizeData(file)
         writeOffset = end

@@ -80,35 +80,49 @@ struct JournalScan {
                 try? fileSystem.close(last)
                 throw error
             }
-            if size <= Int64(SegmentHeader.encodedBytes) {
-                start -= 1
-            } else if try Self.holdsNoRecord(last, size: size, fileSystem: fileSystem) {
-                // Only zeros after its header: a segment rolled to and filled ahead, nothing written.
-                start -= 1
+            // No whole first record (only its header, zeros after it, or a torn first record): the
+            // segment before it tells the chain and the last commit time.
+            var whole = false
+            if size > Int64(SegmentHeader.encodedBytes) {
+                whole = try Self.beginsWithWholeRecord(last, size: size, fileSystem: fileSystem)
             }
+            if !whole { start -= 1 }
             try? fileSystem.close(last)
         }
         self.segmentIndex = start
     }
 
-    /// Whether the segment's first frame header, right after its segment header, is all zeros.
-    private static func holdsNoRecord(
+    /// Whether a segment longer than its header starts with a valid header and a whole first
+    /// record that checks out (its frame, not yet its place in the chain); reads only that much.
+    /// Closes the file if reading fails.
+    private static func beginsWithWholeRecord(
         _ file: OpenFile, size: Int64, fileSystem: any FileSystem
-    ) throws(StorageError)
-        -> Bool
-    {
-        let count = Int(min(Int64(RecordFrame.frameHeaderBytes), size - Int64(SegmentHeader.encodedBytes)))
-        var header = [UInt8](repeating: 0xFF, count: count)
-        let read: Int
-        do {
-            read = try withUnsafeBytesTyped(&header) { (buffer) throws(StorageError) in
-                try fileSystem.read(file, into: buffer, at: Int64(SegmentHeader.encodedBytes))
+    ) throws(StorageError) -> Bool {
+        func read(_ count: Int) throws(StorageError) -> [UInt8] {
+            var bytes = [UInt8](repeating: 0, count: count)
+            do {
+                let read = try withUnsafeBytesTyped(&bytes) { (buffer) throws(StorageError) in
+                    try fileSystem.read(file, into: buffer, at: 0)
+                }
+                return Array(bytes[0..<read])
+            } catch {
+                try? fileSystem.close(file)
+                throw error
             }
-        } catch {
-            try? fileSystem.close(file)
-            throw error
         }
-        return read == count && RecordFrame.isZeroFill(header, from: 0)
+        let frameStart = SegmentHeader.encodedBytes
+        let start = try read(frameStart + RecordFrame.frameHeaderBytes)
+        guard start.count == frameStart + RecordFrame.frameHeaderBytes,
+            case .success(let header) = SegmentHeader.decode(start)
+        else { return false }
+        let frameEnd =
+            Int64(frameStart + RecordFrame.frameHeaderBytes) + Int64(RecordFrame.readUInt32(start, frameStart))
+        guard frameEnd <= size else { return false }
+        let bytes = try read(Int(frameEnd))
+        guard case .frame = RecordFrame.parse(bytes, at: frameStart, formatVersion: header.formatVersion) else {
+            return false
+        }
+        return true
     }
 
     /// The path of the segment being scanned (or last scanned).
