@@ -27,8 +27,7 @@ struct PreallocationTests {
     func zerosAheadAreACleanEnd() throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        try LedgerDirectory.create(at: ledger)
-        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+        let journal = try createAndOpen(ledger)
         let receipts = try (1...5).map { try journal.appendAndWait(entry($0)) }
         let segment = try #require(try segmentPaths(ledger).first)
         let end = SegmentHeader.encodedBytes + 5 * frameBytes(payloadBytes: 40)
@@ -64,10 +63,9 @@ struct PreallocationTests {
     func zerosAheadGrowWithTheSegment() throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        try LedgerDirectory.create(at: ledger)
         var limits = JournalLimits.standard
         limits.preallocationBytes = 256 << 10
-        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: limits))
+        let journal = try createAndOpen(ledger, limits: limits)
         defer { journal.close() }
         let segment = LedgerPaths(root: ledger).segment(firstSequence: 1)
         var fills = 0
@@ -96,10 +94,8 @@ struct PreallocationTests {
         for run in 0..<30 {
             let directory = TemporaryDirectory()
             let ledger = directory.child("l")
-            try LedgerDirectory.create(at: ledger)
             let faults = FaultInjectingFileSystem()
-            let journal = try Journal.open(
-                at: ledger, options: JournalOptions(lockWaitSeconds: 2, fileSystem: faults, limits: limits))
+            let journal = try createAndOpen(ledger, fileSystem: faults, limits: limits)
             let acknowledged = try journal.appendAndWait(entry(1))
             faults.holdDataSyncs()
             // Eleven frames of about 350 bytes queue behind a held sync: one group, past the zeros.
@@ -135,42 +131,13 @@ struct PreallocationTests {
         }
     }
 
-    @Test(
-        "A torn first record in the last segment: a scan from there starts a segment earlier and keeps the commit time")
-    func tornFirstRecordOfLastSegment() throws {
-        let directory = TemporaryDirectory()
-        let ledger = directory.child("l")
-        let ticks = ClockScript((1...100).map { 1_000_000 + Int64($0) })
-        let perSegment = recordsPerSegment(smallLimits, payloadBytes: 200)
-        let receipts = try {
-            try LedgerDirectory.create(at: ledger)
-            let journal = try Journal.open(
-                at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits, clock: { ticks.next() }))
-            defer { journal.close() }
-            return try (1...perSegment + 1).map { try journal.appendAndWait(entry($0, payloadBytes: 200)) }
-        }()
-        let next = UInt64(perSegment + 1)
-        let last = LedgerPaths(root: ledger).segment(firstSequence: next)
-        // The last segment's only record, torn after 20 bytes.
-        overwrite(last, with: Array(bytes(of: last).prefix(SegmentHeader.encodedBytes + 20)))
-        let journal = try Journal.open(
-            at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits, clock: { 5 }), replayFrom: next
-        )
-        #expect(journal.recovery.head == HeadDigest(sequence: next - 1, hash: receipts[perSegment - 1].hash))
-        let receipt = try journal.appendAndWait(entry(Int(next), payloadBytes: 200))
-        journal.close()
-        #expect(receipt.commitMicroseconds == receipts[perSegment - 1].commitMicroseconds)
-        #expect(try readAll(ledger).map(\.sequence) == Array(1...next))
-    }
-
     @Test("With preallocationBytes 0 the writer appends at the end of the file")
     func noPreallocation() throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        try LedgerDirectory.create(at: ledger)
         var limits = JournalLimits.standard
         limits.preallocationBytes = 0
-        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: limits))
+        let journal = try createAndOpen(ledger, limits: limits)
         defer { journal.close() }
         for number in 1...3 { _ = try journal.appendAndWait(entry(number)) }
         let segment = try #require(try segmentPaths(ledger).first)
@@ -183,8 +150,7 @@ struct PreallocationTests {
     func rollsCutTheZeros() throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        try LedgerDirectory.create(at: ledger)
-        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
+        let journal = try createAndOpen(ledger, limits: smallLimits)
         let perSegment = recordsPerSegment(smallLimits, payloadBytes: 200)
         for number in 1...perSegment { _ = try journal.appendAndWait(entry(number, payloadBytes: 200)) }
         let first = try #require(try segmentPaths(ledger).first)
@@ -202,8 +168,7 @@ struct PreallocationTests {
     func zerosThenGarbageIsATornTail() throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        try LedgerDirectory.create(at: ledger)
-        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+        let journal = try createAndOpen(ledger)
         let receipts = try (1...3).map { try journal.appendAndWait(entry($0)) }
         let killed = directory.child("killed")
         try copyLedger(ledger, to: killed)
@@ -233,8 +198,7 @@ struct PreallocationTests {
     func hypotheticalHoleIsCorruption() throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        try LedgerDirectory.create(at: ledger)
-        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+        let journal = try createAndOpen(ledger)
         for number in 1...5 { _ = try journal.appendAndWait(entry(number)) }
         let killed = directory.child("killed")
         try copyLedger(ledger, to: killed)
@@ -255,8 +219,7 @@ struct PreallocationTests {
     func readerRacingTheWriterReadsAgain() throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        try LedgerDirectory.create(at: ledger)
-        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+        let journal = try createAndOpen(ledger)
         defer { journal.close() }
         let receipts = try (1...5).map { try journal.appendAndWait(entry($0)) }
         let segment = LedgerPaths(root: ledger).segment(firstSequence: 1)
@@ -301,35 +264,46 @@ struct PreallocationTests {
         #expect(reason.contains("not the last segment"))
     }
 
+    /// What follows the last segment's header when it holds no whole record.
+    enum LastSegmentRest: String, CaseIterable, Sendable {
+        /// Zeros only: a roll filled ahead, nothing written.
+        case zeros
+        /// Its only record, torn after 20 bytes.
+        case tornRecord
+    }
+
     @Test(
-        "A last segment of a header and zeros (a roll filled ahead, nothing written): the scan starts a segment earlier and keeps the commit time"
-    )
-    func zeroFilledLastSegment() throws {
+        "A last segment without a whole record (zeros, or a torn first record): a scan from it starts a segment earlier and keeps the commit time",
+        arguments: LastSegmentRest.allCases)
+    func lastSegmentWithoutAWholeRecord(rest: LastSegmentRest) throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
         let ticks = ClockScript((1...100).map { 1_000_000 + Int64($0) })
         let perSegment = recordsPerSegment(smallLimits, payloadBytes: 200)
         let receipts = try {
-            try LedgerDirectory.create(at: ledger)
-            let journal = try Journal.open(
-                at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits, clock: { ticks.next() }))
+            let journal = try createAndOpen(ledger, limits: smallLimits, clock: { ticks.next() })
             defer { journal.close() }
             return try (1...perSegment + 1).map { try journal.appendAndWait(entry($0, payloadBytes: 200)) }
         }()
         let next = UInt64(perSegment + 1)
         let last = LedgerPaths(root: ledger).segment(firstSequence: next)
-        // The last segment holds its header and zeros only, as if its one record had never been written.
-        overwrite(
-            last, with: Array(bytes(of: last).prefix(SegmentHeader.encodedBytes)) + [UInt8](repeating: 0, count: 512))
+        let written = bytes(of: last)
+        switch rest {
+        case .zeros:
+            overwrite(
+                last, with: Array(written.prefix(SegmentHeader.encodedBytes)) + [UInt8](repeating: 0, count: 512))
+        case .tornRecord:
+            overwrite(last, with: Array(written.prefix(SegmentHeader.encodedBytes + 20)))
+        }
         let head = HeadDigest(sequence: next - 1, hash: receipts[perSegment - 1].hash)
         #expect(try JournalReader(at: ledger).head() == head)
         let journal = try Journal.open(
             at: ledger, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits, clock: { 5 }), replayFrom: next
         )
         #expect(journal.recovery.head == head)
-        #expect(journal.recovery.tail == .clean)
         let receipt = try journal.appendAndWait(entry(Int(next), payloadBytes: 200))
         journal.close()
+        // The clock stepped back to 5; the commit time repeats the last one instead.
         #expect(receipt.commitMicroseconds == receipts[perSegment - 1].commitMicroseconds)
         #expect(recordOffsets(inSegment: last).first == SegmentHeader.encodedBytes)
         #expect(try readAll(ledger).map(\.sequence) == Array(1...next))

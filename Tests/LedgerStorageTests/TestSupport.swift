@@ -57,6 +57,16 @@ func makeLedger(
     }
 }
 
+/// Creates a ledger and opens its journal for writing.
+func createAndOpen(
+    _ ledger: String, fileSystem: any FileSystem = SystemFileSystem(), limits: JournalLimits = .standard,
+    clock: @escaping @Sendable () -> Int64 = WallClock.nowMicroseconds
+) throws -> Journal {
+    try LedgerDirectory.create(at: ledger, fileSystem: fileSystem)
+    return try Journal.open(
+        at: ledger, options: JournalOptions(lockWaitSeconds: 2, fileSystem: fileSystem, limits: limits, clock: clock))
+}
+
 /// Every record in the ledger, read with a fresh reader.
 func readAll(_ path: String) throws -> [JournalRecord] {
     var records: [JournalRecord] = []
