@@ -101,7 +101,9 @@ struct PreallocationTests {
             // Eleven frames of about 350 bytes queue behind a held sync: one group, past the zeros.
             let held = DispatchSemaphore(value: 0)
             try journal.enqueue(entry(2, payloadBytes: 300)) { _ in held.signal() }
-            while faults.dataSyncsWaiting == 0 { usleep(1_000) }
+            let heldBy = Date().addingTimeInterval(10)
+            while faults.dataSyncsWaiting == 0 && Date() < heldBy { usleep(1_000) }
+            try #require(faults.dataSyncsWaiting == 1, "the first record's fdatasync never came")
             let done = DispatchGroup()
             for number in 3...13 {
                 done.enter()
@@ -129,6 +131,25 @@ struct PreallocationTests {
             let records = try readAll(ledger)
             #expect(records.map(\.sequence) == Array(1...head.sequence), "seed \(seed) run \(run)")
         }
+    }
+
+    @Test("A disk too full for the zeros at open does not keep the journal from opening; the first group makes room")
+    func noSpaceForTheZerosAtOpen() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        let receipts = try makeLedger(at: ledger, count: 3)
+        let segment = LedgerPaths(root: ledger).segment(firstSequence: 1)
+        let end = bytes(of: segment).count
+        let faults = FaultInjectingFileSystem()
+        faults.inject(.init(.write, pathContains: "journal/", effect: .fail(errno: ENOSPC)))
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, fileSystem: faults))
+        #expect(journal.recovery.head == HeadDigest(sequence: 3, hash: receipts[2].hash))
+        #expect(bytes(of: segment).count == end, "the zeros that did not fit are cut back off")
+        let syncs = journal.statistics.dataSyncs
+        #expect(try journal.appendAndWait(entry(4)).sequence == 4)
+        #expect(journal.statistics.dataSyncs == syncs + 2, "the first group made its zeros durable first")
+        journal.close()
+        #expect(try readAll(ledger).map(\.sequence) == [1, 2, 3, 4])
     }
 
     @Test("With preallocationBytes 0 the writer appends at the end of the file")

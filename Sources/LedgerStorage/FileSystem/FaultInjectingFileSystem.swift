@@ -136,6 +136,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     public func holdDataSyncs() {
         gate.lock()
         syncsHeld = true
+        syncsToPass = 0
         gate.unlock()
     }
 
@@ -151,6 +152,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     public func releaseDataSyncs() {
         gate.lock()
         syncsHeld = false
+        syncsToPass = 0
         gate.broadcast()
         gate.unlock()
     }

@@ -120,7 +120,10 @@ public struct WriterStatistics: Sendable, Hashable {
     public var groups: Int = 0
     /// Every fdatasync, fsync and directory fsync the writer called, including any that
     /// failed: one fdatasync per group, one more when a group rolls with frames already buffered,
-    /// and a fsync of the new segment and one of the journal directory per roll. The fsyncs that
+    /// one more before a group's frames when they would run past the zeros ahead (the first group
+    /// in a new segment, or a group larger than the space left), per roll an fsync of the full
+    /// segment (cutting its zeros off), of the new segment and of the journal directory, and an
+    /// fsync at close (cutting the zeros off the last segment). The fsyncs that
     /// ``Journal/open(at:options:replayFrom:onRecord:)`` makes before the writer starts are not counted.
     public var dataSyncs: Int = 0
 }
@@ -287,11 +290,19 @@ public final class Journal: @unchecked Sendable {
             }
             guard let file = segment else { preconditionFailure("every row of the table leaves a segment open") }
             // The space ahead is filled here, made durable by the fsync below, so that the first
-            // group does not need an fdatasync of its own for it (see `JournalWriter.flush`).
-            var allocatedEnd = try fileSystem.size(of: file)
-            try JournalWriter.fillAhead(
-                file, from: &allocatedEnd, after: writeOffset, framesWritten: true, limits: options.limits,
-                fileSystem: fileSystem)
+            // group does not need an fdatasync of its own for it (see `JournalWriter.flush`). A
+            // disk too full for the zeros does not keep the journal from opening: they are cut
+            // back off, and the first group makes room for itself (and fails closed if it cannot).
+            let size = try fileSystem.size(of: file)
+            var allocatedEnd = size
+            do {
+                try JournalWriter.fillAhead(
+                    file, from: &allocatedEnd, after: writeOffset, framesWritten: true, limits: options.limits,
+                    fileSystem: fileSystem)
+            } catch {
+                try fileSystem.truncate(file, to: size)
+                allocatedEnd = size
+            }
             // A previous writer may have died (or failed) after creating or writing this segment
             // and before fsyncing it or its directory; make it durable before anything is
             // acknowledged on top of it.
@@ -856,8 +867,11 @@ final class JournalWriter: @unchecked Sendable {
         if limits.preallocationBytes > 0 && end > allocatedEnd {
             // The frames would run past the zeros (the first group in a new segment, or a group
             // larger than the space left): the zeros are made durable first, so that frames are
-            // only ever written over durable zeros. A crash then keeps a prefix of a group's
-            // frames, never a later frame without an earlier one (which open would refuse).
+            // only ever written over durable zeros. Otherwise the frames written over zeros and
+            // those appended past the file's end, with its new size, could reach the disk
+            // independently, and a crash keep later frames while losing earlier ones (which open
+            // would have to refuse). Pages written back out of order remain possible, as with
+            // appends (decision 0011).
             try Self.fillAhead(
                 file, from: &allocatedEnd, after: end, framesWritten: false, limits: limits, fileSystem: fileSystem)
             countSync()

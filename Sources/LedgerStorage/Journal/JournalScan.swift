@@ -28,9 +28,10 @@ public enum JournalTail: Sendable, Hashable {
 /// A scan that starts at the journal's first segment checks the whole journal: the first segment
 /// must start at sequence 1 after the zero hash, so a deleted first segment is caught. A scan
 /// that starts later (from a sequence a later segment holds) trusts that segment's header and
-/// checks nothing before it. When the segment to start at is the last one and it is no longer
-/// than a header (empty after a roll, or torn while rolling), the scan starts one segment earlier,
-/// so that its header is checked against the chain and the last commit time is known.
+/// checks nothing before it. When the segment to start at is the last one and it does not begin
+/// with a whole record that checks out (empty after a roll, torn while rolling, only zeros after
+/// its header, or a torn first record), the scan starts one segment earlier, so that its header
+/// is checked against the chain and the last commit time is known.
 ///
 /// The scan never modifies anything; ``Journal/open(at:options:replayFrom:onRecord:)`` acts on the tail.
 struct JournalScan {
