@@ -429,17 +429,30 @@ struct RandomUUIDTests {
         // The parent's pool holds a part-used block when it forks; without the fork handler the
         // child would hand out the very bytes the parent hands out next.
         _ = RandomUUID.make()
+        // What the child runs is run once here first, so that the child needs no type metadata
+        // made for the first time (whose lock another thread of this process may hold at the fork).
+        var warm = (RandomUUID.make().uuid, RandomUUID.make().uuid, RandomUUID.make().uuid, RandomUUID.make().uuid)
+        _ = withUnsafeBytes(of: &warm) { $0.count }
         for round in 0..<20 {
             var fds: [Int32] = [0, 0]
             try #require(pipe(&fds) == 0)
+            let writeEnd = fds[1]
             let pid = fork()
             if pid == 0 {
-                // The child draws four UUIDs, writes their bytes and leaves without the runtime's
-                // teardown; nothing here allocates.
+                // The child first closes every descriptor it inherited but its end of the pipe:
+                // other tests running in this process hold ledger locks, which belong to the open
+                // file and would stay held while the child lives. Then it draws four UUIDs,
+                // writes their bytes and leaves without the runtime's teardown; nothing here
+                // allocates.
+                var descriptor: Int32 = 3
+                while descriptor < 4096 {
+                    if descriptor != writeEnd { close(descriptor) }
+                    descriptor += 1
+                }
                 var drawn = (
                     RandomUUID.make().uuid, RandomUUID.make().uuid, RandomUUID.make().uuid, RandomUUID.make().uuid
                 )
-                _ = withUnsafeBytes(of: &drawn) { write(fds[1], $0.baseAddress, $0.count) }
+                _ = withUnsafeBytes(of: &drawn) { write(writeEnd, $0.baseAddress, $0.count) }
                 _exit(0)
             }
             close(fds[1])
