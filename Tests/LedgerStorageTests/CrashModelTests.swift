@@ -84,19 +84,28 @@ struct CrashModelTests {
         #expect(!FileManager.default.fileExists(atPath: lost), "\(report)")
     }
 
+    /// Writes `original` to `path`, cuts it to 40 bytes and writes 9, 9, 9 after them without a
+    /// sync, crashes, and returns what the file holds afterwards.
+    private static func crashAfterUnsyncedTruncation(
+        of original: [UInt8], at path: String, seed: UInt64, mode: FaultInjectingFileSystem.CrashMode
+    ) throws -> [UInt8] {
+        overwrite(path, with: original)
+        let faults = FaultInjectingFileSystem()
+        let file = try faults.open(path, .readWrite)
+        try faults.truncate(file, to: 40)
+        try faults.write(file, [9, 9, 9], at: 40)
+        try faults.close(file)
+        faults.simulateCrash(seed: seed, mode: mode)
+        return bytes(of: path)
+    }
+
     @Test("An unsynced truncation is undone by a crash; a synced one is not")
     func truncationRevertsUnlessSynced() throws {
         let directory = TemporaryDirectory()
         let path = directory.child("f")
         let original = (0..<100).map { UInt8($0) }
-        overwrite(path, with: original)
-        let first = FaultInjectingFileSystem()
-        let file = try first.open(path, .readWrite)
-        try first.truncate(file, to: 40)
-        try first.write(file, [9, 9, 9], at: 40)
-        try first.close(file)
-        first.simulateCrash(seed: 4, mode: .loseAllUnsynced)
-        #expect(bytes(of: path) == original)
+        #expect(
+            try Self.crashAfterUnsyncedTruncation(of: original, at: path, seed: 4, mode: .loseAllUnsynced) == original)
 
         let second = FaultInjectingFileSystem()
         let again = try second.open(path, .readWrite)
@@ -113,15 +122,8 @@ struct CrashModelTests {
         let original = (0..<100).map { UInt8($0) }
         var outcomes: Set<Int> = []
         for seed in UInt64(1)...40 {
-            let path = directory.child("f-\(seed)")
-            overwrite(path, with: original)
-            let faults = FaultInjectingFileSystem()
-            let file = try faults.open(path, .readWrite)
-            try faults.truncate(file, to: 40)
-            try faults.write(file, [9, 9, 9], at: 40)
-            try faults.close(file)
-            faults.simulateCrash(seed: seed, mode: .keepRandomPrefix)
-            let after = bytes(of: path)
+            let after = try Self.crashAfterUnsyncedTruncation(
+                of: original, at: directory.child("f-\(seed)"), seed: seed, mode: .keepRandomPrefix)
             #expect(
                 after == original || after == Array(original.prefix(40)) + [9, 9, 9],
                 "seed \(seed): \(after.count) bytes")
