@@ -8,7 +8,10 @@ extension EventCodec {
     /// The operation is borrowed, and its messages are opened and closed around plain code rather
     /// than written in closures, so that a contact's values (close to a kilobyte) are not copied
     /// for the sake of a capture.
-    static func encode(_ operation: borrowing LedgerOperation, into encoder: inout WireEncoder) {
+    ///
+    /// Returns, for an added contact, where its Contact message lies in the encoder's bytes.
+    @discardableResult
+    static func encode(_ operation: borrowing LedgerOperation, into encoder: inout WireEncoder) -> Range<Int>? {
         typealias Kind = EventSchema.OperationField
         switch operation {
         case .addContact(let identifier, let containerIdentifier, let createdBy, let values):
@@ -20,11 +23,18 @@ extension EventCodec {
             encoder.appendIdentifierText(containerIdentifier, containerUUID, Field.containerIdentifier)
             encoder.appendNonEmpty(Field.createdBy, createdBy)
             let contact = encoder.beginMessage(field: Field.values.rawValue)
+            let bodyStart = encoder.count
             ContactCodec.encode(values, keys: .all, into: &encoder)
+            let bodyBytes = encoder.count - bodyStart
             encoder.endMessage(contact)
+            let bodyEnd = encoder.count
             encoder.appendIdentifierUUID(uuid, Field.identifierUUID)
             encoder.appendIdentifierUUID(containerUUID, Field.containerIdentifierUUID)
+            let beforeEnd = encoder.count
             encoder.endMessage(kind)
+            // Ending a message of 128 bytes or more moves its body forward (a longer length).
+            let moved = encoder.count - beforeEnd
+            return bodyEnd - bodyBytes + moved..<bodyEnd + moved
         case .updateContact(let identifier, let keys, let old, let new):
             typealias Field = EventSchema.UpdateContactField
             let kind = encoder.beginMessage(field: Kind.updateContact.rawValue)
@@ -109,6 +119,7 @@ extension EventCodec {
         case .revokeAccess(let clientIdentifier, let contactIdentifiers):
             encodeAccess(Kind.revokeAccess, clientIdentifier, contactIdentifiers, into: &encoder)
         }
+        return nil
     }
 
     private static func encodeMembership(

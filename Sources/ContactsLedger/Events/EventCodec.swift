@@ -16,13 +16,25 @@ package enum EventCodec {
 
     /// Encodes an event in the current schema version.
     package static func encode(_ event: LedgerEvent) -> [UInt8] {
+        encodeLocatingAdds(event).payload
+    }
+
+    /// Encodes an event in the current schema version, and says where in the payload the
+    /// Contact message of each ``LedgerOperation/addContact(identifier:containerIdentifier:createdBy:values:)``
+    /// lies: the bytes a projection stores for the contact (see ``EncodedEvent``).
+    package static func encodeLocatingAdds(_ event: LedgerEvent) -> EncodedEvent {
         var encoder = WireEncoder(capacity: 512)
+        var addedContacts: [Range<Int>] = []
         for operation in event.operations {
             let message = encoder.beginMessage(field: EventSchema.EventField.operations.rawValue)
-            encode(operation, into: &encoder)
+            let contact = encode(operation, into: &encoder)
+            let before = encoder.count
             encoder.endMessage(message)
+            // Ending a message of 128 bytes or more moves its body forward (a longer length).
+            let moved = encoder.count - before
+            if let contact { addedContacts.append(contact.lowerBound + moved..<contact.upperBound + moved) }
         }
-        return encoder.finish()
+        return EncodedEvent(payload: encoder.finish(), addedContacts: addedContacts)
     }
 
     /// Decodes a payload written in schema version `schemaVersion`, upcasting it first when it
@@ -142,4 +154,14 @@ extension Array: DecodedOperations where Element == LedgerOperation {
     ) {
         append(.updateContact(identifier: identifier, keys: keys, old: old, new: new))
     }
+}
+
+/// An event's payload in the current schema version, with where its added contacts' values lie.
+package struct EncodedEvent: Sendable {
+    /// The payload, as ``EventCodec/encode(_:)`` writes it.
+    package var payload: [UInt8]
+    /// For each ``LedgerOperation/addContact(identifier:containerIdentifier:createdBy:values:)``
+    /// of the event, in order, the range of `payload` holding its Contact message: exactly
+    /// `ContactCodec.encode(values, keys: .all)`, the bytes a projection stores for the contact.
+    package var addedContacts: [Range<Int>]
 }

@@ -455,7 +455,7 @@ public final class ContactStore: @unchecked Sendable {
         var override: SaveClient?
         var prepared: PreparedSaveRequest
         /// For a request that only adds contacts: the event planning makes of it, and its encoding.
-        var speculative: (event: LedgerEvent, payload: [UInt8])?
+        var speculative: (event: LedgerEvent, encoded: EncodedEvent)?
         var completion: @Sendable (Result<SaveResult, ContactStoreError>) -> Void
     }
 
@@ -482,7 +482,7 @@ public final class ContactStore: @unchecked Sendable {
             ? nil
             : prepared.addOnlyEvent(
                 createdBy: override?.identifier ?? client.identifier, defaultContainer: defaultContainerID
-            ).map { (event: $0, payload: EventCodec.encode($0)) }
+            ).map { (event: $0, encoded: EventCodec.encodeLocatingAdds($0)) }
         let submission = Submission(
             request: request, override: override, prepared: prepared, speculative: speculative, completion: completion)
         if leading {
@@ -608,16 +608,16 @@ public final class ContactStore: @unchecked Sendable {
             }
         }
         let event: LedgerEvent
-        var payload: [UInt8]?
+        var encoded: EncodedEvent?
         if let speculative = submission.speculative, speculative.event.operations.count == plan.operations.count {
             assert(speculative.event.operations == plan.operations, "planning changed an add-only request's event")
             event = speculative.event
-            payload = speculative.payload
+            encoded = speculative.encoded
         } else {
             event = LedgerEvent(operations: plan.operations)
         }
         if let error = enqueueLocked(
-            event, payload: payload, requestID: requestID, author: request.transactionAuthor ?? "",
+            event, encoded: encoded, requestID: requestID, author: request.transactionAuthor ?? "",
             affected: plan.affected, planned: &planned, journal: journal, leading: leading, completion: completion)
         {
             return { completion(.failure(error)) }
@@ -640,26 +640,27 @@ public final class ContactStore: @unchecked Sendable {
         swap(&staged, &planned.staged)
     }
 
-    /// Encodes (unless `payload` is its encoding already) and queues an event whose effects are
+    /// Encodes (unless `encoded` is its encoding already) and queues an event whose effects are
     /// planned into `planned`, and gives the staged changes back to the store: with the event's
     /// effects when the journal took the record, without them (and with the error returned) when
     /// it refused it. Call with `commitLock` held.
     private func enqueueLocked(
-        _ event: LedgerEvent, payload: [UInt8]? = nil, requestID: UUID, author: String, affected: [String],
+        _ event: LedgerEvent, encoded given: EncodedEvent? = nil, requestID: UUID, author: String, affected: [String],
         planned: inout (staged: StagedChanges, undo: StagedUndo), journal: any JournalStore, leading: Bool,
         completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
     ) -> ContactStoreError? {
         let sequence = nextSequence
+        let encoded = given ?? EventCodec.encodeLocatingAdds(event)
         let entry = JournalEntry(
             requestID: requestID, author: author, schemaVersion: EventCodec.currentSchemaVersion,
-            payload: payload ?? EventCodec.encode(event))
+            payload: encoded.payload)
         let touched = planned.undo.keys
         do {
             let assigned = try journal.enqueue(entry, deferringWrite: leading) { [self] result in
                 // The group is finished as a whole, in `finishGroup`, once all its records are here.
                 let record = CompletedRecord(
-                    event: event, requestID: requestID, author: author, affected: affected, touched: touched,
-                    result: result)
+                    event: event, encoded: encoded, requestID: requestID, author: author, affected: affected,
+                    touched: touched, result: result)
                 completedLock.lock()
                 completed.append(record)
                 completedLock.unlock()
@@ -703,6 +704,8 @@ public final class ContactStore: @unchecked Sendable {
     /// A record the journal has completed (made durable, or failed), waiting for its group to be finished.
     private struct CompletedRecord {
         var event: LedgerEvent
+        /// The event as its record holds it, with where its added contacts lie.
+        var encoded: EncodedEvent
         var requestID: UUID
         var author: String
         var affected: [String]
@@ -733,7 +736,8 @@ public final class ContactStore: @unchecked Sendable {
                 var operations = 0
                 for record in records {
                     guard case .success(let receipt) = record.result else { continue }
-                    projection.apply(record.event, receipt: receipt, requestID: record.requestID)
+                    projection.apply(
+                        record.event, encoded: record.encoded, receipt: receipt, requestID: record.requestID)
                     operations += record.event.operations.count
                 }
                 projection.prepareForQueries()

@@ -130,12 +130,23 @@ package struct Projection: LedgerState, Sendable {
         putContact(identifier, state, knownOld: old)
     }
 
-    private mutating func putContact(_ identifier: String, _ state: ContactState?, knownOld: ContactValues?) {
+    /// Stores (or, with a nil state, removes) a contact; `encoded`, when given, must be what
+    /// `ContactCodec.encode(state.values, keys: .all)` gives, and is stored instead of encoding.
+    private mutating func putContact(
+        _ identifier: String, _ state: ContactState?, knownOld: ContactValues?,
+        encoded given: UnsafeBufferPointer<UInt8>? = nil
+    ) {
         if let state {
-            let encoded = ContactCodec.encode(state.values, keys: .all)
+            guard let encoded = given else {
+                ContactCodec.encode(state.values, keys: .all).withUnsafeBufferPointer { encoded in
+                    putContact(identifier, state, knownOld: knownOld, encoded: encoded)
+                }
+                return
+            }
             let container = containerIndex(state.containerIdentifier)
             let creator = creatorIndex(state.createdBy)
-            if let slot = contacts.slot(of: identifier) {
+            let (found, hash) = contacts.lookUp(identifier)
+            if let slot = found {
                 // While the indexes are deferred, nothing needs the old values.
                 let old = indexesDeferred ? nil : knownOld ?? decodeValues(contacts.encoded(at: slot))
                 contacts.replace(
@@ -143,7 +154,8 @@ package struct Projection: LedgerState, Sendable {
                 if let old { indexes.update(slot, from: old, to: state.values) }
             } else {
                 let slot = contacts.insert(
-                    identifier, encoded: encoded, container: container, creator: creator, revision: state.revision)
+                    identifier, hash: hash, encoded: encoded, container: container, creator: creator,
+                    revision: state.revision)
                 if !indexesDeferred { indexes.insert(slot, values: state.values) }
             }
         } else if let slot = contacts.slot(of: identifier) {
@@ -216,10 +228,32 @@ package struct Projection: LedgerState, Sendable {
         lastCommitMicroseconds = record.commitMicroseconds
     }
 
-    /// Applies an event committed with a receipt (a live commit).
-    package mutating func apply(_ event: LedgerEvent, receipt: AppendReceipt, requestID: UUID) {
-        apply(event, sequence: receipt.sequence, requestID: requestID)
-        head = HeadDigest(sequence: receipt.sequence, hash: receipt.hash)
+    /// Applies an event committed with a receipt (a live commit), given as it was encoded for
+    /// its record: each added contact is stored as the bytes of its Contact message in the
+    /// payload, which are what encoding its values gives, rather than encoded a second time.
+    package mutating func apply(_ event: LedgerEvent, encoded: EncodedEvent, receipt: AppendReceipt, requestID: UUID) {
+        let sequence = receipt.sequence
+        var added = encoded.addedContacts.makeIterator()
+        encoded.payload.withUnsafeBufferPointer { payload in
+            for operation in event.operations {
+                guard case .addContact(let identifier, let container, let createdBy, let values) = operation else {
+                    apply(operation, sequence: sequence)
+                    continue
+                }
+                guard let range = added.next() else {
+                    preconditionFailure("an encoded event locates fewer added contacts than it has")
+                }
+                let bytes = UnsafeBufferPointer(rebasing: payload[range])
+                assert(bytes.elementsEqual(ContactCodec.encode(values, keys: .all)), "an added contact's bytes differ")
+                putContact(
+                    identifier,
+                    ContactState(
+                        values: values, containerIdentifier: container, createdBy: createdBy, revision: sequence),
+                    knownOld: nil, encoded: bytes)
+            }
+        }
+        putRequest(requestID, sequence: sequence)
+        head = HeadDigest(sequence: sequence, hash: receipt.hash)
         lastCommitMicroseconds = receipt.commitMicroseconds
     }
 }

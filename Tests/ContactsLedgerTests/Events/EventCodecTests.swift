@@ -23,6 +23,45 @@ struct EventCodecTests {
         #expect(Set(kinds) == Set(EventSchema.OperationField.allCases.map(\.rawValue)))
     }
 
+    @Test("Encoding says where each added contact's values lie, however long the messages around them")
+    func locatesAddedContacts() throws {
+        let seed = EventFixtures.seed("locatesAddedContacts")
+        var generator = EventFixtures.SeededGenerator(seed: seed)
+        // Notes of these lengths make the Contact message's length, and with it the lengths of
+        // the messages around it, take one, two and three bytes.
+        let noteLengths = [0, 100, 200, 20_000]
+        for round in 0..<200 {
+            var operations: [LedgerOperation] = []
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                if Bool.random(using: &generator) {
+                    operations.append(EventFixtures.randomOperation(using: &generator))
+                    continue
+                }
+                guard
+                    case .addContact(let identifier, let container, let createdBy, var values) =
+                        EventFixtures.typicalAdd(round)
+                else { preconditionFailure("typicalAdd is an add") }
+                values.note = String(repeating: "n", count: noteLengths.randomElement(using: &generator)!)
+                operations.append(
+                    .addContact(
+                        identifier: identifier, containerIdentifier: container, createdBy: createdBy, values: values))
+            }
+            let event = LedgerEvent(operations: operations)
+            let encoded = EventCodec.encodeLocatingAdds(event)
+            #expect(encoded.payload == EventCodec.encode(event))
+            let added = operations.compactMap { operation -> ContactValues? in
+                guard case .addContact(_, _, _, let values) = operation else { return nil }
+                return values
+            }
+            try #require(encoded.addedContacts.count == added.count, "seed \(seed), round \(round)")
+            for (values, range) in zip(added, encoded.addedContacts) {
+                // A Bool, so that a failure names the seed rather than printing kilobytes.
+                let matches = encoded.payload[range].elementsEqual(ContactCodec.encode(values, keys: .all))
+                #expect(matches, "seed \(seed), round \(round)")
+            }
+        }
+    }
+
     @Test("An event of many operations keeps their order, and an empty event is empty bytes")
     func manyOperations() throws {
         let event = LedgerEvent(operations: EventFixtures.everyOperation())
