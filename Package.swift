@@ -21,6 +21,9 @@ let package = Package(
             name: "CLedgerChecksums",
             cSettings: [.unsafeFlags(["-O2"])]
         ),
+        // The processor's prefetch hint, which Swift cannot emit: the search indexes' bulk
+        // build asks for hash buckets ahead of the keys that land in them.
+        .target(name: "CLedgerPrefetch"),
         // Bytes only: file layer, checksums, segments, framing, writer, reader,
         // recovery, lock. Knows nothing about contacts.
         .target(
@@ -37,7 +40,7 @@ let package = Package(
         // The public API: the Contacts framework's model over the journal.
         .target(
             name: "ContactsLedger",
-            dependencies: ["LedgerStorage", "LedgerMigrations"],
+            dependencies: ["LedgerStorage", "LedgerMigrations", "CLedgerPrefetch"],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -1,3 +1,4 @@
+import CLedgerPrefetch
 import Foundation
 
 /// Dense ids for byte strings (folded words, folded email addresses, phone keys), with the
@@ -45,10 +46,16 @@ struct ByteStringTable: Sendable {
 
     /// The id of a string, given a new one when it has none yet.
     mutating func findOrInsert(_ key: UnsafeBufferPointer<UInt8>) -> (id: UInt32, inserted: Bool) {
+        findOrInsert(key, hash: Self.hash(key))
+    }
+
+    /// ``findOrInsert(_:)`` of a key whose ``hash(_:)`` the caller has computed.
+    mutating func findOrInsert(_ key: UnsafeBufferPointer<UInt8>, hash fullHash: UInt64) -> (id: UInt32, inserted: Bool)
+    {
         if (ends.count + 1) * 4 > buckets.count * 3 {
             grow()
         }
-        let hash = Self.hash32(key)
+        let hash = UInt32(truncatingIfNeeded: fullHash)
         let mask = buckets.count - 1
         var index = Int(hash) & mask
         while true {
@@ -67,6 +74,15 @@ struct ByteStringTable: Sendable {
         ends.append(UInt32(bytes.count))
         buckets[index] = UInt64(hash) << 32 | UInt64(id + 1)
         return (id, true)
+    }
+
+    /// Asks the processor to fetch the bucket where a key with this ``hash(_:)`` starts probing,
+    /// so that finding or inserting it soon after does not wait for memory.
+    func prefetchBucket(hash: UInt64) {
+        guard !buckets.isEmpty else { return }
+        buckets.withUnsafeBufferPointer {
+            ledger_prefetch($0.baseAddress! + (Int(UInt32(truncatingIfNeeded: hash)) & ($0.count - 1)))
+        }
     }
 
     /// Calls `body` with the bytes of a string.

@@ -10,7 +10,12 @@ struct ExactKeyIndex: Sendable {
 
     /// Adds a slot to a key's set.
     mutating func insert(_ slot: ContactSlot, key: [UInt8]) {
-        let (id, inserted) = key.withUnsafeBufferPointer { keys.findOrInsert($0) }
+        key.withUnsafeBufferPointer { insert(slot, key: $0, hash: ByteStringTable.hash($0)) }
+    }
+
+    /// Adds a slot to the set of a key whose ``ByteStringTable/hash(_:)`` the caller has computed.
+    mutating func insert(_ slot: ContactSlot, key: UnsafeBufferPointer<UInt8>, hash: UInt64) {
+        let (id, inserted) = keys.findOrInsert(key, hash: hash)
         if inserted {
             slots.appendKey()
         } else if slots.isEmpty(id) {
@@ -18,6 +23,9 @@ struct ExactKeyIndex: Sendable {
         }
         slots.insert(slot, into: id)
     }
+
+    /// Asks the processor to fetch where a key with this ``ByteStringTable/hash(_:)`` is looked up.
+    func prefetch(hash: UInt64) { keys.prefetchBucket(hash: hash) }
 
     /// Removes a slot from a key's set.
     mutating func remove(_ slot: ContactSlot, key: [UInt8]) {

@@ -1,9 +1,12 @@
+import CLedgerPrefetch
+
 /// Nonzero 64-bit keys (packed phone numbers) to the sorted slots of the contacts that have
 /// them, in one open-addressing table with linear probing.
 ///
-/// A key and its set's head sit side by side in the table, so a lookup costs one cache miss
-/// and a phone number about sixteen bytes; a key whose last slot goes is deleted at once by
-/// shifting its successors back (no tombstones, no compaction).
+/// A bucket is a key in one array and its set's head at the same index of another (twelve
+/// bytes, so a phone number costs about sixteen), and a lookup in a large table misses the
+/// cache in each; the bulk build fetches both ahead (``prefetch(key:)``). A key whose last slot
+/// goes is deleted at once by shifting its successors back (no tombstones, no compaction).
 struct IntegerKeyIndex: Sendable {
     /// Zero for a free bucket, otherwise the key.
     private var keys: [UInt64] = []
@@ -26,6 +29,15 @@ struct IntegerKeyIndex: Sendable {
             count += 1
         }
         sets.insert(slot, head: &heads[index])
+    }
+
+    /// Asks the processor to fetch the bucket where a key starts probing (its key and its set's
+    /// head), so that inserting it soon after does not wait for memory.
+    func prefetch(key: UInt64) {
+        guard !keys.isEmpty else { return }
+        let index = Self.home(key) & (keys.count - 1)
+        keys.withUnsafeBufferPointer { ledger_prefetch($0.baseAddress! + index) }
+        heads.withUnsafeBufferPointer { ledger_prefetch($0.baseAddress! + index) }
     }
 
     /// Removes a slot from a key's set, and the key when its set empties.

@@ -161,25 +161,6 @@ package struct SearchIndexes: Sendable {
         }
     }
 
-    /// Indexes the email addresses and phone numbers of a contact given encoded, into a slot
-    /// that has none; the bulk build's other half. Throws when the bytes are not a Contact message.
-    mutating func insertAddressesAndNumbers(
-        _ slot: ContactSlot, encoded: UnsafeBufferPointer<UInt8>
-    ) throws(EventDecodingError) {
-        precondition(slot < Self.slotLimit, "slot \(slot) is beyond the search index's limit")
-        try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
-            switch field {
-            case .name: break
-            case .email:
-                if SearchFolding.foldEmail(utf8: utf8, into: &scratchKey) { emails.insert(slot, key: scratchKey) }
-            case .phone:
-                if let (key, code) = PhoneNumbering.storedKey(forUTF8: utf8, region: phoneRegion, packed: &scratchKey) {
-                    insertPhone(slot, key: key, callingCode: code)
-                }
-            }
-        }
-    }
-
     /// The name half of the bulk build: the name index of contacts given encoded (Contact
     /// messages of ``ContactCodec``), in ascending slot order, made on a thread of its own and
     /// taken by ``adoptNames(_:)``.
@@ -203,6 +184,103 @@ package struct SearchIndexes: Sendable {
 
         /// The name index of the contacts added.
         consuming func finish() -> NameIndex { builder.finish() }
+    }
+
+    /// The email and phone half of the bulk build: the address and number indexes of contacts
+    /// given encoded, in ascending slot order, into indexes that hold none.
+    ///
+    /// At a million contacts the tables' buckets are far bigger than the caches, so each key's
+    /// insertion waited for memory. The build reads and folds the keys of a few dozen contacts
+    /// first, asking the processor for each key's bucket as it goes (a prefetch), then
+    /// inserts them in the same order: the result is the one inserting contact by contact gives.
+    struct AddressBuild {
+        private var indexes: SearchIndexes
+        /// Keys read and not yet inserted, in the order of their contacts and fields.
+        private var queued: [QueuedKey] = []
+        /// The bytes of the queued email addresses and packed phone keys, back to back.
+        private var queuedBytes: [UInt8] = []
+        private var scratch: [UInt8] = []
+        /// The contacts whose keys are read before the first of them is inserted.
+        private static let contactsAhead = 32
+        private var contactsQueued = 0
+
+        private struct QueuedKey {
+            enum Kind { case email, integerPhone, packedPhone }
+            var slot: ContactSlot
+            var kind: Kind
+            /// The integer key of an integer phone key, else the bytes' ``ByteStringTable/hash(_:)``.
+            var key: UInt64
+            var callingCode: UInt16
+            /// Where the bytes of an email address or packed phone key lie in `queuedBytes`.
+            var bytes: Range<Int>
+        }
+
+        /// A build into `indexes`, which must hold no addresses or numbers.
+        init(into indexes: consuming SearchIndexes) { self.indexes = indexes }
+
+        /// Reads the email addresses and phone numbers of a contact given encoded, under a slot
+        /// above every slot added before. Throws when the bytes are not a Contact message.
+        mutating func add(_ slot: ContactSlot, encoded: UnsafeBufferPointer<UInt8>) throws(EventDecodingError) {
+            precondition(slot < SearchIndexes.slotLimit, "slot \(slot) is beyond the search index's limit")
+            let region = indexes.phoneRegion
+            try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
+                switch field {
+                case .name: break
+                case .email:
+                    if SearchFolding.foldEmail(utf8: utf8, into: &scratch) { queueBytes(slot, .email, callingCode: 0) }
+                case .phone:
+                    switch PhoneNumbering.storedKey(forUTF8: utf8, region: region, packed: &scratch) {
+                    case (.integer(let key), let code)?:
+                        indexes.phones.prefetch(key: key)
+                        queued.append(
+                            QueuedKey(slot: slot, kind: .integerPhone, key: key, callingCode: code, bytes: 0..<0))
+                    case (.packed, let code)?: queueBytes(slot, .packedPhone, callingCode: code)
+                    case nil: break
+                    }
+                }
+            }
+            contactsQueued += 1
+            if contactsQueued >= Self.contactsAhead { insertQueued() }
+        }
+
+        /// The indexes, with every contact added.
+        consuming func finish() -> SearchIndexes {
+            insertQueued()
+            return indexes
+        }
+
+        /// Queues the key in `scratch` and asks for its bucket.
+        private mutating func queueBytes(_ slot: ContactSlot, _ kind: QueuedKey.Kind, callingCode: UInt16) {
+            let hash = scratch.withUnsafeBufferPointer { ByteStringTable.hash($0) }
+            if kind == .email { indexes.emails.prefetch(hash: hash) } else { indexes.longPhones.prefetch(hash: hash) }
+            let start = queuedBytes.count
+            queuedBytes.append(contentsOf: scratch)
+            queued.append(
+                QueuedKey(slot: slot, kind: kind, key: hash, callingCode: callingCode, bytes: start..<queuedBytes.count)
+            )
+        }
+
+        /// Inserts the queued keys, in order.
+        private mutating func insertQueued() {
+            queuedBytes.withUnsafeBufferPointer { bytes in
+                for key in queued {
+                    switch key.kind {
+                    case .email:
+                        indexes.emails.insert(
+                            key.slot, key: UnsafeBufferPointer(rebasing: bytes[key.bytes]), hash: key.key)
+                    case .integerPhone:
+                        indexes.insertPhone(key.slot, key: .integer(key.key), callingCode: key.callingCode)
+                    case .packedPhone:
+                        indexes.scratchKey.removeAll(keepingCapacity: true)
+                        indexes.scratchKey.append(contentsOf: bytes[key.bytes])
+                        indexes.insertPhone(key.slot, key: .packed, callingCode: key.callingCode)
+                    }
+                }
+            }
+            queued.removeAll(keepingCapacity: true)
+            queuedBytes.removeAll(keepingCapacity: true)
+            contactsQueued = 0
+        }
     }
 
     /// Takes a name index built for the same slots by a ``NameBuild`` in place of this one's.

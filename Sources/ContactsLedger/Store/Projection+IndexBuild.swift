@@ -35,10 +35,11 @@ extension Projection {
                 try build.add(slot, encoded: encoded)
             }.map { $0.finish() }
         }
-        let addressesAndNumbers = Self.index(contacts, into: SearchIndexes(defaultCountryCode: country)) {
-            (indexes, slot, encoded) throws(EventDecodingError) in
-            try indexes.insertAddressesAndNumbers(slot, encoded: encoded)
-        }
+        let addressesAndNumbers = Self.index(
+            contacts, into: SearchIndexes.AddressBuild(into: SearchIndexes(defaultCountryCode: country))
+        ) { (build, slot, encoded) throws(EventDecodingError) in
+            try build.add(slot, encoded: encoded)
+        }.map { $0.finish() }
         let namesResult = names.wait()
         var built = try addressesAndNumbers.get()
         built.adoptNames(try namesResult.get())

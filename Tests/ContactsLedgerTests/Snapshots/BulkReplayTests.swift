@@ -188,6 +188,59 @@ struct BulkReplayTests {
         }
     }
 
+    @Test(
+        "The build's email and phone half, which reads keys a batch of contacts ahead, answers what insertion answers",
+        arguments: ["gb", "zz"])
+    func builtAddressesAndNumbersMatchMaintained(country: String) {
+        let seed = EventFixtures.seed("builtAddressesAndNumbersMatchMaintained")
+        var generator = EventFixtures.SeededGenerator(seed: seed)
+        // Keys shared between contacts, within and across the build's batches; national and
+        // international numbers; numbers too long for an integer key (packed); and, with "zz",
+        // no default region (the calling codes are counted).
+        let emails = (0..<60).map { "User\($0)@Example.org" }
+        let phones =
+            (0..<40).map { "020 7946 \(1000 + $0)" } + (0..<40).map { "+1 212 555 \(2000 + $0)" }
+            + (0..<20).map { "+44 12345 67890 12345 678\($0)" }
+        var maintained = Projection(ledgerID: UUID(), defaultCountryCode: country)
+        for index in 0..<150 {
+            var values = ContactValues()
+            values.givenName = "n\(index)"
+            values.emailAddresses = (0..<Int.random(in: 0...3, using: &generator)).map { number in
+                LabeledValue(
+                    identifier: "e\(index).\(number)", label: nil, value: emails.randomElement(using: &generator)!)
+            }
+            values.phoneNumbers = (0..<Int.random(in: 0...3, using: &generator)).map { number in
+                LabeledValue(
+                    identifier: "p\(index).\(number)", label: nil,
+                    value: PhoneNumber(stringValue: phones.randomElement(using: &generator)!))
+            }
+            maintained.putContact(
+                "c\(index)",
+                ContactState(
+                    values: values, containerIdentifier: maintained.defaultContainer.identifier, createdBy: "w",
+                    revision: 1))
+            // Deleted contacts leave free slots, which later contacts take.
+            if index % 11 == 5 { maintained.putContact("c\(index - 3)", nil) }
+        }
+        maintained.prepareForQueries()
+        var built = maintained
+        built.deferIndexes()
+        #expect(throws: Never.self) { try built.buildIndexes() }
+        built.indexes.checkInvariants()
+        for email in emails {
+            #expect(
+                built.indexes.slots(matchingEmailAddress: email)
+                    == maintained.indexes.slots(matchingEmailAddress: email), "seed \(seed): \(email)")
+        }
+        for phone in phones {
+            #expect(
+                built.indexes.slots(matchingPhoneNumber: phone)
+                    == maintained.indexes.slots(matchingPhoneNumber: phone), "seed \(seed): \(phone)")
+        }
+        #expect(emails.contains { !built.indexes.slots(matchingEmailAddress: $0).isEmpty })
+        #expect(phones.suffix(20).contains { !built.indexes.slots(matchingPhoneNumber: $0).isEmpty })
+    }
+
     @Test("Indexes built from the contacts answer what indexes kept up to date answer")
     func builtIndexesMatchMaintained() throws {
         let directory = StoreDirectory()

@@ -1,0 +1,3 @@
+// The prefetch hint is a static inline function in the header; SwiftPM needs a source file to
+// build the target.
+#include "CLedgerPrefetch.h"
