@@ -51,13 +51,22 @@ struct FoldedWords: Sendable {
         ends.removeAll(keepingCapacity: true)
     }
 
-    /// Drops repeated words, keeping the first of each.
+    /// Drops repeated words, keeping the first of each: by comparing with the words kept for a
+    /// few words (a typed query), through a set of them for many, so that a query of thousands
+    /// of words costs their number rather than its square.
     mutating func removeDuplicates() {
         guard count > 1 else { return }
         var kept = FoldedWords()
         kept.bytes.reserveCapacity(bytes.count)
-        for index in 0..<count where !kept.contains(word(index)) {
-            kept.append(word(index))
+        if count <= 16 {
+            for index in 0..<count where !kept.contains(word(index)) {
+                kept.append(word(index))
+            }
+        } else {
+            var seen = Set<ArraySlice<UInt8>>(minimumCapacity: count)
+            for index in 0..<count where seen.insert(word(index)).inserted {
+                kept.append(word(index))
+            }
         }
         self = kept
     }

@@ -126,6 +126,19 @@ struct NameSignatureTests {
         #expect(indexes.slots(matchingName: String(repeating: "界 jo ", count: 500)) == [2])
     }
 
+    @Test("A query of thousands of distinct words, some repeated, asks each once and answers exactly")
+    func manyDistinctQueryWords() {
+        let words = (0..<4_000).map { "w\($0)x" }
+        let indexes = SearchFixtures.indexes([
+            SearchFixtures.contact(given: words.joined(separator: " "), family: "Smith"),
+            SearchFixtures.contact(given: words.prefix(3_999).joined(separator: " "), family: "Smith"),
+        ])
+        let query = (words.reversed() + words.prefix(500) + ["smi"]).joined(separator: " ")
+        #expect(SearchFolding.queryWords(query).count == 4_001)
+        #expect(indexes.slots(matchingName: query) == [0])
+        #expect(indexes.slots(matchingName: query + " nobody") == [])
+    }
+
     @Test("An update or a removal takes a contact out of the answers of its old names")
     func updateAndRemoval() {
         var indexes = SearchFixtures.indexes([
