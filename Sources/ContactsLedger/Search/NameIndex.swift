@@ -106,19 +106,23 @@ struct NameIndex: Sendable {
 
     /// Re-indexes a contact whose words changed, touching only the words that differ.
     mutating func update(_ slot: ContactSlot, from old: FoldedWords, to new: FoldedWords) {
+        let isOld = old.membership()
+        let isNew = new.membership()
         var removed = FoldedWords()
-        for index in 0..<old.count where !new.contains(old.word(index)) {
+        for index in 0..<old.count where !isNew(old.word(index)) {
             removed.append(old.word(index))
         }
         var added = FoldedWords()
-        for index in 0..<new.count where !old.contains(new.word(index)) {
+        for index in 0..<new.count where !isOld(new.word(index)) {
             added.append(new.word(index))
         }
         // Word starts are shared between words ("john", "johnny"), so they are diffed as
         // sets of their own rather than derived from the changed words.
         let oldCodes = Self.prefixCodes(of: old)
         let newCodes = Self.prefixCodes(of: new)
-        remove(slot, words: removed, prefixCodes: oldCodes.filter { !newCodes.contains($0) })
+        let oldCodeSet = Set(oldCodes)
+        let newCodeSet = Set(newCodes)
+        remove(slot, words: removed, prefixCodes: oldCodes.filter { !newCodeSet.contains($0) })
         // The signature first, so that the added words' signed lists take the new one.
         let signature = Self.signature(of: new)
         if Int(slot) < startSignatures.count {
@@ -126,9 +130,9 @@ struct NameIndex: Sendable {
         } else if !new.isEmpty {
             addSignature(signature, to: slot)
         }
-        insert(slot, words: added, prefixCodes: newCodes.filter { !oldCodes.contains($0) })
+        insert(slot, words: added, prefixCodes: newCodes.filter { !oldCodeSet.contains($0) })
         // The words kept carry the slot's old signature in their signed lists.
-        for index in 0..<new.count where old.contains(new.word(index)) {
+        for index in 0..<new.count where isOld(new.word(index)) {
             new.withWord(index) { word in
                 if let id = words.find(word), let index = signedLists.index(forKey: id) {
                     signedLists.values[index].upsert(slot, signature: signature)
@@ -477,10 +481,11 @@ struct NameIndex: Sendable {
     /// The distinct one- and two-byte word starts of some words.
     static func prefixCodes(of words: FoldedWords) -> [UInt32] {
         var codes: [UInt32] = []
+        var seen = Set<UInt32>()
         for index in 0..<words.count {
             words.withWord(index) { word in
                 for length in 1...2 {
-                    if let code = prefixCode(of: word, length: length), !codes.contains(code) {
+                    if let code = prefixCode(of: word, length: length), seen.insert(code).inserted {
                         codes.append(code)
                     }
                 }

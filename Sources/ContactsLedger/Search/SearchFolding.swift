@@ -39,6 +39,18 @@ struct FoldedWords: Sendable {
         (0..<count).contains { self.word($0) == word }
     }
 
+    /// ``contains(_:)``, for asking it of many words: a comparison with each word for a few
+    /// words, a set of them for many, so that asking it of every word of another contact costs
+    /// their number rather than the product of the two.
+    func membership() -> (ArraySlice<UInt8>) -> Bool {
+        guard count > Self.wordsScannedMax else { return { self.contains($0) } }
+        let set = Set((0..<count).map { word($0) })
+        return { set.contains($0) }
+    }
+
+    /// The most words that are compared one by one rather than put in a set.
+    static let wordsScannedMax = 16
+
     /// Appends a word.
     mutating func append<Bytes: Sequence<UInt8>>(_ word: Bytes) {
         bytes.append(contentsOf: word)
@@ -58,7 +70,7 @@ struct FoldedWords: Sendable {
         guard count > 1 else { return }
         var kept = FoldedWords()
         kept.bytes.reserveCapacity(bytes.count)
-        if count <= 16 {
+        if count <= Self.wordsScannedMax {
             for index in 0..<count where !kept.contains(word(index)) {
                 kept.append(word(index))
             }

@@ -166,6 +166,20 @@ struct NameSignatureTests {
         indexes.checkInvariants()
     }
 
+    @Test("A contact of thousands of name words updated to other thousands keeps exactly its new words")
+    func updateOfManyWords() {
+        let old = SearchFixtures.contact(given: (0..<4_000).map { "w\($0)x" }.joined(separator: " "), family: "Smith")
+        let new = SearchFixtures.contact(
+            given: (2_000..<6_000).map { "w\($0)x" }.joined(separator: " "), family: "Smith")
+        var indexes = SearchFixtures.indexes([old, SearchFixtures.contact(given: "w1x", family: "Jones")])
+        indexes.update(0, from: old, to: new)
+        #expect(indexes.slots(matchingName: "w1x") == [1])
+        #expect(indexes.slots(matchingName: "w1999x") == [])
+        #expect(indexes.slots(matchingName: "w2000x smith") == [0])
+        #expect(indexes.slots(matchingName: "w5999x") == [0])
+        indexes.checkInvariants()
+    }
+
     @Test("A word's signed list appears at its size, goes below half of it, comes back, and stays right")
     func signedListsComeAndGo() {
         let limit = ContactSlot(NameIndex.signedListSlotsMin)
