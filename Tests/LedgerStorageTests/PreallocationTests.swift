@@ -21,6 +21,22 @@ struct PreallocationTests {
         try FileManager.default.copyItem(atPath: ledger, toPath: copy)
     }
 
+    /// A new ledger of `count` records (40-byte payloads) copied while its writer still runs, as a
+    /// kill leaves it (the zeros ahead of its records included), the original then closed: the
+    /// copy, its one segment, and the receipts of the records.
+    private func killedLedger(
+        in directory: TemporaryDirectory, records count: Int
+    ) throws -> (ledger: String, segment: String, receipts: [AppendReceipt]) {
+        let ledger = directory.child("l")
+        let journal = try createAndOpen(ledger)
+        let receipts = try (1...count).map { try journal.appendAndWait(entry($0)) }
+        let killed = directory.child("killed")
+        try copyLedger(ledger, to: killed)
+        journal.close()
+        let segment = try #require(try segmentPaths(killed).first)
+        return (killed, segment, receipts)
+    }
+
     @Test(
         "Records go into zeros written ahead; a copy taken while the writer runs (a kill) reopens clean and appends after its last record; close cuts the zeros"
     )
@@ -188,13 +204,7 @@ struct PreallocationTests {
     @Test("Zeros followed by other bytes are a torn tail: cut, and counted to the last byte that is not zero")
     func zerosThenGarbageIsATornTail() throws {
         let directory = TemporaryDirectory()
-        let ledger = directory.child("l")
-        let journal = try createAndOpen(ledger)
-        let receipts = try (1...3).map { try journal.appendAndWait(entry($0)) }
-        let killed = directory.child("killed")
-        try copyLedger(ledger, to: killed)
-        journal.close()
-        let segment = try #require(try segmentPaths(killed).first)
+        let (killed, segment, receipts) = try killedLedger(in: directory, records: 3)
         let end = recordsEnd(segment)
         var data = bytes(of: segment)
         data[end + 100] = 0xA5
@@ -218,13 +228,7 @@ struct PreallocationTests {
     @Test("A record lost in the zeros with a valid one after it is damage, not a clean end or a torn tail")
     func hypotheticalHoleIsCorruption() throws {
         let directory = TemporaryDirectory()
-        let ledger = directory.child("l")
-        let journal = try createAndOpen(ledger)
-        for number in 1...5 { _ = try journal.appendAndWait(entry(number)) }
-        let killed = directory.child("killed")
-        try copyLedger(ledger, to: killed)
-        journal.close()
-        let segment = try #require(try segmentPaths(killed).first)
+        let (killed, segment, _) = try killedLedger(in: directory, records: 5)
         let offsets = recordOffsets(inSegment: segment)
         var data = bytes(of: segment)
         for index in offsets[3]..<offsets[4] { data[index] = 0 }
