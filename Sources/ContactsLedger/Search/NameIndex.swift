@@ -120,9 +120,7 @@ struct NameIndex: Sendable {
         // sets of their own rather than derived from the changed words.
         let oldCodes = Self.prefixCodes(of: old)
         let newCodes = Self.prefixCodes(of: new)
-        let oldCodeSet = Set(oldCodes)
-        let newCodeSet = Set(newCodes)
-        remove(slot, words: removed, prefixCodes: oldCodes.filter { !newCodeSet.contains($0) })
+        remove(slot, words: removed, prefixCodes: Self.codes(oldCodes, notIn: newCodes))
         // The signature first, so that the added words' signed lists take the new one.
         let signature = Self.signature(of: new)
         if Int(slot) < startSignatures.count {
@@ -130,7 +128,7 @@ struct NameIndex: Sendable {
         } else if !new.isEmpty {
             addSignature(signature, to: slot)
         }
-        insert(slot, words: added, prefixCodes: newCodes.filter { !oldCodeSet.contains($0) })
+        insert(slot, words: added, prefixCodes: Self.codes(newCodes, notIn: oldCodes))
         // The words kept carry the slot's old signature in their signed lists.
         for index in 0..<new.count where isOld(new.word(index)) {
             new.withWord(index) { word in
@@ -481,17 +479,27 @@ struct NameIndex: Sendable {
     /// The distinct one- and two-byte word starts of some words.
     static func prefixCodes(of words: FoldedWords) -> [UInt32] {
         var codes: [UInt32] = []
+        // For many words the codes seen are also kept in a set, so that finding them costs
+        // their number rather than its square; for a few, the list is searched.
+        let many = words.count > FoldedWords.wordsScannedMax
         var seen = Set<UInt32>()
         for index in 0..<words.count {
             words.withWord(index) { word in
                 for length in 1...2 {
-                    if let code = prefixCode(of: word, length: length), seen.insert(code).inserted {
-                        codes.append(code)
-                    }
+                    guard let code = prefixCode(of: word, length: length) else { continue }
+                    if many ? seen.insert(code).inserted : !codes.contains(code) { codes.append(code) }
                 }
             }
         }
         return codes
+    }
+
+    /// The codes of `codes` that are not in `other`, in order: `other` searched when it is short,
+    /// put in a set when it is long.
+    private static func codes(_ codes: [UInt32], notIn other: [UInt32]) -> [UInt32] {
+        guard other.count > 2 * FoldedWords.wordsScannedMax else { return codes.filter { !other.contains($0) } }
+        let set = Set(other)
+        return codes.filter { !set.contains($0) }
     }
 
     // MARK: Byte order
