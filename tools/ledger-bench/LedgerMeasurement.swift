@@ -26,9 +26,13 @@ struct LedgerMeasurement {
     let search: Bool
     /// Stop after the open (and its memory figure): for profiling the open alone.
     var openOnly = false
+    /// Only the replays, each alone (no open, search or read beside them): for profiling and
+    /// for comparing two builds of the replay side by side.
+    var replayOnly = false
 
     func run() throws -> [String: Any] {
         var result: [String: Any] = [:]
+        if replayOnly { return try replays(into: &result, withReads: false) }
         let residentBefore = residentBytes()
         let openStart = nanoseconds()
         let store = try ContactStore(ledgerAt: path, client: .fullAccess("bench-open"))
@@ -46,7 +50,12 @@ struct LedgerMeasurement {
         }
         store.close()
         if openOnly { return result }
+        return try replays(into: &result, withReads: true)
+    }
 
+    /// Replays the journal with the snapshots moved aside, three times (once with `quick`), after
+    /// a read and check of it each time when `withReads`; adds the figures to `result`.
+    private func replays(into result: inout [String: Any], withReads: Bool) throws -> [String: Any] {
         // The read and the replay alternate, three times each in a full run: on this machine a
         // replay's time moves by a fifth from one minute to the next, and the median of three
         // taken side by side with the read's is steadier than one of each.
@@ -56,11 +65,12 @@ struct LedgerMeasurement {
         var readSeconds: [Double] = []
         var replaySeconds: [Double] = []
         for _ in 0..<(quick ? 1 : 3) {
-            let verifyStart = nanoseconds()
-            let verified = try reader.verify()
-            readSeconds.append(Double(nanoseconds() - verifyStart) / 1e9)
-            result["records"] = verified.records
-
+            if withReads {
+                let verifyStart = nanoseconds()
+                let verified = try reader.verify()
+                readSeconds.append(Double(nanoseconds() - verifyStart) / 1e9)
+                result["records"] = verified.records
+            }
             try FileManager.default.moveItem(atPath: snapshots, toPath: hidden)
             defer { try? FileManager.default.moveItem(atPath: hidden, toPath: snapshots) }
             let replayStart = nanoseconds()
@@ -69,8 +79,10 @@ struct LedgerMeasurement {
             result["replayed_contacts"] = replayed.withProjection { $0.contactCount }
             replayed.close()
         }
-        result["read_checksum_seconds"] = percentile(readSeconds, 0.5)
-        result["read_checksum_seconds_runs"] = readSeconds
+        if withReads {
+            result["read_checksum_seconds"] = percentile(readSeconds, 0.5)
+            result["read_checksum_seconds_runs"] = readSeconds
+        }
         result["replay_seconds"] = percentile(replaySeconds, 0.5)
         result["replay_seconds_runs"] = replaySeconds
         return result

@@ -31,11 +31,12 @@ let usage = """
                        --quick 1000,2000); search and memory are measured on the last
       --commit-only    measure only the commit figures (single commits beside the fdatasync baseline,
                        and group commit), writing no generated ledgers
-      --measure-ledger PATH [--measure-search | --measure-open-only]
+      --measure-ledger PATH [--measure-search | --measure-open-only | --measure-replay-only]
                        measure one ledger written by an earlier --keep run (open, memory, read,
                        replay, and search with --measure-search; only the open with
-                       --measure-open-only) in this process and print its figures; the full
-                       run does this in a child process, and it is the mode to profile
+                       --measure-open-only; only the replays with --measure-replay-only) in this
+                       process and print its figures; the full run does this in a child process,
+                       and it is the mode to profile
 
     Exit codes: 0 success; 64 usage error; 1 any other failure.
     """
@@ -50,6 +51,8 @@ struct Options {
     var measureSearch = false
     /// Internal, for profiling: with `--measure-ledger`, measure only the open with a snapshot.
     var measureOpenOnly = false
+    /// Internal, for profiling: with `--measure-ledger`, measure only the replays.
+    var measureReplayOnly = false
     /// The contact counts of the generated ledgers; the last one is searched.
     var sizes: [Int]?
     /// Measure only the commit figures.
@@ -70,6 +73,7 @@ struct Options {
                 measure = value
             case "--measure-search": measureSearch = true
             case "--measure-open-only": measureOpenOnly = true
+            case "--measure-replay-only": measureReplayOnly = true
             case "--commit-only": commitOnly = true
             case "--sizes":
                 guard let value = rest.popFirst(),
@@ -130,7 +134,7 @@ do {
         try printJSON(
             LedgerMeasurement(
                 path: path, quick: options.quick, search: options.measureSearch,
-                openOnly: options.measureOpenOnly
+                openOnly: options.measureOpenOnly, replayOnly: options.measureReplayOnly
             )
             .run())
         exit(0)

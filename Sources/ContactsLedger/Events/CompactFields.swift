@@ -82,8 +82,21 @@ enum CompactFields {
 }
 
 /// The 16 bytes of a UUID, kept inline.
-struct UUIDBytes {
+struct UUIDBytes: Equatable {
     private var storage: (UInt64, UInt64) = (0, 0)
+
+    /// Zero bytes.
+    init() {}
+
+    static func == (left: UUIDBytes, right: UUIDBytes) -> Bool {
+        left.storage.0 == right.storage.0 && left.storage.1 == right.storage.1
+    }
+
+    /// A copy of exactly 16 bytes.
+    init(copying bytes: UnsafeBufferPointer<UInt8>) {
+        precondition(bytes.count == 16, "a UUID has 16 bytes")
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+    }
 
     /// Sets one byte.
     @inline(__always)
@@ -94,6 +107,42 @@ struct UUIDBytes {
     /// Calls `body` with the 16 bytes.
     func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         withUnsafeBytes(of: storage) { body($0) }
+    }
+
+    /// The bytes' canonical text (``UUIDText``).
+    var text: String {
+        withBytes { UUIDText.canonical($0.assumingMemoryBound(to: UInt8.self))! }
+    }
+
+    /// Calls `body` with the UTF-8 of the bytes' canonical text, written on the stack.
+    func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UUIDText.length) { text in
+            withBytes { UUIDText.write($0.assumingMemoryBound(to: UInt8.self), into: text) }
+            return body(UnsafeBufferPointer(text))
+        }
+    }
+}
+
+/// An identifier as an operation's fields hold it: text, or the 16 bytes of a UUID that stand
+/// for its canonical text. A replay keeps the bytes, so that it makes no string per contact.
+enum DecodedIdentifier {
+    case text(String)
+    case uuid(UUIDBytes)
+
+    /// The identifier.
+    var string: String {
+        switch self {
+        case .text(let text): text
+        case .uuid(let bytes): bytes.text
+        }
+    }
+
+    /// Calls `body` with the identifier's UTF-8.
+    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        switch self {
+        case .text(var text): text.withUTF8(body)
+        case .uuid(let bytes): bytes.withText(body)
+        }
     }
 }
 
@@ -116,6 +165,17 @@ extension WireEncoder {
 }
 
 extension PayloadReader {
+    /// Reads an identifier written as 16 UUID bytes, keeping the bytes; anything but 16 bytes is
+    /// refused.
+    mutating func uuidBytes(_ key: WireKey) throws(EventDecodingError) -> UUIDBytes {
+        let offset = key.offset
+        let bytes = try withBytes(key) { bytes -> UUIDBytes? in
+            bytes.count == 16 ? UUIDBytes(copying: bytes) : nil
+        }
+        guard let bytes else { throw EventDecodingError(.notAUUID, offset: offset) }
+        return bytes
+    }
+
     /// Reads an identifier written as 16 UUID bytes; anything but 16 bytes is refused.
     mutating func uuidIdentifier(_ key: WireKey) throws(EventDecodingError) -> String {
         let offset = key.offset

@@ -93,6 +93,7 @@ package enum EventCodec {
     ) throws(EventDecodingError) {
         try WireReader.withReader(payload) { (wire: inout WireReader) throws(EventDecodingError) in
             var reader = PayloadReader(wire: wire)
+            var scratch = ContactValues()
             while !reader.isAtEnd {
                 let key = try reader.nextKey()
                 guard key.field == EventSchema.EventField.operations.rawValue else {
@@ -102,7 +103,7 @@ package enum EventCodec {
                 let index = operations.count
                 do throws(EventDecodingError) {
                     var nested = try reader.nested(key)
-                    try decodeOperation(from: &nested, appendingTo: &operations)
+                    try decodeOperation(from: &nested, appendingTo: &operations, scratch: &scratch)
                 } catch {
                     throw error.within("operations[\(index)]")
                 }
@@ -114,10 +115,10 @@ package enum EventCodec {
 /// Where the decoder puts the operations of an event: an array of ``LedgerOperation``s, or a
 /// replay's own list, which keeps an added contact as the range of its encoded bytes.
 protocol DecodedOperations {
-    /// Whether every contact's values are decoded, or those a replay does not need only checked
-    /// (``PayloadReader/checksOnly``): an added contact's and an update's new values (stood for
-    /// by the range of their bytes), an update's old values and a deleted contact's last ones.
-    static var decodesEveryValue: Bool { get }
+    /// What the decoder makes of the values of an added or updated contact: ``ContactValues``,
+    /// decoded, or ``CheckedValues``, nothing (a replay, which stands for an added contact's
+    /// and an update's new values by the range of their bytes, and needs no old ones).
+    associatedtype Values: DecodedValues
     /// How many operations were put so far.
     var count: Int { get }
     /// Puts an operation.
@@ -125,34 +126,79 @@ protocol DecodedOperations {
     /// Puts an added contact: its values, decoded (and so checked), and where its Contact
     /// message lies in the payload.
     mutating func appendAdd(
-        identifier: String, containerIdentifier: String, createdBy: String, values: consuming ContactValues,
-        contact: Range<Int>)
+        identifier: DecodedIdentifier, containerIdentifier: DecodedIdentifier, createdBy: String,
+        values: consuming Values, contact: Range<Int>)
     /// Puts an updated contact: its old and new values for `keys`, and where the Contact message
     /// of the new ones lies in the payload.
     mutating func appendUpdate(
-        identifier: String, keys: ContactKeySet, old: consuming ContactValues, new: consuming ContactValues,
+        identifier: DecodedIdentifier, keys: ContactKeySet, old: consuming Values, new: consuming Values,
         newContact: Range<Int>)
 }
 
+extension DecodedOperations {
+    /// Whether every contact's values are decoded, or only checked (``PayloadReader/checksOnly``).
+    static var decodesEveryValue: Bool { Values.decodesValues }
+}
+
+/// The values of a Contact message as the decoder keeps them (see ``DecodedOperations/Values``).
+protocol DecodedValues {
+    /// Whether the values are decoded, not only checked.
+    static var decodesValues: Bool { get }
+    /// Values before any message is decoded.
+    init()
+    /// Decodes (or only checks, into `scratch`) a Contact message and returns its key set.
+    /// `decoded` says whether a message was decoded here before: a second one replaces it.
+    mutating func decode(
+        from reader: inout PayloadReader, decoded: inout Bool, scratch: inout ContactValues
+    ) throws(EventDecodingError) -> ContactKeySet
+}
+
+extension ContactValues: DecodedValues {
+    static var decodesValues: Bool { true }
+
+    @inline(__always)
+    mutating func decode(
+        from reader: inout PayloadReader, decoded: inout Bool, scratch: inout ContactValues
+    ) throws(EventDecodingError) -> ContactKeySet {
+        ContactCodec.reset(&self, &decoded)
+        return try ContactCodec.decode(from: &reader, into: &self)
+    }
+}
+
+/// A Contact message checked and not kept: checking it into a scratch ``ContactValues`` shared
+/// by a whole payload builds and frees none per contact, where a ``ContactValues``, close to a
+/// kilobyte, cost a replay a tenth of its decoding.
+struct CheckedValues: DecodedValues {
+    static var decodesValues: Bool { false }
+
+    @inline(__always)
+    func decode(
+        from reader: inout PayloadReader, decoded: inout Bool, scratch: inout ContactValues
+    ) throws(EventDecodingError) -> ContactKeySet {
+        reader.checksOnly = true
+        return try ContactCodec.decode(from: &reader, into: &scratch)
+    }
+}
+
 extension Array: DecodedOperations where Element == LedgerOperation {
-    static var decodesEveryValue: Bool { true }
 
     /// Puts the added contact with its values.
     mutating func appendAdd(
-        identifier: String, containerIdentifier: String, createdBy: String, values: consuming ContactValues,
-        contact: Range<Int>
+        identifier: DecodedIdentifier, containerIdentifier: DecodedIdentifier, createdBy: String,
+        values: consuming ContactValues, contact: Range<Int>
     ) {
         append(
             .addContact(
-                identifier: identifier, containerIdentifier: containerIdentifier, createdBy: createdBy, values: values))
+                identifier: identifier.string, containerIdentifier: containerIdentifier.string, createdBy: createdBy,
+                values: values))
     }
 
     /// Puts the update with its values.
     mutating func appendUpdate(
-        identifier: String, keys: ContactKeySet, old: consuming ContactValues, new: consuming ContactValues,
+        identifier: DecodedIdentifier, keys: ContactKeySet, old: consuming ContactValues, new: consuming ContactValues,
         newContact: Range<Int>
     ) {
-        append(.updateContact(identifier: identifier, keys: keys, old: old, new: new))
+        append(.updateContact(identifier: identifier.string, keys: keys, old: old, new: new))
     }
 }
 

@@ -180,6 +180,20 @@ package struct Projection: LedgerState, Sendable {
 
     package mutating func putRequest(_ requestID: UUID, sequence: UInt64) { requests[requestID] = sequence }
 
+    /// ``containerIndex(_:)`` of an identifier's UTF-8, which makes no string when it is the last
+    /// container's, as in a replay of contacts added to one container.
+    mutating func containerIndex(utf8 identifier: UnsafeBufferPointer<UInt8>) -> UInt16 {
+        if var last = containerIdentifiers.last,
+            last.withUTF8({
+                $0.count == identifier.count
+                    && (identifier.isEmpty || memcmp($0.baseAddress!, identifier.baseAddress!, identifier.count) == 0)
+            })
+        {
+            return UInt16(containerIdentifiers.count - 1)
+        }
+        return containerIndex(String(decoding: identifier, as: UTF8.self))
+    }
+
     mutating func containerIndex(_ identifier: String) -> UInt16 {
         // Consecutive contacts are mostly in one container: compared before hashing.
         if let last = containerIdentifiers.last, last == identifier { return UInt16(containerIdentifiers.count - 1) }
@@ -332,10 +346,13 @@ struct ContactTable: Sendable {
     /// ``insert(_:hash:encoded:container:creator:revision:)`` that follows when it has not.
     func lookUp(_ identifier: String) -> (slot: ContactSlot?, hash: UInt32) {
         var key = identifier
-        return key.withUTF8 {
-            let hash = Self.hash($0)
-            return (find($0, hash: hash), hash)
-        }
+        return key.withUTF8 { lookUp(utf8: $0) }
+    }
+
+    /// ``lookUp(_:)`` of an identifier's UTF-8.
+    func lookUp(utf8 identifier: UnsafeBufferPointer<UInt8>) -> (slot: ContactSlot?, hash: UInt32) {
+        let hash = Self.hash(identifier)
+        return (find(identifier, hash: hash), hash)
     }
 
     func identifier(at slot: ContactSlot) -> String? {
@@ -423,6 +440,18 @@ struct ContactTable: Sendable {
         _ identifier: String, hash knownHash: UInt32?, encoded: UnsafeBufferPointer<UInt8>, container: UInt16,
         creator: UInt32, revision: UInt64
     ) -> ContactSlot {
+        var key = identifier
+        return key.withUTF8 {
+            insert(
+                utf8: $0, hash: knownHash, encoded: encoded, container: container, creator: creator, revision: revision)
+        }
+    }
+
+    /// ``insert(_:hash:encoded:container:creator:revision:)`` of an identifier's UTF-8.
+    mutating func insert(
+        utf8 identifier: UnsafeBufferPointer<UInt8>, hash knownHash: UInt32?, encoded: UnsafeBufferPointer<UInt8>,
+        container: UInt16, creator: UInt32, revision: UInt64
+    ) -> ContactSlot {
         let slot: ContactSlot
         if let free = freeSlots.popLast() {
             slot = free
@@ -431,12 +460,9 @@ struct ContactTable: Sendable {
             slot = ContactSlot(records.count)
             records.append(.free)
         }
-        var key = identifier
         let offset = arena.count
-        let hash = key.withUTF8 { utf8 in
-            arena.append(contentsOf: utf8)
-            return knownHash ?? Self.hash(utf8)
-        }
+        arena.append(contentsOf: identifier)
+        let hash = knownHash ?? Self.hash(identifier)
         arena.append(contentsOf: encoded)
         records[Int(slot)] = StoredContact(
             offset: offset, revision: revision, identifierBytes: UInt32(arena.count - offset - encoded.count),

@@ -131,7 +131,7 @@ final class ProjectionReplay: @unchecked Sendable {
 
     /// The applying thread: applies batches in order until the decoding thread is done.
     private func apply() {
-        var scratch: [UInt8] = []
+        var scratch = ReplayScratch()
         while let batch = decoded.take() {
             for (operations, record) in batch { projection.apply(operations, record: record, scratch: &scratch) }
             lock.withLock { spent.append(batch) }
@@ -180,13 +180,23 @@ final class Handoff<Element>: @unchecked Sendable {
     }
 }
 
+/// What the applying thread of a replay reuses from record to record.
+struct ReplayScratch {
+    /// A buffer for merged updates.
+    var bytes: [UInt8] = []
+    /// The container of the last added contact whose container was given as UUID bytes.
+    var container: (bytes: UUIDBytes, index: UInt16)?
+}
+
 /// An operation as a replay applies it: an added contact of a current-schema record as where its
-/// Contact message lies in the record's payload, anything else decoded.
+/// Contact message lies in the record's payload, with its identifiers as the record holds them
+/// (a UUID's 16 bytes rather than a string), anything else decoded.
 enum ReplayOperation {
     /// A contact added; its values are the Contact message at `contact` in the payload.
-    case add(identifier: String, containerIdentifier: String, createdBy: String, contact: Range<Int>)
+    case add(
+        identifier: DecodedIdentifier, containerIdentifier: DecodedIdentifier, createdBy: String, contact: Range<Int>)
     /// A contact updated; the new values of `keys` are the Contact message at `new` in the payload.
-    case update(identifier: String, keys: ContactKeySet, new: Range<Int>)
+    case update(identifier: DecodedIdentifier, keys: ContactKeySet, new: Range<Int>)
     /// Any other operation (boxed: a ``LedgerOperation`` is close to two kilobytes).
     indirect case other(LedgerOperation)
 }
@@ -198,7 +208,7 @@ struct ReplayOperations: DecodedOperations {
 
     /// The values of added, updated and deleted contacts are checked, not decoded: the
     /// projection stores (or merges) the bytes of the new ones and needs none of the old.
-    static var decodesEveryValue: Bool { false }
+    typealias Values = CheckedValues
 
     var count: Int { operations.count }
 
@@ -208,8 +218,8 @@ struct ReplayOperations: DecodedOperations {
 
     /// Keeps the added contact as its bytes; its values were only checked.
     mutating func appendAdd(
-        identifier: String, containerIdentifier: String, createdBy: String, values: consuming ContactValues,
-        contact: Range<Int>
+        identifier: DecodedIdentifier, containerIdentifier: DecodedIdentifier, createdBy: String,
+        values: consuming CheckedValues, contact: Range<Int>
     ) {
         operations.append(
             .add(
@@ -219,8 +229,8 @@ struct ReplayOperations: DecodedOperations {
 
     /// Keeps the update's new values as their bytes; its values were only checked.
     mutating func appendUpdate(
-        identifier: String, keys: ContactKeySet, old: consuming ContactValues, new: consuming ContactValues,
-        newContact: Range<Int>
+        identifier: DecodedIdentifier, keys: ContactKeySet, old: consuming CheckedValues,
+        new: consuming CheckedValues, newContact: Range<Int>
     ) {
         operations.append(.update(identifier: identifier, keys: keys, new: newContact))
     }
@@ -249,21 +259,22 @@ extension Projection {
     }
 
     /// Applies a record's operations as ``decodeForReplay(_:keepingAddsEncoded:)`` gave them;
-    /// `scratch` is a buffer to reuse.
-    mutating func apply(_ operations: ReplayOperations, record: JournalRecord, scratch: inout [UInt8]) {
+    /// `scratch` is what one applying thread reuses from record to record.
+    mutating func apply(_ operations: ReplayOperations, record: JournalRecord, scratch: inout ReplayScratch) {
         for operation in operations.operations {
             switch operation {
             case .add(let identifier, let containerIdentifier, let createdBy, let contact):
                 record.payload.withUnsafeBufferPointer { payload in
                     putEncodedContact(
                         identifier, encoded: UnsafeBufferPointer(rebasing: payload[contact]),
-                        containerIdentifier: containerIdentifier, createdBy: createdBy, revision: record.sequence)
+                        container: container(containerIdentifier, &scratch), createdBy: createdBy,
+                        revision: record.sequence)
                 }
             case .update(let identifier, let keys, let new):
                 record.payload.withUnsafeBufferPointer { payload in
                     updateEncodedContact(
                         identifier, keys: keys, new: UnsafeBufferPointer(rebasing: payload[new]),
-                        revision: record.sequence, scratch: &scratch)
+                        revision: record.sequence, scratch: &scratch.bytes)
                 }
             case .other(let operation):
                 apply(operation, sequence: record.sequence)
@@ -279,11 +290,12 @@ extension Projection {
     /// messages (``ContactCodec/mergeUpdate(current:update:keys:into:)``); only while the
     /// indexes are deferred. A contact that does not exist is left alone, as there.
     mutating func updateEncodedContact(
-        _ identifier: String, keys: ContactKeySet, new: UnsafeBufferPointer<UInt8>, revision: UInt64,
+        _ identifier: DecodedIdentifier, keys: ContactKeySet, new: UnsafeBufferPointer<UInt8>, revision: UInt64,
         scratch: inout [UInt8]
     ) {
         precondition(indexesDeferred, "a contact updated as bytes would leave the indexes stale")
-        guard let slot = contacts.slot(of: identifier), let stored = contacts.record(at: slot) else { return }
+        guard let slot = identifier.withUTF8({ contacts.lookUp(utf8: $0).slot }), let stored = contacts.record(at: slot)
+        else { return }
         let merged = contacts.withEncoded(stored) { current in
             ContactCodec.mergeUpdate(current: current, update: new, keys: keys, into: &scratch)
         }
@@ -303,21 +315,33 @@ extension Projection {
             slot, encoded: scratch, container: stored.container, creator: stored.creator, revision: revision)
     }
 
+    /// The index of an added contact's container: the last one's again when its UUID bytes are
+    /// the same, without writing out their text (consecutive contacts mostly share one).
+    private mutating func container(_ identifier: DecodedIdentifier, _ scratch: inout ReplayScratch) -> UInt16 {
+        guard case .uuid(let bytes) = identifier else { return identifier.withUTF8 { containerIndex(utf8: $0) } }
+        if let last = scratch.container, last.bytes == bytes { return last.index }
+        let index = identifier.withUTF8 { containerIndex(utf8: $0) }
+        scratch.container = (bytes, index)
+        return index
+    }
+
     /// Stores an added contact given as its encoded values, as ``putContact(_:_:)`` stores a
     /// ``ContactState``; only while the indexes are deferred, since it has no values to index.
     private mutating func putEncodedContact(
-        _ identifier: String, encoded: UnsafeBufferPointer<UInt8>, containerIdentifier: String, createdBy: String,
+        _ identifier: DecodedIdentifier, encoded: UnsafeBufferPointer<UInt8>, container: UInt16, createdBy: String,
         revision: UInt64
     ) {
         precondition(indexesDeferred, "a contact stored as bytes would miss the indexes")
-        let container = containerIndex(containerIdentifier)
         let creator = creatorIndex(createdBy)
-        let (found, hash) = contacts.lookUp(identifier)
-        if let slot = found {
-            contacts.replace(slot, encoded: encoded, container: container, creator: creator, revision: revision)
-        } else {
-            _ = contacts.insert(
-                identifier, hash: hash, encoded: encoded, container: container, creator: creator, revision: revision)
+        identifier.withUTF8 { identifier in
+            let (found, hash) = contacts.lookUp(utf8: identifier)
+            if let slot = found {
+                contacts.replace(slot, encoded: encoded, container: container, creator: creator, revision: revision)
+            } else {
+                _ = contacts.insert(
+                    utf8: identifier, hash: hash, encoded: encoded, container: container, creator: creator,
+                    revision: revision)
+            }
         }
     }
 }

@@ -42,24 +42,33 @@ public enum RandomUUID {
 /// identifiers are made with it, and a replay turns every identifier stored as 16 bytes back
 /// into text with it.
 public enum UUIDText {
+    /// The length of the text.
+    public static let length = 36
+
     /// The text of 16 UUID bytes, or nil if there are not exactly 16.
     public static func canonical(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard bytes.count == 16 else { return nil }
+        return String(unsafeUninitializedCapacity: length) { text in
+            write(bytes, into: text)
+            return length
+        }
+    }
+
+    /// Writes the text of 16 UUID bytes into the first 36 bytes of `text`, which must hold them.
+    public static func write(_ bytes: UnsafeBufferPointer<UInt8>, into text: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(bytes.count == 16 && text.count >= length, "a UUID's text needs its 16 bytes and room for 36")
         let hex: StaticString = "0123456789ABCDEF"
-        return String(unsafeUninitializedCapacity: 36) { text in
-            hex.withUTF8Buffer { digits in
-                var position = 0
-                for index in 0..<16 {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        text[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    text[position] = digits[Int(bytes[index] >> 4)]
-                    text[position + 1] = digits[Int(bytes[index] & 0x0F)]
-                    position += 2
+        hex.withUTF8Buffer { digits in
+            var position = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[position] = UInt8(ascii: "-")
+                    position += 1
                 }
+                text[position] = digits[Int(bytes[index] >> 4)]
+                text[position + 1] = digits[Int(bytes[index] & 0x0F)]
+                position += 2
             }
-            return 36
         }
     }
 }

@@ -124,14 +124,18 @@ struct EventCodecFuzzTests {
                 // What the replay keeps as bytes decodes to what decoding gave.
                 for (kept, operation) in zip(replayed.operations, event.operations) {
                     switch (kept, operation) {
-                    case (.add(let identifier, _, _, let contact), .addContact(let expected, _, _, let values)):
-                        #expect(identifier == expected)
+                    case (
+                        .add(let identifier, let container, let creator, let contact),
+                        .addContact(let expected, let expectedContainer, let expectedCreator, let values)
+                    ):
+                        #expect(identifier.string == expected && container.string == expectedContainer)
+                        #expect(creator == expectedCreator)
                         #expect(try ContactCodec.decode(Array(bytes[contact])).values == values)
                     case (
                         .update(let identifier, let keys, let new),
                         .updateContact(let expected, let expectedKeys, _, let values)
                     ):
-                        #expect(identifier == expected && keys == expectedKeys)
+                        #expect(identifier.string == expected && keys == expectedKeys)
                         #expect(try ContactCodec.decode(Array(bytes[new])).values == values)
                     case (.other, .addContact), (.other, .updateContact), (.add, _), (.update, _):
                         Issue.record("operation kinds differ: \(kept) and \(operation)")

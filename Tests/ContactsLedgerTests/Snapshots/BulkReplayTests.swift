@@ -67,6 +67,56 @@ struct BulkReplayTests {
         expectSameState(afterMore, try fullReplay(of: directory.ledger))
     }
 
+    @Test(
+        "A full replay keeps identifiers written as text or as UUID bytes, in several containers, as applying each record does"
+    )
+    func identifierFormsAndContainersReplayed() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 11, requests: 30)
+        let journal = try Journal.open(at: directory.ledger)
+        let containers = ["", UUID().uuidString, "team-container", UUID().uuidString]
+        var added: [String] = []
+        for index in 0..<60 {
+            // Text identifiers, canonical UUIDs (written as 16 bytes) and a lower-case UUID (text).
+            let identifier =
+                switch index % 3 {
+                case 0: "text-\(index)"
+                case 1: UUID().uuidString
+                default: UUID().uuidString.lowercased()
+                }
+            // Runs of one container, and changes from one to another, both ways.
+            let container = containers[(index / 4 + index % 2) % containers.count]
+            let event = LedgerEvent(operations: [
+                .addContact(
+                    identifier: identifier, containerIdentifier: container, createdBy: "writer-\(index % 2)",
+                    values: makeContact(given: "Given\(index)", family: "Family\(index % 7)").values)
+            ])
+            _ = try journal.appendAndWait(
+                JournalEntry(
+                    author: "raw", schemaVersion: EventCodec.currentSchemaVersion, payload: EventCodec.encode(event)))
+            added.append(identifier)
+        }
+        for identifier in added.enumerated().filter({ $0.offset % 5 == 0 }).map(\.element) {
+            var new = ContactValues()
+            new.familyName = "Renamed"
+            let event = LedgerEvent(operations: [
+                .updateContact(identifier: identifier, keys: [.familyName], old: ContactValues(), new: new)
+            ])
+            _ = try journal.appendAndWait(
+                JournalEntry(
+                    author: "raw", schemaVersion: EventCodec.currentSchemaVersion, payload: EventCodec.encode(event)))
+        }
+        journal.close()
+        let expected = try fullReplay(of: directory.ledger)
+        let replayed = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()).withProjection { $0 }
+        expectSameState(replayed, expected)
+        for identifier in added {
+            #expect(replayed.contact(identifier) != nil, "\(identifier)")
+        }
+        #expect(replayed.indexes.slots(matchingName: "renamed").count == 12)
+        #expect(Set(added.compactMap { replayed.contact($0)?.containerIdentifier }) == Set(containers))
+    }
+
     @Test("A replay through a point builds the indexes of that point")
     func replayThroughPoint() throws {
         let directory = StoreDirectory()
@@ -283,13 +333,14 @@ struct BulkReplayTests {
         let updateBytes = ContactCodec.encode(update, keys: [.givenName])
         var scratch: [UInt8] = []
         updateBytes.withUnsafeBufferPointer { bytes in
-            projection.updateEncodedContact("c", keys: [.givenName], new: bytes, revision: 2, scratch: &scratch)
+            projection.updateEncodedContact(.text("c"), keys: [.givenName], new: bytes, revision: 2, scratch: &scratch)
         }
         let state = try #require(projection.contact("c"))
         #expect(state.values.givenName == "Ada" && state.values.familyName == "B" && state.revision == 2)
         // A missing contact is left alone, as applying the operation leaves it.
         updateBytes.withUnsafeBufferPointer { bytes in
-            projection.updateEncodedContact("missing", keys: [.givenName], new: bytes, revision: 3, scratch: &scratch)
+            projection.updateEncodedContact(
+                .text("missing"), keys: [.givenName], new: bytes, revision: 3, scratch: &scratch)
         }
         #expect(projection.contact("missing") == nil && projection.contactCount == 1)
     }
