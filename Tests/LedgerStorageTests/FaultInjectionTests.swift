@@ -356,6 +356,36 @@ struct FaultInjectionTests {
         for record in records { #expect(acknowledged[record.sequence] == record.requestID) }
     }
 
+    @Test("Reading files into one buffer gives each file's bytes, keeps the buffer's storage, and an EIO empties it")
+    func readIntoReusedBuffer() throws {
+        let directory = TemporaryDirectory()
+        let sizes = [100_000, 300_000, 7, 0, 250_000]
+        for (index, size) in sizes.enumerated() {
+            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
+            try Data(bytes).write(to: URL(fileURLWithPath: directory.child("file-\(index)")))
+        }
+        let faults = FaultInjectingFileSystem()
+        var buffer: [UInt8] = []
+        var storage: UnsafeRawPointer?
+        for (index, size) in sizes.enumerated() {
+            try faults.readAll(directory.child("file-\(index)"), into: &buffer)
+            #expect(buffer == (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }, "file \(index)")
+            #expect(buffer == (try faults.readAll(directory.child("file-\(index)"))))
+            if index >= 1 {
+                // Read into the storage the largest file so far needed, without a new allocation.
+                #expect(buffer.capacity >= 300_000)
+                let now = buffer.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) }
+                if let storage, let now { #expect(now == storage, "file \(index)") }
+                if storage == nil { storage = now }
+            }
+        }
+        faults.inject(.init(.read, effect: .fail(errno: EIO)))
+        #expect(throws: StorageError.self) { try faults.readAll(directory.child("file-0"), into: &buffer) }
+        #expect(buffer.isEmpty)
+        try faults.readAll(directory.child("file-0"), into: &buffer)
+        #expect(buffer.count == sizes[0])
+    }
+
     @Test("A roll that fails to create the next segment leaves no descriptor to be closed twice")
     func failedRollClosesEachDescriptorOnce() throws {
         let directory = TemporaryDirectory()

@@ -111,6 +111,39 @@ extension FileSystem {
         return bytes
     }
 
+    /// Reads a whole file into `bytes`, replacing what it held but keeping its storage: a scan of
+    /// a journal's segments then faults in fresh memory for the first segment only, not for
+    /// every one (a page touched for the first time cost about 2 µs on the machines measured,
+    /// a third of the time to read and check a segment).
+    public func readAll(_ path: String, into bytes: inout [UInt8]) throws(StorageError) {
+        guard bytes.capacity > 0 else {
+            bytes = try readAll(path)
+            return
+        }
+        let file = try open(path, .readOnly)
+        defer { try? close(file) }
+        let count = Int(try size(of: file))
+        if bytes.count < count {
+            bytes.append(contentsOf: repeatElement(0, count: count - bytes.count))
+        } else {
+            bytes.removeLast(bytes.count - count)
+        }
+        var failure: StorageError?
+        let read = bytes.withUnsafeMutableBytes { buffer in
+            do throws(StorageError) {
+                return try self.read(file, into: buffer, at: 0)
+            } catch {
+                failure = error
+                return 0
+            }
+        }
+        if let failure {
+            bytes.removeAll(keepingCapacity: true)
+            throw failure
+        }
+        bytes.removeLast(count - read)
+    }
+
     /// Replaces (or creates) a file atomically: write a temporary file, fsync it, rename it over
     /// the destination, fsync the directory.
     public func replaceAtomically(

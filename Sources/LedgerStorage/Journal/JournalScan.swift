@@ -160,7 +160,7 @@ struct JournalScan {
             throw corruption(
                 path, 0, "the journal's first segment starts at sequence \(named), not 1: earlier segments are missing")
         }
-        bytes = try fileSystem.readAll(path)
+        try fileSystem.readAll(path, into: &bytes)
         switch SegmentHeader.decode(bytes) {
         case .failure(let failure):
             // A crash while rolling leaves a short, invalid header in a new last segment named
@@ -240,7 +240,7 @@ struct JournalScan {
                 }
                 segmentIndex += 1
                 loaded = false
-                bytes = []
+                bytes.removeAll(keepingCapacity: true)  // the next segment is read into it
                 continue
             }
             switch RecordFrame.parse(bytes, at: offset, formatVersion: segmentFormatVersion) {
