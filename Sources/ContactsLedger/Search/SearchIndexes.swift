@@ -165,11 +165,12 @@ package struct SearchIndexes: Sendable {
     /// messages of ``ContactCodec``), in ascending slot order, made on a thread of its own and
     /// taken by ``adoptNames(_:)``.
     struct NameBuild {
-        private var builder = NameIndex.Builder()
+        private var builder: NameIndex.Builder
         private var scratchWords = FoldedWords()
 
-        /// A build with no contacts yet.
-        init() {}
+        /// A build with no contacts yet, of contacts in slots below `slotBound` (0 if not known;
+        /// see ``NameIndex/Builder/init(slotBound:)``).
+        init(slotBound: Int = 0) { builder = NameIndex.Builder(slotBound: slotBound) }
 
         /// Adds the name words of a contact given encoded, under a slot above every slot added
         /// before. Throws when the bytes are not a Contact message.

@@ -31,7 +31,8 @@ extension Projection {
         let contacts = self.contacts
         let country = indexes.defaultCountryCode
         let names = BackgroundWork(named: "ContactsLedger index build") {
-            Self.index(contacts, into: SearchIndexes.NameBuild()) { (build, slot, encoded) throws(EventDecodingError) in
+            Self.index(contacts, into: SearchIndexes.NameBuild(slotBound: contacts.slotCount)) {
+                (build, slot, encoded) throws(EventDecodingError) in
                 try build.add(slot, encoded: encoded)
             }.map { $0.finish() }
         }
