@@ -1,3 +1,4 @@
+import CLedgerPrefetch
 import Foundation
 import LedgerStorage
 
@@ -349,10 +350,41 @@ struct ContactTable: Sendable {
         return key.withUTF8 { lookUp(utf8: $0) }
     }
 
-    /// ``lookUp(_:)`` of an identifier's UTF-8.
-    func lookUp(utf8 identifier: UnsafeBufferPointer<UInt8>) -> (slot: ContactSlot?, hash: UInt32) {
-        let hash = Self.hash(identifier)
+    /// ``lookUp(_:)`` of an identifier's UTF-8, with its ``hash(_:)`` if known.
+    func lookUp(
+        utf8 identifier: UnsafeBufferPointer<UInt8>, hash known: UInt32? = nil
+    ) -> (
+        slot: ContactSlot?, hash: UInt32
+    ) {
+        let hash = known ?? Self.hash(identifier)
         return (find(identifier, hash: hash), hash)
+    }
+
+    /// Asks the processor for memory that a lookup of `hash` will read, a stage at a time:
+    /// 0, the bucket where it starts; 1, the record of the contact that bucket names, if its
+    /// hash is the same (the bucket was asked for at stage 0); 2, that contact's bytes (its
+    /// record was asked for at stage 1). Only a hint: it changes nothing.
+    func prefetch(hash: UInt32, stage: Int) {
+        guard !buckets.isEmpty else { return }
+        buckets.withUnsafeBufferPointer { buckets in
+            let index = Int(hash) & (buckets.count - 1)
+            if stage == 0 {
+                ledger_prefetch(buckets.baseAddress! + index)
+                return
+            }
+            let bucket = buckets[index]
+            guard bucket != 0, UInt32(truncatingIfNeeded: bucket >> 32) == hash else { return }
+            let slot = Int(UInt32(truncatingIfNeeded: bucket)) - 1
+            records.withUnsafeBufferPointer { records in
+                guard slot < records.count else { return }
+                if stage == 1 {
+                    ledger_prefetch(records.baseAddress! + slot)
+                } else {
+                    let offset = records[slot].offset
+                    arena.withUnsafeBufferPointer { if offset < $0.count { ledger_prefetch($0.baseAddress! + offset) } }
+                }
+            }
+        }
     }
 
     func identifier(at slot: ContactSlot) -> String? {
