@@ -26,6 +26,8 @@ struct LedgerMeasurement {
     let search: Bool
     /// Stop after the open (and its memory figure): for profiling the open alone.
     var openOnly = false
+    /// With `search`, the indexed queries only, without the linear scans beside them.
+    var searchIndexOnly = false
     /// Only the replays, each alone (no open, search or read beside them): for profiling and
     /// for comparing two builds of the replay side by side.
     var replayOnly = false
@@ -46,7 +48,7 @@ struct LedgerMeasurement {
         result["resident_bytes_per_contact"] = Double(residentAfter - residentBefore) / Double(max(1, contacts))
         result["index_bytes_estimate"] = projection.indexes.estimatedBytes
         if search {
-            result["search"] = SearchBench(projection: projection, quick: quick).run()
+            result["search"] = SearchBench(projection: projection, quick: quick, indexOnly: searchIndexOnly).run()
         }
         store.close()
         if openOnly { return result }

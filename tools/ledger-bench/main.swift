@@ -36,7 +36,8 @@ let usage = """
                        replay, and search with --measure-search; only the open with
                        --measure-open-only; only the replays with --measure-replay-only) in this
                        process and print its figures; the full run does this in a child process,
-                       and it is the mode to profile
+                       and it is the mode to profile. --measure-search-index-only measures search
+                       without the linear scans (no scan ratio), for profiling the indexes
 
     Exit codes: 0 success; 64 usage error; 1 any other failure.
     """
@@ -53,6 +54,8 @@ struct Options {
     var measureOpenOnly = false
     /// Internal, for profiling: with `--measure-ledger`, measure only the replays.
     var measureReplayOnly = false
+    /// Internal, for profiling: with `--measure-search`, leave out the linear scans.
+    var measureSearchIndexOnly = false
     /// The contact counts of the generated ledgers; the last one is searched.
     var sizes: [Int]?
     /// Measure only the commit figures.
@@ -74,6 +77,9 @@ struct Options {
             case "--measure-search": measureSearch = true
             case "--measure-open-only": measureOpenOnly = true
             case "--measure-replay-only": measureReplayOnly = true
+            case "--measure-search-index-only":
+                measureSearch = true
+                measureSearchIndexOnly = true
             case "--commit-only": commitOnly = true
             case "--sizes":
                 guard let value = rest.popFirst(),
@@ -134,7 +140,8 @@ do {
         try printJSON(
             LedgerMeasurement(
                 path: path, quick: options.quick, search: options.measureSearch,
-                openOnly: options.measureOpenOnly, replayOnly: options.measureReplayOnly
+                openOnly: options.measureOpenOnly, searchIndexOnly: options.measureSearchIndexOnly,
+                replayOnly: options.measureReplayOnly
             )
             .run())
         exit(0)
