@@ -176,17 +176,11 @@ extension PayloadReader {
         return bytes
     }
 
-    /// Reads an identifier written as 16 UUID bytes; anything but 16 bytes is refused.
+    /// Reads an identifier written as 16 UUID bytes, as its text (empty when the reads only
+    /// check); anything but 16 bytes is refused.
     mutating func uuidIdentifier(_ key: WireKey) throws(EventDecodingError) -> String {
-        let offset = key.offset
-        if checksOnly {
-            guard try withBytes(key, { $0.count == 16 }) else { throw EventDecodingError(.notAUUID, offset: offset) }
-            return ""
-        }
-        guard let identifier = try withBytes(key, CompactFields.identifier(fromUUIDBytes:)) else {
-            throw EventDecodingError(.notAUUID, offset: offset)
-        }
-        return identifier
+        let bytes = try uuidBytes(key)
+        return checksOnly ? "" : bytes.text
     }
 
     /// Reads a standard label's number; a number the table does not hold is refused.

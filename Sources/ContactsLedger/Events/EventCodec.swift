@@ -181,7 +181,6 @@ struct CheckedValues: DecodedValues {
 }
 
 extension Array: DecodedOperations where Element == LedgerOperation {
-
     /// Puts the added contact with its values.
     mutating func appendAdd(
         identifier: DecodedIdentifier, containerIdentifier: DecodedIdentifier, createdBy: String,
