@@ -156,7 +156,7 @@ extension Projection {
         // are mostly copying and page faults, which two cores do side by side. The caller keeps
         // the state alive until the wait below.
         let borrowed = BorrowedBytes(buffer: state)
-        let indexSection = BackgroundWork(named: "ContactsLedger snapshot restore") {
+        let indexSection = BackgroundWork(named: "snapshot load") {
             () -> (indexes: Result<SearchIndexes?, SnapshotDecodingError>, checked: Bool) in
             var reader = SnapshotReader(borrowed.buffer)
             let indexes: Result<SearchIndexes?, SnapshotDecodingError>

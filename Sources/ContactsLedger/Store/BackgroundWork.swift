@@ -9,13 +9,15 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     private var value: Value?
     private let done = DispatchSemaphore(value: 0)
 
-    /// Starts `work` on a new thread with the given name.
+    /// Starts `work` on a new thread with the given name, which Linux shows (in `top`, `perf`
+    /// and debuggers) only if it is at most 15 bytes long. The thread names itself: on Linux a
+    /// name set before a thread starts never reaches the system.
     init(named name: String, _ work: @escaping @Sendable () -> Value) {
         let thread = Thread { [self] in
+            Thread.current.name = name
             value = work()
             done.signal()
         }
-        thread.name = name
         thread.start()
     }
 

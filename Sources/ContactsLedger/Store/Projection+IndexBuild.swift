@@ -30,7 +30,7 @@ extension Projection {
     mutating func buildIndexes() throws(IndexBuildFailure) {
         let contacts = self.contacts
         let country = indexes.defaultCountryCode
-        let names = BackgroundWork(named: "ContactsLedger index build") {
+        let names = BackgroundWork(named: "index build") {
             Self.index(contacts, into: SearchIndexes.NameBuild(slotBound: contacts.slotCount)) {
                 (build, slot, encoded) throws(EventDecodingError) in
                 try build.add(slot, encoded: encoded)

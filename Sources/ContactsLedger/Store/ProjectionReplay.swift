@@ -57,12 +57,16 @@ final class ProjectionReplay: @unchecked Sendable {
             self.projection.contacts.reserveArena(journalBytes())
         }
         filling.reserveCapacity(Self.batchRecords)
-        let decoder = Thread { [self] in self.decode() }
-        decoder.name = "ContactsLedger replay decode"
-        decoder.start()
-        let applier = Thread { [self] in self.apply() }
-        applier.name = "ContactsLedger replay apply"
-        applier.start()
+        // Named from within: on Linux a name set before the thread starts never reaches the
+        // system, which also refuses one longer than 15 bytes.
+        Thread { [self] in
+            Thread.current.name = "replay decode"
+            self.decode()
+        }.start()
+        Thread { [self] in
+            Thread.current.name = "replay apply"
+            self.apply()
+        }.start()
     }
 
     /// Queues a record for decoding and applying; waits while the queue is full. Throws the

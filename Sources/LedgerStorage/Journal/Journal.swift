@@ -543,9 +543,12 @@ final class JournalWriter: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in self.run() }
-        thread.name = "ContactsLedger journal writer"
-        thread.start()
+        // Named from within: on Linux a name set before the thread starts never reaches the
+        // system, which also refuses one longer than 15 bytes.
+        Thread { [self] in
+            Thread.current.name = "journal writer"
+            self.run()
+        }.start()
     }
 
     /// Whether the calling thread is this journal's writer thread or holds the writer role.

@@ -185,6 +185,16 @@ struct BulkReplayTests {
         }
     }
 
+    @Test("Work on a thread of its own carries its name where the system shows it")
+    func backgroundWorkNamed() throws {
+        #if os(Linux)
+            let work = BackgroundWork(named: "index build") {
+                (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+            }
+            #expect(work.wait() == "index build\n")
+        #endif
+    }
+
     @Test("A reservation hint far beyond the machine's memory is bounded, not allocated")
     func hugeReservationBounded() throws {
         let replay = ProjectionReplay(Projection(ledgerID: UUID()), journalBytes: Int.max / 2)
