@@ -181,20 +181,6 @@ package struct Projection: LedgerState, Sendable {
 
     package mutating func putRequest(_ requestID: UUID, sequence: UInt64) { requests[requestID] = sequence }
 
-    /// ``containerIndex(_:)`` of an identifier's UTF-8, which makes no string when it is the last
-    /// container's, as in a replay of contacts added to one container.
-    mutating func containerIndex(utf8 identifier: UnsafeBufferPointer<UInt8>) -> UInt16 {
-        if var last = containerIdentifiers.last,
-            last.withUTF8({
-                $0.count == identifier.count
-                    && (identifier.isEmpty || memcmp($0.baseAddress!, identifier.baseAddress!, identifier.count) == 0)
-            })
-        {
-            return UInt16(containerIdentifiers.count - 1)
-        }
-        return containerIndex(String(decoding: identifier, as: UTF8.self))
-    }
-
     mutating func containerIndex(_ identifier: String) -> UInt16 {
         // Consecutive contacts are mostly in one container: compared before hashing.
         if let last = containerIdentifiers.last, last == identifier { return UInt16(containerIdentifiers.count - 1) }

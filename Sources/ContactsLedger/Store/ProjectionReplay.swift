@@ -290,7 +290,7 @@ extension Projection {
 
     /// Applies a record's operations; `lookups` counts the adds and updates of the batch applied
     /// so far, whose identifiers' hashes are in `scratch.hashes` with those of the rest.
-    mutating func apply(
+    private mutating func apply(
         _ operations: ReplayOperations, record: JournalRecord, scratch: inout ReplayScratch, lookups: inout Int
     ) {
         for operation in operations.operations {
@@ -366,11 +366,15 @@ extension Projection {
     /// The index of an added contact's container: the last one's again when its UUID bytes are
     /// the same, without writing out their text (consecutive contacts mostly share one).
     private mutating func container(_ identifier: DecodedIdentifier, _ scratch: inout ReplayScratch) -> UInt16 {
-        guard case .uuid(let bytes) = identifier else { return identifier.withUTF8 { containerIndex(utf8: $0) } }
-        if let last = scratch.container, last.bytes == bytes { return last.index }
-        let index = identifier.withUTF8 { containerIndex(utf8: $0) }
-        scratch.container = (bytes, index)
-        return index
+        switch identifier {
+        case .text(let text):
+            return containerIndex(text)
+        case .uuid(let bytes):
+            if let last = scratch.container, last.bytes == bytes { return last.index }
+            let index = containerIndex(bytes.text)
+            scratch.container = (bytes, index)
+            return index
+        }
     }
 
     /// Stores an added contact given as its encoded values, as ``putContact(_:_:)`` stores a
