@@ -93,55 +93,49 @@ extension FileSystem {
 
     /// Reads a whole file into memory.
     public func readAll(_ path: String) throws(StorageError) -> [UInt8] {
-        let file = try open(path, .readOnly)
-        defer { try? close(file) }
-        let count = Int(try size(of: file))
-        // Read straight into uninitialized storage: a segment or snapshot is tens or hundreds of
-        // megabytes, and filling it with zeros first would touch every page twice.
-        var failure: StorageError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            do throws(StorageError) {
-                initialized = try read(file, into: UnsafeMutableRawBufferPointer(buffer), at: 0)
-            } catch {
-                failure = error
-                initialized = 0
-            }
-        }
-        if let failure { throw failure }
+        var bytes: [UInt8] = []
+        try readAll(path, into: &bytes)
         return bytes
     }
 
-    /// Reads a whole file into `bytes`, replacing what it held but keeping its storage: a scan of
-    /// a journal's segments then faults in fresh memory for the first segment only, not for
-    /// every one (a page touched for the first time cost about 2 µs on the machines measured,
-    /// a third of the time to read and check a segment).
+    /// Reads a whole file into `bytes`, replacing what it held but keeping its storage when it is
+    /// large enough: a scan of a journal's segments then faults in fresh memory for the first
+    /// segment only, not for every one (a page touched for the first time cost about 2 µs on the
+    /// machines measured, a third of the time to read and check a segment). On an error `bytes`
+    /// is left empty.
     public func readAll(_ path: String, into bytes: inout [UInt8]) throws(StorageError) {
-        guard bytes.capacity > 0 else {
-            bytes = try readAll(path)
-            return
-        }
         let file = try open(path, .readOnly)
         defer { try? close(file) }
         let count = Int(try size(of: file))
-        if bytes.count < count {
-            bytes.append(contentsOf: repeatElement(0, count: count - bytes.count))
-        } else {
-            bytes.removeLast(bytes.count - count)
-        }
         var failure: StorageError?
-        let read = bytes.withUnsafeMutableBytes { buffer in
+        func readFile(into buffer: UnsafeMutableRawBufferPointer) -> Int {
             do throws(StorageError) {
-                return try self.read(file, into: buffer, at: 0)
+                return try read(file, into: buffer, at: 0)
             } catch {
                 failure = error
                 return 0
             }
         }
+        if bytes.capacity < count {
+            // Read straight into uninitialized storage: a segment or snapshot is tens or hundreds
+            // of megabytes, and filling it with zeros first would touch every page twice.
+            bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                initialized = readFile(into: UnsafeMutableRawBufferPointer(buffer))
+            }
+        } else {
+            // Within the storage: only the bytes beyond what it held are zeroed before the read.
+            if bytes.count < count {
+                bytes.append(contentsOf: repeatElement(0, count: count - bytes.count))
+            } else {
+                bytes.removeLast(bytes.count - count)
+            }
+            let read = bytes.withUnsafeMutableBytes { readFile(into: $0) }
+            bytes.removeLast(count - read)
+        }
         if let failure {
             bytes.removeAll(keepingCapacity: true)
             throw failure
         }
-        bytes.removeLast(count - read)
     }
 
     /// Replaces (or creates) a file atomically: write a temporary file, fsync it, rename it over
