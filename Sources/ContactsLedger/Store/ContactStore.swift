@@ -766,15 +766,23 @@ public final class ContactStore: @unchecked Sendable {
             }
         }
         commitLock.unlock()
-        // DESIGN.md's commit path: the projection has advanced; for each record, post its change,
-        // then return to its callers.
-        for (record, (waiting, outcome)) in zip(records, outcomes) {
-            if case .success(let saved) = outcome {
-                publish(
-                    StoreChange(
-                        sequences: saved.sequence...saved.sequence, authors: [record.author],
-                        affectedIdentifiers: record.affected, origin: .thisStore))
-            }
+        // DESIGN.md's commit path: the projection has advanced; the changes are published (one
+        // per record on the streams, one for the whole group in a notification, decision 0012),
+        // then the callers return.
+        let streams = observingStreams()
+        var commits: [(sequence: UInt64, author: String, affected: [String])] = []
+        commits.reserveCapacity(records.count)
+        for (record, (_, outcome)) in zip(records, outcomes) {
+            guard case .success(let saved) = outcome else { continue }
+            commits.append((saved.sequence, record.author, record.affected))
+            if streams.isEmpty { continue }
+            let change = StoreChange(
+                sequences: saved.sequence...saved.sequence, authors: [record.author],
+                affectedIdentifiers: record.affected, origin: .thisStore)
+            for stream in streams { stream.yield(change) }
+        }
+        if let change = StoreChange(covering: commits, origin: .thisStore) { post(change) }
+        for (waiting, outcome) in outcomes {
             for completion in waiting { completion(outcome) }
         }
     }
@@ -946,27 +954,24 @@ public final class ContactStore: @unchecked Sendable {
         } catch let error as StorageError {
             throw ContactStoreError(error)
         }
-        guard let first = applied.first, let last = applied.last else { return 0 }
+        guard
+            let change = StoreChange(
+                covering: applied.map {
+                    (sequence: $0.0.sequence, author: $0.0.author, affected: $0.1.affectedIdentifiers)
+                },
+                origin: .otherProcess)
+        else { return 0 }
         projectionLock.write {
             for (record, event) in applied { projection.apply(event, record: record) }
             projection.prepareForQueries()
         }
-        var authors: [String] = []
-        var affected: [String] = []
-        for (record, event) in applied {
-            if !authors.contains(record.author) { authors.append(record.author) }
-            for identifier in event.affectedIdentifiers where !affected.contains(identifier) {
-                affected.append(identifier)
-            }
-        }
-        publish(
-            StoreChange(
-                sequences: first.0.sequence...last.0.sequence, authors: authors, affectedIdentifiers: affected,
-                origin: .otherProcess))
+        for stream in observingStreams() { stream.yield(change) }
+        post(change)
         return applied.count
     }
 
-    /// A stream of the changes committed after the call, in order; it ends when the store closes.
+    /// A stream of the changes committed after the call, in order: one per save this store
+    /// commits, one per ``refresh()`` that reads records; it ends when the store closes.
     public func changes() -> AsyncStream<StoreChange> {
         let (stream, continuation) = AsyncStream<StoreChange>.makeStream(bufferingPolicy: .unbounded)
         let key = RandomUUID.make()
@@ -982,12 +987,16 @@ public final class ContactStore: @unchecked Sendable {
         return stream
     }
 
-    private func publish(_ change: StoreChange) {
+    /// The change streams open now.
+    private func observingStreams() -> [AsyncStream<StoreChange>.Continuation] {
         observerLock.lock()
-        // No array for the common case of no streams: this runs once per commit.
-        let streams = observers.isEmpty ? [] : Array(observers.values)
-        observerLock.unlock()
-        for stream in streams { stream.yield(change) }
+        defer { observerLock.unlock() }
+        // No array for the common case of no streams: this runs once per group of commits.
+        return observers.isEmpty ? [] : Array(observers.values)
+    }
+
+    /// Posts `contactStoreDidChange` for `change`.
+    private func post(_ change: StoreChange) {
         NotificationCenter.default.post(name: .contactStoreDidChange, object: self, userInfo: change.userInfo)
     }
 }
@@ -1022,6 +1031,29 @@ public struct StoreChange: Sendable, Hashable {
     }
 }
 
+extension StoreChange {
+    /// One change for commits given in sequence order: their sequences from the first to the
+    /// last, and their authors and affected identifiers each once, in the order they first
+    /// appear; nil for no commits.
+    init?(
+        covering commits: some BidirectionalCollection<(sequence: UInt64, author: String, affected: [String])>,
+        origin: Origin
+    ) {
+        guard let first = commits.first?.sequence, let last = commits.last?.sequence else { return nil }
+        var authors: [String] = []
+        var affected: [String] = []
+        var seenAuthors: Set<String> = []
+        var seenAffected: Set<String> = []
+        for commit in commits {
+            if seenAuthors.insert(commit.author).inserted { authors.append(commit.author) }
+            for identifier in commit.affected where seenAffected.insert(identifier).inserted {
+                affected.append(identifier)
+            }
+        }
+        self.init(sequences: first...last, authors: authors, affectedIdentifiers: affected, origin: origin)
+    }
+}
+
 /// Keys of the `contactStoreDidChange` notification's user info.
 public enum ContactStoreChangeKey {
     /// `[UInt64]`: the first and last journal sequence of the change.
@@ -1035,7 +1067,9 @@ public enum ContactStoreChangeKey {
 }
 
 extension Notification.Name {
-    /// Posted after each committed change a store applies, with ``StoreChange/userInfo``.
+    /// Posted after a store applies committed changes, with ``StoreChange/userInfo``: once per
+    /// group of saves made durable by one fdatasync (a lone save is a group of its own), and
+    /// once per ``ContactStore/refresh()`` that reads records (decision 0012).
     public static let contactStoreDidChange = Notification.Name("ContactStoreDidChange")
 }
 

@@ -8,39 +8,59 @@ import Testing
 /// asynchronous callers that the journal's writer thread serves, and a failed fdatasync.
 @Suite("Contact store: the commit path")
 struct ContactStoreCommitPathTests {
-    /// The sequences of the changes a store posts, as NotificationCenter observers see them.
-    final class PostedSequences: @unchecked Sendable {
+    /// The changes a store posts, as NotificationCenter observers see them.
+    final class PostedChanges: @unchecked Sendable {
+        /// One notification's user info.
+        struct Posted: Equatable {
+            var sequences: [UInt64]
+            var authors: [String]
+            var affected: [String]
+        }
+
         // Thread-safety: guarded by `lock`.
         private let lock = NSLock()
-        private var sequences: [UInt64] = []
+        private var posted: [Posted] = []
         private var token: NSObjectProtocol?
 
         init(_ store: ContactStore) {
             token = NotificationCenter.default.addObserver(forName: .contactStoreDidChange, object: store, queue: nil) {
                 [self] note in
-                let range = note.userInfo?[ContactStoreChangeKey.sequences] as? [UInt64] ?? []
+                let info = note.userInfo ?? [:]
+                let one = Posted(
+                    sequences: info[ContactStoreChangeKey.sequences] as? [UInt64] ?? [],
+                    authors: info[ContactStoreChangeKey.authors] as? [String] ?? [],
+                    affected: info[ContactStoreChangeKey.affectedIdentifiers] as? [String] ?? [])
                 lock.lock()
-                sequences.append(contentsOf: range.first.map { [$0] } ?? [])
+                posted.append(one)
                 lock.unlock()
             }
         }
 
-        var values: [UInt64] {
+        /// The notifications, in the order they were posted.
+        var notifications: [Posted] {
             lock.lock()
             defer { lock.unlock() }
-            return sequences
+            return posted
+        }
+
+        /// Every sequence the notifications cover, in the order they were posted.
+        var values: [UInt64] {
+            notifications.flatMap { note -> [UInt64] in
+                guard note.sequences.count == 2, note.sequences[0] <= note.sequences[1] else { return [] }
+                return Array(note.sequences[0]...note.sequences[1])
+            }
         }
 
         deinit { if let token { NotificationCenter.default.removeObserver(token) } }
     }
 
     @Test(
-        "Blocking and asynchronous saves at once: each commits once, with one change posted and streamed per commit, in order"
+        "Blocking and asynchronous saves at once: each commits once, streamed once, and posted in one notification, in order"
     )
     func blockingAndAsynchronousSaves() async throws {
         let directory = StoreDirectory()
         let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
-        let posted = PostedSequences(store)
+        let posted = PostedChanges(store)
         let stream = store.changes()
         let threads = 6
         let tasks = 6
@@ -106,7 +126,7 @@ struct ContactStoreCommitPathTests {
         let directory = StoreDirectory()
         let faults = FaultInjectingFileSystem()
         let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults)
-        let posted = PostedSequences(store)
+        let posted = PostedChanges(store)
         let kept = makeContact(given: "Kept", family: "Durable")
         try add([kept], to: store)
         let syncs = faults.callCount(.synchronizeData)
@@ -237,6 +257,80 @@ struct ContactStoreCommitPathTests {
         #expect(committed == Set(2...UInt64(distinct + 3)))
         #expect(store.headDigest.sequence == UInt64(distinct + 3))
         #expect(try store.unifiedContacts(matching: .matchingName("together"), keysToFetch: listKeys).count == distinct)
+        store.close()
+    }
+
+    @Test(
+        "Saves made durable by one fdatasync post one notification for the group, and one streamed change each"
+    )
+    func oneNotificationPerGroup() async throws {
+        let directory = StoreDirectory()
+        let faults = FaultInjectingFileSystem()
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults)
+        let posted = PostedChanges(store)
+        let stream = store.changes()
+        let leaderDone = leaderHoldingItsSync(store, faults)
+        #expect(faults.dataSyncsWaiting == 1, "the blocking save never reached its fdatasync")
+        let release = Task {
+            try await Task.sleep(nanoseconds: 100_000_000)
+            faults.releaseDataSyncs()
+        }
+        // Queued behind the held group: authors alternate, and some saves add two contacts.
+        let saves = 8
+        let committed = try await withThrowingTaskGroup(of: (String, SaveResult).self) { group in
+            for index in 0..<saves {
+                group.addTask {
+                    let author = index.isMultiple(of: 2) ? "alpha" : "beta"
+                    var request = SaveRequest(transactionAuthor: author)
+                    request.add(makeContact(given: "Grouped\(index)", family: "Saver"), toContainerWithIdentifier: nil)
+                    if index.isMultiple(of: 3) {
+                        request.add(
+                            makeContact(given: "Second\(index)", family: "Saver"), toContainerWithIdentifier: nil)
+                    }
+                    return (author, try await store.execute(request))
+                }
+            }
+            return try await group.reduce(into: [:]) {
+                $0[$1.1.sequence] = (author: $1.0, affected: $1.1.affectedIdentifiers)
+            }
+        }
+        try await release.value
+        #expect(leaderDone.wait(timeout: .now() + 5) == .success)
+        let last = UInt64(saves + 1)
+        #expect(Set(committed.keys) == Set(2...last))
+
+        // The notifications cover every commit once, in order; each names its commits' authors
+        // and affected identifiers once, in the order they first appear.
+        let notifications = posted.notifications
+        #expect(posted.values == Array(1...last))
+        #expect(notifications.count < saves + 1, "no notification covered more than one save")
+        for note in notifications.dropFirst() {
+            guard note.sequences.count == 2, note.sequences[0] <= note.sequences[1] else {
+                Issue.record("a notification without a sequence range: \(note)")
+                continue
+            }
+            var authors: [String] = []
+            var affected: [String] = []
+            for sequence in note.sequences[0]...note.sequences[1] {
+                guard let commit = committed[sequence] else { continue }
+                if !authors.contains(commit.author) { authors.append(commit.author) }
+                affected += commit.affected.filter { !affected.contains($0) }
+            }
+            #expect(note.authors == authors)
+            #expect(note.affected == affected)
+        }
+        // The stream has a change per commit.
+        var streamed: [UInt64] = []
+        for await change in stream {
+            #expect(change.sequences.count == 1)
+            if let sequence = change.sequences.first, let commit = committed[sequence] {
+                #expect(change.authors == [commit.author])
+                #expect(change.affectedIdentifiers == commit.affected)
+            }
+            streamed.append(change.sequences.lowerBound)
+            if streamed.count == saves + 1 { break }
+        }
+        #expect(streamed == Array(1...last))
         store.close()
     }
 
