@@ -165,9 +165,10 @@ extension ContactValues: DecodedValues {
     }
 }
 
-/// A Contact message checked and not kept: checking it into a scratch ``ContactValues`` shared
-/// by a whole payload builds and frees none per contact, where a ``ContactValues``, close to a
-/// kilobyte, cost a replay a tenth of its decoding.
+/// A Contact message checked and not kept (``ContactCodec/check(from:scratch:)``, which builds
+/// no value); a message it refuses is decoded again into a scratch ``ContactValues`` shared by a
+/// whole payload, for the error, so that none is built and freed per contact (a
+/// ``ContactValues``, close to a kilobyte, cost a replay a tenth of its decoding).
 struct CheckedValues: DecodedValues {
     static var decodesValues: Bool { false }
 
@@ -176,7 +177,7 @@ struct CheckedValues: DecodedValues {
         from reader: inout PayloadReader, decoded: inout Bool, scratch: inout ContactValues
     ) throws(EventDecodingError) -> ContactKeySet {
         reader.checksOnly = true
-        return try ContactCodec.decode(from: &reader, into: &scratch)
+        return try ContactCodec.check(from: &reader, scratch: &scratch)
     }
 }
 

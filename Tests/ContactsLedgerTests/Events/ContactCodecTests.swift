@@ -24,6 +24,70 @@ struct ContactCodecTests {
         }
     }
 
+    /// What checking (``ContactCodec/check(from:scratch:)``) or decoding (only checking) says of
+    /// a standalone Contact message: its key set, or its error.
+    static func verdict(of bytes: [UInt8], checking: Bool) -> String {
+        WireReader.withReader(bytes) { (wire: inout WireReader) -> String in
+            var reader = PayloadReader(wire: wire)
+            reader.checksOnly = true
+            var scratch = ContactValues()
+            do throws(EventDecodingError) {
+                let keys =
+                    checking
+                    ? try ContactCodec.check(from: &reader, scratch: &scratch)
+                    : try ContactCodec.decode(from: &reader, into: &scratch)
+                return "keys \(keys.rawValue)"
+            } catch {
+                return "refused: \(error)"
+            }
+        }
+    }
+
+    @Test(
+        "Checking a contact refuses exactly what decoding refuses, with its error, for every change of one byte of a contact with every property"
+    )
+    func checkingMatchesDecodingByteByByte() {
+        // Every property, with text identifiers and labels, and again with UUID identifiers and
+        // standard labels (the compact fields).
+        var compact = EventFixtures.everyProperty()
+        compact.phoneNumbers = [LabeledValue(label: Label.home, value: PhoneNumber(stringValue: "+1 555 0100"))]
+        compact.emailAddresses = [LabeledValue(label: Label.work, value: "j@example.com")]
+        compact.postalAddresses = compact.postalAddresses.map { LabeledValue(label: Label.home, value: $0.value) }
+        compact.socialProfiles = compact.socialProfiles.map { LabeledValue(label: Label.other, value: $0.value) }
+        compact.instantMessageAddresses = compact.instantMessageAddresses.map {
+            LabeledValue(label: Label.work, value: $0.value)
+        }
+        compact.dates = compact.dates.map { LabeledValue(label: Label.dateAnniversary, value: $0.value) }
+        var accepted = 0
+        var refused = 0
+        for values in [EventFixtures.everyProperty(), compact] {
+            let original = ContactCodec.encode(values, keys: .all)
+            #expect(Self.verdict(of: original, checking: true) == "keys \(ContactKeySet.all.rawValue)")
+            for position in original.indices {
+                var changed: [[UInt8]] = ([0x01, 0x02, 0x04, 0x08, 0x80] as [UInt8]).map { bit in
+                    var bytes = original
+                    bytes[position] ^= bit
+                    return bytes
+                }
+                changed += ([0x00, 0x7F, 0xFF] as [UInt8]).map { byte in
+                    var bytes = original
+                    bytes[position] = byte
+                    return bytes
+                }
+                changed.append(Array(original[..<position]))
+                var removed = original
+                removed.remove(at: position)
+                changed.append(removed)
+                for bytes in changed {
+                    let checked = Self.verdict(of: bytes, checking: true)
+                    #expect(checked == Self.verdict(of: bytes, checking: false), "byte \(position) of \(bytes)")
+                    if checked.hasPrefix("keys") { accepted += 1 } else { refused += 1 }
+                }
+            }
+        }
+        #expect(accepted > 0 && refused > 0)
+    }
+
     @Test("A contact with a value in every property round-trips exactly")
     func everyProperty() throws {
         let values = EventFixtures.everyProperty()
