@@ -662,6 +662,8 @@ extension NameIndex {
         private let slotBound: Int
         /// Whether the pair arrays have been sized for the whole build.
         private var reserved = false
+        /// The entries of the contact being added by ``add(_:words:)``.
+        private var entries: [WordEntry] = []
 
         /// A build of contacts in slots below `slotBound` (0 if not known). Once a sixty-fourth
         /// of them is added, the pair arrays are sized for all of them from what those needed,
@@ -670,9 +672,45 @@ extension NameIndex {
         /// measured), and room not used in the end costs address space only.
         init(slotBound: Int = 0) { self.slotBound = slotBound }
 
+        /// What a word adds for each contact that has it: its id, and the ids of its one- and
+        /// two-byte starts (``Builder/noStart`` for a start it has none of, see
+        /// ``NameIndex/prefixCode(of:length:)``).
+        struct WordEntry: Equatable {
+            var word: UInt32
+            var starts: (UInt32, UInt32)
+
+            static func == (left: WordEntry, right: WordEntry) -> Bool {
+                left.word == right.word && left.starts == right.starts
+            }
+        }
+
+        /// The start id of a ``WordEntry`` without that start.
+        static let noStart = UInt32.max
+
+        /// The entry of a word, giving the word and its starts ids when they have none yet.
+        mutating func entry(for word: UnsafeBufferPointer<UInt8>) -> WordEntry {
+            let (id, inserted) = index.words.findOrInsert(word)
+            if inserted { index.unsortedWords.append(id) }
+            var starts = (Self.noStart, Self.noStart)
+            if let code = NameIndex.prefixCode(of: word, length: 1) { starts.0 = index.prefixIDCreating(code) }
+            if let code = NameIndex.prefixCode(of: word, length: 2) { starts.1 = index.prefixIDCreating(code) }
+            return WordEntry(word: id, starts: starts)
+        }
+
         /// Adds a contact's words under a slot above every slot added before.
         mutating func add(_ slot: ContactSlot, words contactWords: FoldedWords) {
-            guard !contactWords.isEmpty else { return }
+            entries.removeAll(keepingCapacity: true)
+            for position in 0..<contactWords.count {
+                entries.append(contactWords.withWord(position) { entry(for: $0) })
+            }
+            add(slot, entries: entries, signature: NameIndex.signature(of: contactWords))
+        }
+
+        /// Adds a contact's words, given as their ``entry(for:)``s and the union of their
+        /// ``NameIndex/signature(ofStart:)``s, under a slot above every slot added before; a
+        /// contact without words adds nothing.
+        mutating func add(_ slot: ContactSlot, entries contactEntries: [WordEntry], signature: UInt32) {
+            guard !contactEntries.isEmpty else { return }
             precondition(Int(slot) > lastSlot, "a bulk build takes slots in ascending order")
             lastSlot = Int(slot)
             if !reserved && slotBound > 0 && Int(slot) >= slotBound / 64 {
@@ -681,18 +719,11 @@ extension NameIndex {
                 wordPairs.reserveCapacity(Int(Double(wordPairs.count) * scale))
                 prefixPairs.reserveCapacity(Int(Double(prefixPairs.count) * scale))
             }
-            index.addSignature(NameIndex.signature(of: contactWords), to: slot)
-            for position in 0..<contactWords.count {
-                contactWords.withWord(position) { word in
-                    let (id, inserted) = index.words.findOrInsert(word)
-                    if inserted { index.unsortedWords.append(id) }
-                    wordPairs.append(UInt64(id) << 32 | UInt64(slot))
-                    for length in 1...2 {
-                        if let code = NameIndex.prefixCode(of: word, length: length) {
-                            prefixPairs.append(UInt64(index.prefixIDCreating(code)) << 32 | UInt64(slot))
-                        }
-                    }
-                }
+            index.addSignature(signature, to: slot)
+            for entry in contactEntries {
+                wordPairs.append(UInt64(entry.word) << 32 | UInt64(slot))
+                if entry.starts.0 != Self.noStart { prefixPairs.append(UInt64(entry.starts.0) << 32 | UInt64(slot)) }
+                if entry.starts.1 != Self.noStart { prefixPairs.append(UInt64(entry.starts.1) << 32 | UInt64(slot)) }
             }
         }
 

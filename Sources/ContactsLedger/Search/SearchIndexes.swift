@@ -161,34 +161,62 @@ package struct SearchIndexes: Sendable {
         }
     }
 
-    /// The name half of the bulk build: the name index of contacts given encoded (Contact
-    /// messages of ``ContactCodec``), in ascending slot order, made on a thread of its own and
-    /// taken by ``adoptNames(_:)``.
+    /// The name part of the bulk build (decision 0009): the name index of contacts given field
+    /// by field, as ``ContactCodec/forEachIndexedField(in:_:)`` reads them from their encoded
+    /// Contact messages, in ascending slot order; made on a thread of its own and taken by
+    /// ``adoptNames(_:)``.
     struct NameBuild {
         private var builder: NameIndex.Builder
-        private var scratchWords = FoldedWords()
+        private var memo: NameFieldMemo
+        private var fieldWords = FoldedWords()
+        /// The words of the contact being added, and the union of their start signatures.
+        private var entries: [NameIndex.Builder.WordEntry] = []
+        private var signature: UInt32 = 0
 
         /// A build with no contacts yet, of contacts in slots below `slotBound` (0 if not known;
-        /// see ``NameIndex/Builder/init(slotBound:)``).
-        init(slotBound: Int = 0) { builder = NameIndex.Builder(slotBound: slotBound) }
+        /// see ``NameIndex/Builder/init(slotBound:)``), remembering name fields in `memo`.
+        init(slotBound: Int = 0, memo: NameFieldMemo = NameFieldMemo()) {
+            builder = NameIndex.Builder(slotBound: slotBound)
+            self.memo = memo
+        }
 
-        /// Adds the name words of a contact given encoded, under a slot above every slot added
-        /// before. Throws when the bytes are not a Contact message.
-        mutating func add(_ slot: ContactSlot, encoded: UnsafeBufferPointer<UInt8>) throws(EventDecodingError) {
-            precondition(slot < SearchIndexes.slotLimit, "slot \(slot) is beyond the search index's limit")
-            scratchWords.removeAll()
-            try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
-                if field == .name { SearchFolding.appendWords(ofUTF8: utf8, to: &scratchWords) }
+        /// Adds the words of a name field (its UTF-8 bytes) of the contact being added. A field
+        /// met lately is not folded again (``NameFieldMemo``): words are folded field by field,
+        /// so a contact's words are its fields' words one after another either way.
+        mutating func addNameField(_ utf8: UnsafeBufferPointer<UInt8>) {
+            let hash = ByteStringTable.hash(utf8)
+            if let known = memo.lookUp(utf8, hash: hash, appendingTo: &entries) {
+                signature |= known
+                return
             }
-            builder.add(slot, words: scratchWords)
+            fieldWords.removeAll()
+            SearchFolding.appendWords(ofUTF8: utf8, to: &fieldWords)
+            let start = entries.count
+            for position in 0..<fieldWords.count {
+                entries.append(fieldWords.withWord(position) { builder.entry(for: $0) })
+            }
+            let fieldSignature = NameIndex.signature(of: fieldWords)
+            memo.remember(utf8, hash: hash, entries: entries[start...], signature: fieldSignature)
+            signature |= fieldSignature
+        }
+
+        /// Ends the contact whose name fields were added, under a slot above every slot ended
+        /// before.
+        mutating func endContact(_ slot: ContactSlot) {
+            precondition(slot < SearchIndexes.slotLimit, "slot \(slot) is beyond the search index's limit")
+            builder.add(slot, entries: entries, signature: signature)
+            entries.removeAll(keepingCapacity: true)
+            signature = 0
         }
 
         /// The name index of the contacts added.
         consuming func finish() -> NameIndex { builder.finish() }
     }
 
-    /// The email and phone half of the bulk build: the address and number indexes of contacts
-    /// given encoded, in ascending slot order, into indexes that hold none.
+    /// The email or phone part of the bulk build: the address and number indexes of contacts
+    /// given field by field, as ``ContactCodec/forEachIndexedField(in:_:)`` reads them, in
+    /// ascending slot order, into indexes that hold none. The build that makes the phone index
+    /// is taken by ``adoptPhones(from:)``.
     ///
     /// At a million contacts the tables' buckets are far bigger than the caches, so each key's
     /// insertion waited for memory. The build reads and folds the keys of a few dozen contacts
@@ -219,27 +247,27 @@ package struct SearchIndexes: Sendable {
         /// A build into `indexes`, which must hold no addresses or numbers.
         init(into indexes: consuming SearchIndexes) { self.indexes = indexes }
 
-        /// Reads the email addresses and phone numbers of a contact given encoded, under a slot
-        /// above every slot added before. Throws when the bytes are not a Contact message.
-        mutating func add(_ slot: ContactSlot, encoded: UnsafeBufferPointer<UInt8>) throws(EventDecodingError) {
+        /// Reads an email address or phone number (its UTF-8 bytes) of the contact in `slot`,
+        /// which is being added; a name field is ignored.
+        mutating func add(_ slot: ContactSlot, field: ContactCodec.IndexedField, utf8: UnsafeBufferPointer<UInt8>) {
             precondition(slot < SearchIndexes.slotLimit, "slot \(slot) is beyond the search index's limit")
-            let region = indexes.phoneRegion
-            try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
-                switch field {
-                case .name: break
-                case .email:
-                    if SearchFolding.foldEmail(utf8: utf8, into: &scratch) { queueBytes(slot, .email, callingCode: 0) }
-                case .phone:
-                    switch PhoneNumbering.storedKey(forUTF8: utf8, region: region, packed: &scratch) {
-                    case (.integer(let key), let code)?:
-                        indexes.phones.prefetch(key: key)
-                        queued.append(
-                            QueuedKey(slot: slot, kind: .integerPhone, key: key, callingCode: code, bytes: 0..<0))
-                    case (.packed, let code)?: queueBytes(slot, .packedPhone, callingCode: code)
-                    case nil: break
-                    }
+            switch field {
+            case .name: break
+            case .email:
+                if SearchFolding.foldEmail(utf8: utf8, into: &scratch) { queueBytes(slot, .email, callingCode: 0) }
+            case .phone:
+                switch PhoneNumbering.storedKey(forUTF8: utf8, region: indexes.phoneRegion, packed: &scratch) {
+                case (.integer(let key), let code)?:
+                    indexes.phones.prefetch(key: key)
+                    queued.append(QueuedKey(slot: slot, kind: .integerPhone, key: key, callingCode: code, bytes: 0..<0))
+                case (.packed, let code)?: queueBytes(slot, .packedPhone, callingCode: code)
+                case nil: break
                 }
             }
+        }
+
+        /// Ends the contact whose fields were read; contacts end in ascending slot order.
+        mutating func endContact() {
             contactsQueued += 1
             if contactsQueued >= Self.contactsAhead { insertQueued() }
         }
@@ -287,6 +315,15 @@ package struct SearchIndexes: Sendable {
     /// Takes a name index built for the same slots by a ``NameBuild`` in place of this one's.
     mutating func adoptNames(_ built: consuming NameIndex) {
         names = built
+    }
+
+    /// Takes the phone numbers of indexes an ``AddressBuild`` built for the same slots and
+    /// default country in place of this one's.
+    mutating func adoptPhones(from built: consuming SearchIndexes) {
+        precondition(built.defaultCountryCode == defaultCountryCode, "phone keys of another default country")
+        phones = built.phones
+        longPhones = built.longPhones
+        phoneCallingCodes = built.phoneCallingCodes
     }
 
     /// Puts the words added since the last call in order, so that name queries binary search

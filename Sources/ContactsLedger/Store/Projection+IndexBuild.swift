@@ -22,28 +22,49 @@ extension Projection {
         indexes = SearchIndexes(defaultCountryCode: indexes.defaultCountryCode)
     }
 
-    /// Replaces the indexes with ones built from the contacts, in slot order: the name index on a
-    /// thread of its own (``SearchIndexes/NameBuild``, which sorts (word, slot) pairs rather than
-    /// inserting into a set per word), the email and phone indexes on the caller's, each reading
-    /// the fields it needs from the encoded contacts without decoding them. Then the indexes are
-    /// maintained again as contacts change.
+    /// Replaces the indexes with ones built from the contacts, in slot order, on two threads,
+    /// each reading the fields it needs from the encoded contacts without decoding them
+    /// (``ContactCodec/forEachIndexedField(in:_:)``): the name index (``SearchIndexes/NameBuild``,
+    /// which sorts (word, slot) pairs rather than inserting into a set per word) and the phone
+    /// index on a thread of its own, the email index on the caller's. Names and phones share a
+    /// thread because, with a name field folded once however many contacts share it, the two
+    /// cost about what the email index costs. Then the indexes are maintained again as contacts
+    /// change.
     mutating func buildIndexes() throws(IndexBuildFailure) {
         let contacts = self.contacts
         let country = indexes.defaultCountryCode
-        let names = BackgroundWork(named: "index build") {
-            Self.index(contacts, into: SearchIndexes.NameBuild(slotBound: contacts.slotCount)) {
-                (build, slot, encoded) throws(EventDecodingError) in
-                try build.add(slot, encoded: encoded)
-            }.map { $0.finish() }
+        let namesAndPhones = BackgroundWork(named: "index build") {
+            Self.index(
+                contacts,
+                into: (
+                    names: SearchIndexes.NameBuild(slotBound: contacts.slotCount),
+                    phones: SearchIndexes.AddressBuild(into: SearchIndexes(defaultCountryCode: country))
+                )
+            ) { (build, slot, encoded) throws(EventDecodingError) in
+                try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
+                    switch field {
+                    case .name: build.names.addNameField(utf8)
+                    case .phone: build.phones.add(slot, field: field, utf8: utf8)
+                    case .email: break
+                    }
+                }
+                build.names.endContact(slot)
+                build.phones.endContact()
+            }.map { (names: $0.names.finish(), phones: $0.phones.finish()) }
         }
-        let addressesAndNumbers = Self.index(
+        let emails = Self.index(
             contacts, into: SearchIndexes.AddressBuild(into: SearchIndexes(defaultCountryCode: country))
         ) { (build, slot, encoded) throws(EventDecodingError) in
-            try build.add(slot, encoded: encoded)
+            try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
+                if field == .email { build.add(slot, field: field, utf8: utf8) }
+            }
+            build.endContact()
         }.map { $0.finish() }
-        let namesResult = names.wait()
-        var built = try addressesAndNumbers.get()
-        built.adoptNames(try namesResult.get())
+        let otherHalf = namesAndPhones.wait()
+        var built = try emails.get()
+        let namesAndPhonesBuilt = try otherHalf.get()
+        built.adoptNames(namesAndPhonesBuilt.names)
+        built.adoptPhones(from: namesAndPhonesBuilt.phones)
         built.prepareForQueries()
         indexes = built
         indexesDeferred = false

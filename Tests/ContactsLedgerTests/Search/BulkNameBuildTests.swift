@@ -98,4 +98,60 @@ struct BulkNameBuildTests {
         }
         #expect(built.estimatedBytes > 0)
     }
+
+    @Test(
+        "A name build that folds a shared name field once equals one that inserts each contact, whatever its memo keeps",
+        arguments: [(4096, 1 << 20), (4, 96)] as [(Int, Int)])
+    func memoizedBuildMatchesInserts(places: Int, keptBytesMax: Int) throws {
+        let seed = SearchFixtures.seed("BulkNameBuildTests.memoizedBuildMatchesInserts")
+        var generator = SearchTestGenerator(seed: seed)
+        // Shared fields (ASCII, accented, CJK, full-width, several words, one that folds to no
+        // word), and distinct ones, so that a small memo meets fields whose place another took
+        // and empties itself when full.
+        let shared = [
+            "John", "Jo", "José", "Zoë", "Łukasz", "太郎", "Ａｎｎ", "van der Berg", "Jean-Luc", "O'Brien", "--", "Nguyễn",
+        ]
+        var inserted = NameIndex()
+        var build = SearchIndexes.NameBuild(
+            memo: NameFieldMemo(places: places, keptBytesMax: keptBytesMax))
+        var slot: ContactSlot = 0
+        for index in 0..<2000 {
+            slot += ContactSlot.random(in: 1...2, using: &generator)
+            var values = ContactValues()
+            if index % 25 != 0 {
+                values.givenName = shared.randomElement(using: &generator)!
+                values.familyName =
+                    Bool.random(using: &generator) ? shared.randomElement(using: &generator)! : "Family\(index % 300)"
+                if index % 3 == 0 { values.organizationName = "Organization \(index % 50) Ltd" }
+                if index % 7 == 0 { values.nickname = shared.randomElement(using: &generator)! }
+            }
+            inserted.insert(slot, words: SearchFolding.nameWords(of: values))
+            try ContactCodec.encode(values, keys: .all).withUnsafeBufferPointer { encoded in
+                try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
+                    if field == .name { build.addNameField(utf8) }
+                }
+            }
+            build.endContact(slot)
+        }
+        var built = build.finish()
+        inserted.prepareForQueries()
+        built.prepareForQueries()
+        built.checkInvariants()
+        var queries = [
+            "j", "jo", "john", "jo van", "berg jean", "太郎", "ann", "nguyen", "family1", "organization 4 ltd",
+        ]
+        for first in shared {
+            queries.append(String(first.prefix(2)))
+            for second in shared { queries.append("\(first.prefix(3)) \(second.prefix(2))") }
+        }
+        queries += (0..<300).map { "family\($0)" }
+        var matched = 0
+        for query in queries {
+            let words = SearchFolding.queryWords(query)
+            let expected = inserted.slots(matching: words)
+            #expect(built.slots(matching: words) == expected, "\(query), seed \(seed)")
+            if !expected.isEmpty { matched += 1 }
+        }
+        #expect(matched > queries.count / 2)
+    }
 }
