@@ -213,86 +213,123 @@ package struct SearchIndexes: Sendable {
         consuming func finish() -> NameIndex { builder.finish() }
     }
 
-    /// The email or phone part of the bulk build: the address and number indexes of contacts
-    /// given field by field, as ``ContactCodec/forEachIndexedField(in:_:)`` reads them, in
-    /// ascending slot order, into indexes that hold none. The build that makes the phone index
-    /// is taken by ``adoptPhones(from:)``.
-    ///
-    /// At a million contacts the tables' buckets are far bigger than the caches, so each key's
-    /// insertion waited for memory. The build reads and folds the keys of a few dozen contacts
-    /// first, asking the processor for each key's bucket as it goes (a prefetch), then
-    /// inserts them in the same order: the result is the one inserting contact by contact gives.
-    struct AddressBuild {
-        private var indexes: SearchIndexes
-        /// Keys read and not yet inserted, in the order of their contacts and fields.
-        private var queued: [QueuedKey] = []
-        /// The bytes of the queued email addresses and packed phone keys, back to back.
-        private var queuedBytes: [UInt8] = []
-        private var scratch: [UInt8] = []
-        /// The contacts whose keys are read before the first of them is inserted.
-        private static let contactsAhead = 32
-        private var contactsQueued = 0
-
-        private struct QueuedKey {
+    /// Email addresses and phone numbers read from contacts, folded and keyed, with their slots,
+    /// in the order read: what an ``AddressBuild`` inserts. The thread that reads them may hand
+    /// them to another to insert (the bulk build reads the phone numbers beside the names).
+    struct KeyQueue {
+        fileprivate struct Key {
             enum Kind { case email, integerPhone, packedPhone }
             var slot: ContactSlot
             var kind: Kind
             /// The integer key of an integer phone key, else the bytes' ``ByteStringTable/hash(_:)``.
             var key: UInt64
             var callingCode: UInt16
-            /// Where the bytes of an email address or packed phone key lie in `queuedBytes`.
+            /// Where the bytes of an email address or packed phone key lie in `bytes`.
             var bytes: Range<Int>
         }
 
-        /// A build into `indexes`, which must hold no addresses or numbers.
-        init(into indexes: consuming SearchIndexes) { self.indexes = indexes }
+        fileprivate var keys: [Key] = []
+        /// The bytes of the email addresses and packed phone keys, back to back.
+        fileprivate var bytes: [UInt8] = []
+        private var scratch: [UInt8] = []
+        private let phoneRegion: PhoneRegion?
+        /// The contacts whose fields were read.
+        private(set) var contacts = 0
+
+        /// An empty queue, keying phone numbers as indexes with this default country do.
+        init(defaultCountryCode: String) { phoneRegion = PhoneNumbering.region(for: defaultCountryCode) }
 
         /// Reads an email address or phone number (its UTF-8 bytes) of the contact in `slot`,
-        /// which is being added; a name field is ignored.
-        mutating func add(_ slot: ContactSlot, field: ContactCodec.IndexedField, utf8: UnsafeBufferPointer<UInt8>) {
+        /// which is being read; a name field is ignored.
+        mutating func read(_ slot: ContactSlot, field: ContactCodec.IndexedField, utf8: UnsafeBufferPointer<UInt8>) {
             precondition(slot < SearchIndexes.slotLimit, "slot \(slot) is beyond the search index's limit")
             switch field {
             case .name: break
             case .email:
-                if SearchFolding.foldEmail(utf8: utf8, into: &scratch) { queueBytes(slot, .email, callingCode: 0) }
+                if SearchFolding.foldEmail(utf8: utf8, into: &scratch) { appendScratch(slot, .email, callingCode: 0) }
             case .phone:
-                switch PhoneNumbering.storedKey(forUTF8: utf8, region: indexes.phoneRegion, packed: &scratch) {
+                switch PhoneNumbering.storedKey(forUTF8: utf8, region: phoneRegion, packed: &scratch) {
                 case (.integer(let key), let code)?:
-                    indexes.phones.prefetch(key: key)
-                    queued.append(QueuedKey(slot: slot, kind: .integerPhone, key: key, callingCode: code, bytes: 0..<0))
-                case (.packed, let code)?: queueBytes(slot, .packedPhone, callingCode: code)
+                    keys.append(Key(slot: slot, kind: .integerPhone, key: key, callingCode: code, bytes: 0..<0))
+                case (.packed, let code)?: appendScratch(slot, .packedPhone, callingCode: code)
                 case nil: break
                 }
             }
         }
 
         /// Ends the contact whose fields were read; contacts end in ascending slot order.
+        mutating func endContact() { contacts += 1 }
+
+        /// Empties the queue, keeping its storage when no copy shares it.
+        mutating func removeAll() {
+            keys.removeAll(keepingCapacity: true)
+            bytes.removeAll(keepingCapacity: true)
+            contacts = 0
+        }
+
+        private mutating func appendScratch(_ slot: ContactSlot, _ kind: Key.Kind, callingCode: UInt16) {
+            let hash = scratch.withUnsafeBufferPointer { ByteStringTable.hash($0) }
+            let start = bytes.count
+            bytes.append(contentsOf: scratch)
+            keys.append(Key(slot: slot, kind: kind, key: hash, callingCode: callingCode, bytes: start..<bytes.count))
+        }
+    }
+
+    /// The email and phone part of the bulk build: the address and number indexes of contacts
+    /// given field by field, as ``ContactCodec/forEachIndexedField(in:_:)`` reads them, in
+    /// ascending slot order, into indexes that hold none; keys another thread read
+    /// (``KeyQueue``) are inserted with ``insert(_:)``.
+    ///
+    /// At a million contacts the tables' buckets are far bigger than the caches, so each key's
+    /// insertion waited for memory. The build reads and folds the keys of a few dozen contacts
+    /// first, then inserts them in the same order, asking the processor for the bucket of the key
+    /// a few keys on before each (a prefetch): the result is the one inserting contact by
+    /// contact gives.
+    struct AddressBuild {
+        private var indexes: SearchIndexes
+        /// Keys read and not yet inserted.
+        private var queue: KeyQueue
+        /// The contacts whose keys are read before the first of them is inserted.
+        private static let contactsAhead = 32
+        /// How many keys ahead of the one it inserts ``insert(_:)`` asks for a bucket.
+        private static let keysAhead = 12
+
+        /// A build into `indexes`, which must hold no addresses or numbers.
+        init(into indexes: consuming SearchIndexes) {
+            queue = KeyQueue(defaultCountryCode: indexes.defaultCountryCode)
+            self.indexes = indexes
+        }
+
+        /// Reads an email address or phone number (its UTF-8 bytes) of the contact in `slot`,
+        /// which is being added; a name field is ignored.
+        mutating func add(_ slot: ContactSlot, field: ContactCodec.IndexedField, utf8: UnsafeBufferPointer<UInt8>) {
+            queue.read(slot, field: field, utf8: utf8)
+        }
+
+        /// Ends the contact whose fields were read; contacts end in ascending slot order.
         mutating func endContact() {
-            contactsQueued += 1
-            if contactsQueued >= Self.contactsAhead { insertQueued() }
+            queue.endContact()
+            if queue.contacts >= Self.contactsAhead {
+                insert(queue)
+                queue.removeAll()
+            }
         }
 
         /// The indexes, with every contact added.
         consuming func finish() -> SearchIndexes {
-            insertQueued()
+            insert(queue)
             return indexes
         }
 
-        /// Queues the key in `scratch` and asks for its bucket.
-        private mutating func queueBytes(_ slot: ContactSlot, _ kind: QueuedKey.Kind, callingCode: UInt16) {
-            let hash = scratch.withUnsafeBufferPointer { ByteStringTable.hash($0) }
-            if kind == .email { indexes.emails.prefetch(hash: hash) } else { indexes.longPhones.prefetch(hash: hash) }
-            let start = queuedBytes.count
-            queuedBytes.append(contentsOf: scratch)
-            queued.append(
-                QueuedKey(slot: slot, kind: kind, key: hash, callingCode: callingCode, bytes: start..<queuedBytes.count)
-            )
-        }
-
-        /// Inserts the queued keys, in order.
-        private mutating func insertQueued() {
-            queuedBytes.withUnsafeBufferPointer { bytes in
-                for key in queued {
+        /// Inserts keys read from contacts above every contact inserted before, in order, into
+        /// indexes that do not hold them yet (the keys of one kind come from one queue, or from
+        /// queues of ascending slots).
+        mutating func insert(_ queue: KeyQueue) {
+            let keys = queue.keys
+            queue.bytes.withUnsafeBufferPointer { bytes in
+                for index in keys.indices {
+                    if index + Self.keysAhead < keys.count { prefetchBucket(of: keys[index + Self.keysAhead]) }
+                    let key = keys[index]
                     switch key.kind {
                     case .email:
                         indexes.emails.insert(
@@ -306,24 +343,20 @@ package struct SearchIndexes: Sendable {
                     }
                 }
             }
-            queued.removeAll(keepingCapacity: true)
-            queuedBytes.removeAll(keepingCapacity: true)
-            contactsQueued = 0
+        }
+
+        private func prefetchBucket(of key: KeyQueue.Key) {
+            switch key.kind {
+            case .email: indexes.emails.prefetch(hash: key.key)
+            case .integerPhone: indexes.phones.prefetch(key: key.key)
+            case .packedPhone: indexes.longPhones.prefetch(hash: key.key)
+            }
         }
     }
 
     /// Takes a name index built for the same slots by a ``NameBuild`` in place of this one's.
     mutating func adoptNames(_ built: consuming NameIndex) {
         names = built
-    }
-
-    /// Takes the phone numbers of indexes an ``AddressBuild`` built for the same slots and
-    /// default country in place of this one's.
-    mutating func adoptPhones(from built: consuming SearchIndexes) {
-        precondition(built.defaultCountryCode == defaultCountryCode, "phone keys of another default country")
-        phones = built.phones
-        longPhones = built.longPhones
-        phoneCallingCodes = built.phoneCallingCodes
     }
 
     /// Puts the words added since the last call in order, so that name queries binary search

@@ -24,47 +24,58 @@ extension Projection {
 
     /// Replaces the indexes with ones built from the contacts, in slot order, on two threads,
     /// each reading the fields it needs from the encoded contacts without decoding them
-    /// (``ContactCodec/forEachIndexedField(in:_:)``): the name index (``SearchIndexes/NameBuild``,
-    /// which sorts (word, slot) pairs rather than inserting into a set per word) and the phone
-    /// index on a thread of its own, the email index on the caller's. Names and phones share a
-    /// thread because, with a name field folded once however many contacts share it, the two
-    /// cost about what the email index costs. Then the indexes are maintained again as contacts
-    /// change.
-    mutating func buildIndexes() throws(IndexBuildFailure) {
+    /// (``ContactCodec/forEachIndexedField(in:_:)``). A thread of its own builds the name index
+    /// (``SearchIndexes/NameBuild``, which sorts (word, slot) pairs rather than inserting into a
+    /// set per word) and reads the phone numbers' keys in the same walk; the caller's thread
+    /// builds the email index, then inserts the phone keys handed to it in batches. With a name
+    /// field folded once however many contacts share it, this keeps both threads about equally
+    /// busy. Then the indexes are maintained again as contacts change. `phoneContactsHandedOn`
+    /// is how many contacts' phone keys are handed on at a time.
+    mutating func buildIndexes(phoneContactsHandedOn: Int = 8192) throws(IndexBuildFailure) {
         let contacts = self.contacts
         let country = indexes.defaultCountryCode
-        let namesAndPhones = BackgroundWork(named: "index build") {
-            Self.index(
+        let phoneKeys = Handoff<SearchIndexes.KeyQueue>(capacity: .max)
+        let names = BackgroundWork(named: "index build") {
+            let built = Self.index(
                 contacts,
                 into: (
                     names: SearchIndexes.NameBuild(slotBound: contacts.slotCount),
-                    phones: SearchIndexes.AddressBuild(into: SearchIndexes(defaultCountryCode: country))
+                    phones: SearchIndexes.KeyQueue(defaultCountryCode: country)
                 )
             ) { (build, slot, encoded) throws(EventDecodingError) in
                 try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
                     switch field {
                     case .name: build.names.addNameField(utf8)
-                    case .phone: build.phones.add(slot, field: field, utf8: utf8)
+                    case .phone: build.phones.read(slot, field: field, utf8: utf8)
                     case .email: break
                     }
                 }
                 build.names.endContact(slot)
                 build.phones.endContact()
-            }.map { (names: $0.names.finish(), phones: $0.phones.finish()) }
+                if build.phones.contacts >= phoneContactsHandedOn {
+                    phoneKeys.put(build.phones)
+                    build.phones = SearchIndexes.KeyQueue(defaultCountryCode: country)
+                }
+            }
+            if case .success(let build) = built { phoneKeys.put(build.phones) }
+            phoneKeys.close()
+            return built.map { $0.names.finish() }
         }
-        let emails = Self.index(
+        var emailsAndPhones = Self.index(
             contacts, into: SearchIndexes.AddressBuild(into: SearchIndexes(defaultCountryCode: country))
         ) { (build, slot, encoded) throws(EventDecodingError) in
             try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
                 if field == .email { build.add(slot, field: field, utf8: utf8) }
             }
             build.endContact()
-        }.map { $0.finish() }
-        let otherHalf = namesAndPhones.wait()
-        var built = try emails.get()
-        let namesAndPhonesBuilt = try otherHalf.get()
-        built.adoptNames(namesAndPhonesBuilt.names)
-        built.adoptPhones(from: namesAndPhonesBuilt.phones)
+        }
+        if case .success(var build) = emailsAndPhones {
+            while let keys = phoneKeys.take() { build.insert(keys) }
+            emailsAndPhones = .success(build)
+        }
+        let namesResult = names.wait()
+        var built = try emailsAndPhones.get().finish()
+        built.adoptNames(try namesResult.get())
         built.prepareForQueries()
         indexes = built
         indexesDeferred = false
