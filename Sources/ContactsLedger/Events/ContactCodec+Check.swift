@@ -32,12 +32,7 @@ extension ContactCodec {
         typealias Field = EventSchema.ContactField
         var keyBits: UInt64 = 0
         var seenBits: UInt64 = 0
-        while !reader.isAtEnd {
-            let key = try reader.nextKey()
-            guard let field = Field(rawValue: key.field) else {
-                try reader.skip(key)
-                continue
-            }
+        try decodeFields(from: &reader, as: Field.self) { field, reader, key throws(EventDecodingError) in
             switch field {
             case .keys:
                 keyBits = try reader.varint(key)
@@ -96,12 +91,7 @@ extension ContactCodec {
         value walkValue: (inout PayloadReader, WireKey) throws(EventDecodingError) -> Void
     ) throws(EventDecodingError) {
         var nested = try reader.nested(key)
-        while !nested.isAtEnd {
-            let key = try nested.nextKey()
-            guard let field = LabeledField(rawValue: key.field) else {
-                try nested.skip(key)
-                continue
-            }
+        try decodeFields(from: &nested, as: LabeledField.self) { field, nested, key throws(EventDecodingError) in
             switch field {
             case .identifier, .label: try skipBytes(&nested, key)
             case .identifierUUID:
@@ -119,13 +109,8 @@ extension ContactCodec {
         _ reader: inout PayloadReader, _ key: WireKey, as: Field.Type
     ) throws(EventDecodingError) {
         var nested = try reader.nested(key)
-        while !nested.isAtEnd {
-            let key = try nested.nextKey()
-            if Field(rawValue: key.field) == nil {
-                try nested.skip(key)
-            } else {
-                try skipBytes(&nested, key)
-            }
+        try decodeFields(from: &nested, as: Field.self) { _, nested, key throws(EventDecodingError) in
+            try skipBytes(&nested, key)
         }
     }
 
