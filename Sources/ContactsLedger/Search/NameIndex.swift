@@ -675,13 +675,9 @@ extension NameIndex {
         /// What a word adds for each contact that has it: its id, and the ids of its one- and
         /// two-byte starts (``Builder/noStart`` for a start it has none of, see
         /// ``NameIndex/prefixCode(of:length:)``).
-        struct WordEntry: Equatable {
+        struct WordEntry {
             var word: UInt32
             var starts: (UInt32, UInt32)
-
-            static func == (left: WordEntry, right: WordEntry) -> Bool {
-                left.word == right.word && left.starts == right.starts
-            }
         }
 
         /// The start id of a ``WordEntry`` without that start.
