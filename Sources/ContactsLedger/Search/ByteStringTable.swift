@@ -223,8 +223,8 @@ extension ByteStringTable {
 
     /// Restores a table written by ``encode(into:)``, checking that it is well formed.
     init(from reader: inout SnapshotReader) throws(SnapshotDecodingError) {
-        bytes = try reader.array()
-        ends = try reader.array()
+        bytes = try reader.growableArray()
+        ends = try reader.growableArray()
         buckets = try reader.array()
         var previous: UInt32 = 0
         for end in ends {

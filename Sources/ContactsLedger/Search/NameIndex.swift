@@ -784,7 +784,7 @@ extension NameIndex {
         recentWords = try reader.array()
         unsortedWords = try reader.array()
         deadWords = try reader.count(atMost: words.count)
-        startSignatures = try reader.array()
+        startSignatures = try reader.growableArray()
         try reader.check(startSignatures.count <= Int(SearchIndexes.slotLimit), "too many slot signatures")
         let listCount = try reader.count(atMost: words.count)
         for _ in 0..<listCount {

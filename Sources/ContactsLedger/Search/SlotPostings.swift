@@ -129,7 +129,7 @@ extension SlotPostings {
 
     /// Restores postings written by ``encode(into:)``.
     init(from reader: inout SnapshotReader) throws(SnapshotDecodingError) {
-        heads = try reader.array()
+        heads = try reader.growableArray()
         sets = try SlotSets(from: &reader)
         try sets.check(heads: heads, with: reader)
     }

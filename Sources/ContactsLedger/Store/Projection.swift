@@ -313,6 +313,9 @@ struct ContactTable: Sendable {
     /// The arena's size, dead bytes included.
     var arenaBytes: Int { arena.count }
 
+    /// The bytes the arena holds room for before it must move (``SnapshotReader/growthRoom(_:)``).
+    var arenaCapacity: Int { arena.capacity }
+
     var occupiedSlots: [ContactSlot] {
         var result: [ContactSlot] = []
         result.reserveCapacity(count)
@@ -566,7 +569,7 @@ struct ContactTable: Sendable {
     init(
         from reader: inout SnapshotReader, containers: Int, creators: Int
     ) throws(SnapshotDecodingError) {
-        arena = try reader.array()
+        arena = try reader.growableArray()
         let offsets: [UInt64] = try reader.array()
         let revisions: [UInt64] = try reader.array()
         let identifierBytes: [UInt32] = try reader.array()
@@ -578,7 +581,7 @@ struct ContactTable: Sendable {
             [revisions.count, identifierBytes.count, encodedBytes.count, creatorIndexes.count, containerIndexes.count]
                 .allSatisfy { $0 == slots } && slots <= Int(SearchIndexes.slotLimit),
             "the contact table's columns differ in length")
-        records.reserveCapacity(slots)
+        records.reserveCapacity(slots + SnapshotReader.growthRoom(slots))
         var live = 0
         for slot in 0..<slots {
             let record = StoredContact(

@@ -47,6 +47,31 @@ struct ProjectionSnapshotTests {
         expectSameState(twice, expected)
     }
 
+    @Test("A restored projection has room to grow, so that the first save after an open does not copy its contacts")
+    func restoredProjectionHasRoom() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 7)
+        let expected = try fullReplay(of: directory.ledger)
+        var restored = try Projection(
+            snapshotState: expected.snapshotState(), ledgerID: expected.ledgerID, head: expected.head)
+        let bytes = restored.contacts.arenaBytes
+        let capacity = restored.contacts.arenaCapacity
+        #expect(bytes > 0)
+        #expect(capacity >= bytes + SnapshotReader.growthRoom(bytes))
+        for index in 0..<3 {
+            var values = ContactValues()
+            values.givenName = "After"
+            values.familyName = "Open\(index)"
+            restored.putContact(
+                "after-open-\(index)",
+                ContactState(
+                    values: values, containerIdentifier: restored.defaultContainer.identifier, createdBy: "w",
+                    revision: 1))
+        }
+        #expect(restored.contacts.arenaBytes > bytes)
+        #expect(restored.contacts.arenaCapacity == capacity, "the arena moved on the first saves after a restore")
+    }
+
     @Test("Indexes stored in the snapshot or rebuilt from its contacts answer the same", arguments: [true, false])
     func indexForms(storingIndexes: Bool) throws {
         let directory = StoreDirectory()
