@@ -188,7 +188,7 @@ final class Handoff<Element>: @unchecked Sendable {
 struct ReplayScratch {
     /// A buffer for merged updates.
     var bytes: [UInt8] = []
-    /// The hashes of the identifiers that a batch's adds and updates look up, in order.
+    /// The hashes of the identifiers that a batch's adds, updates and deletes look up, in order.
     var hashes: [UInt32] = []
     /// The container of the last added contact whose container was given as UUID bytes.
     var container: (bytes: UUIDBytes, index: UInt16)?
@@ -267,7 +267,7 @@ extension Projection {
     /// Applies a batch of records' operations as ``decodeForReplay(_:keepingAddsEncoded:)`` gave
     /// them; `scratch` is what one applying thread reuses from batch to batch.
     ///
-    /// The identifiers that adds and updates look up are hashed first, so that each lookup can
+    /// The identifiers that adds, updates and deletes look up are hashed first, so that each lookup can
     /// ask for the memory of the ones a few places after it (``ContactTable/prefetch(hash:stage:)``):
     /// a million lookups in a table far bigger than the caches each waited for its bucket, and
     /// an update also for the contact's record and bytes, one after another.
@@ -278,6 +278,9 @@ extension Projection {
                 switch operation {
                 case .add(let identifier, _, _, _), .update(let identifier, _, _):
                     scratch.hashes.append(identifier.withUTF8(ContactTable.hash))
+                case .other(.deleteContact(let identifier, _, _, _, _)):
+                    var text = identifier
+                    scratch.hashes.append(text.withUTF8(ContactTable.hash))
                 case .other: break
                 }
             }
@@ -311,6 +314,9 @@ extension Projection {
                         revision: record.sequence, scratch: &scratch.bytes)
                 }
             case .other(let operation):
+                // A delete looks its contact up too: its place in the hashes keeps the memory of
+                // the lookups after it asked for in time.
+                if case .deleteContact = operation { _ = prefetchAhead(&lookups, scratch.hashes) }
                 apply(operation, sequence: record.sequence)
             }
         }
