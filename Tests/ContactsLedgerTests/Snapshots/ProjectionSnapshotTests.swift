@@ -35,13 +35,20 @@ struct ProjectionSnapshotTests {
             try ContactStore.inMemory(copyingLedgerAt: directory.ledger).withProjection { $0 }, expected)
     }
 
+    /// The projection of a ledger written with `seed`, replayed in full, and the projection
+    /// restored from a snapshot of it.
+    private func replayedAndRestored(seed: UInt64) throws -> (expected: Projection, restored: Projection) {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: seed)
+        let expected = try fullReplay(of: directory.ledger)
+        let restored = try Projection(
+            snapshotState: expected.snapshotState(), ledgerID: expected.ledgerID, head: expected.head)
+        return (expected, restored)
+    }
+
     @Test("Encoding a restored projection gives a projection with the same state")
     func restoredRoundTrips() throws {
-        let directory = StoreDirectory()
-        try writeLedger(directory, seed: 7)
-        let expected = try fullReplay(of: directory.ledger)
-        let once = try Projection(
-            snapshotState: expected.snapshotState(), ledgerID: expected.ledgerID, head: expected.head)
+        let (expected, once) = try replayedAndRestored(seed: 7)
         let twice = try Projection(
             snapshotState: once.snapshotState(), ledgerID: expected.ledgerID, head: expected.head)
         expectSameState(twice, expected)
@@ -49,11 +56,7 @@ struct ProjectionSnapshotTests {
 
     @Test("A restored projection has room to grow, so that the first save after an open does not copy its contacts")
     func restoredProjectionHasRoom() throws {
-        let directory = StoreDirectory()
-        try writeLedger(directory, seed: 7)
-        let expected = try fullReplay(of: directory.ledger)
-        var restored = try Projection(
-            snapshotState: expected.snapshotState(), ledgerID: expected.ledgerID, head: expected.head)
+        var restored = try replayedAndRestored(seed: 7).restored
         let bytes = restored.contacts.arenaBytes
         let capacity = restored.contacts.arenaCapacity
         #expect(bytes > 0)
