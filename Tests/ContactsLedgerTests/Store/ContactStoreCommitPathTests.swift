@@ -272,7 +272,8 @@ struct ContactStoreCommitPathTests {
         let leaderDone = leaderHoldingItsSync(store, faults)
         #expect(faults.dataSyncsWaiting == 1, "the blocking save never reached its fdatasync")
         let release = Task {
-            try await Task.sleep(nanoseconds: 100_000_000)
+            // Long enough for every save below to be planned and queued behind the held group.
+            try await Task.sleep(nanoseconds: 250_000_000)
             faults.releaseDataSyncs()
         }
         // Queued behind the held group: authors alternate, and some saves add two contacts.
