@@ -52,11 +52,6 @@ enum CompactFields {
         }
     }
 
-    /// The canonical text of 16 UUID bytes, or nil if there are not exactly 16 (``UUIDText``).
-    static func identifier(fromUUIDBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        UUIDText.canonical(bytes)
-    }
-
     /// The standard labels by their number in schema version 2. A number is never reused or
     /// renumbered; new labels are appended. Index 0 is unused, so that a label number is never 0.
     static let standardLabels: [String] = [
