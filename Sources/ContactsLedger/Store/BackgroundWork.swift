@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 
 /// A value computed on a thread of its own while the caller goes on; ``wait()`` returns it.
-/// The snapshot restore reads the index section this way, and the bulk index build the names.
+/// The snapshot restore reads the index section this way, the bulk index build the names, and a
+/// replay decodes and applies its records.
 final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     // Thread-safety: `value` is written by the thread before it signals `done`, and read only
     // after `wait()` has seen the signal.

@@ -16,8 +16,8 @@ import LedgerStorage
 final class ProjectionReplay: @unchecked Sendable {
     // Thread-safety: `filling` belongs to the caller's thread. `records` and `decoded` are
     // thread-safe queues. `failure` and `spent` are guarded by `lock`. `projection` belongs to
-    // the applying thread until it signals `applied`, and to the caller after `finish()` has
-    // waited for that.
+    // the applying thread until it returns, and to the caller after `finish()` has waited for
+    // that (`applying`).
     private static let batchRecords = 128
     /// A batch is handed on once its payloads reach this many bytes, whatever its records: an
     /// import writes records of a thousand contacts (about 280 KB), and batches of 128 of those
@@ -39,7 +39,8 @@ final class ProjectionReplay: @unchecked Sendable {
     /// and arrays, also frees them: freeing them on the applying thread cost it about a tenth of
     /// its time (reference counting, and glibc's frees of another thread's allocations).
     private var spent: [[(ReplayOperations, JournalRecord)]] = []
-    private let applied = DispatchSemaphore(value: 0)
+    /// The applying thread, which ``finish()`` waits for; set once the threads start.
+    private var applying: BackgroundWork<Void>?
     /// Whether ``finish()`` has waited for the threads (the caller's thread only).
     private var finished = false
     private var projection: Projection
@@ -57,16 +58,10 @@ final class ProjectionReplay: @unchecked Sendable {
             self.projection.contacts.reserveArena(journalBytes())
         }
         filling.reserveCapacity(Self.batchRecords)
-        // Named from within: on Linux a name set before the thread starts never reaches the
-        // system, which also refuses one longer than 15 bytes.
-        Thread { [self] in
-            Thread.current.name = "replay decode"
-            self.decode()
-        }.start()
-        Thread { [self] in
-            Thread.current.name = "replay apply"
-            self.apply()
-        }.start()
+        // The decoding thread ends when the records do (``finish()`` closes them); nothing waits
+        // for it but the applying thread, through `decoded`.
+        _ = BackgroundWork(named: "replay decode") { [self] in decode() }
+        applying = BackgroundWork(named: "replay apply") { [self] in apply() }
     }
 
     /// Queues a record for decoding and applying; waits while the queue is full. Throws the
@@ -86,7 +81,7 @@ final class ProjectionReplay: @unchecked Sendable {
             finished = true
             if !filling.isEmpty { hand() }
             records.close()
-            applied.wait()
+            _ = applying?.wait()
         }
         if let failure = lock.withLock({ failure }) { throw failure }
         if projection.indexesDeferred {
@@ -140,7 +135,6 @@ final class ProjectionReplay: @unchecked Sendable {
             projection.apply(batch, scratch: &scratch)
             lock.withLock { spent.append(batch) }
         }
-        applied.signal()
     }
 }
 
@@ -291,8 +285,8 @@ extension Projection {
         }
     }
 
-    /// Applies a record's operations; `lookups` counts the adds and updates of the batch applied
-    /// so far, whose identifiers' hashes are in `scratch.hashes` with those of the rest.
+    /// Applies a record's operations; `lookups` counts the adds, updates and deletes of the batch
+    /// applied so far, whose identifiers' hashes are in `scratch.hashes` with those of the rest.
     private mutating func apply(
         _ operations: ReplayOperations, record: JournalRecord, scratch: inout ReplayScratch, lookups: inout Int
     ) {
@@ -356,7 +350,7 @@ extension Projection {
             slot, encoded: scratch, container: stored.container, creator: stored.creator, revision: revision)
     }
 
-    /// The hash of the identifier the next add or update looks up, after asking for the memory
+    /// The hash of the identifier the next add, update or delete looks up, after asking for the memory
     /// that later ones will: the bucket of the one 12 places on, the record that the bucket of
     /// the one 6 places on names, and that record's bytes for the one 3 places on.
     @inline(__always)
