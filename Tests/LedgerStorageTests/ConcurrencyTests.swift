@@ -212,6 +212,39 @@ struct ConcurrencyTests {
         }
     }
 
+    @Test("A thread names itself where the system shows it, cut to 15 bytes; the journal's writer is named")
+    func threadNames() throws {
+        #if os(Linux)
+            final class Seen: @unchecked Sendable {
+                // Written by one thread before it signals, read by the test after waiting.
+                var names: [String] = []
+            }
+            let seen = Seen()
+            let done = DispatchSemaphore(value: 0)
+            let comm: @Sendable () -> String = {
+                (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+            }
+            Thread {
+                ThreadName.setCurrent("a name longer than fifteen bytes")
+                seen.names.append(comm())
+                done.signal()
+            }.start()
+            done.wait()
+            let directory = TemporaryDirectory()
+            let ledger = directory.child("l")
+            try LedgerDirectory.create(at: ledger)
+            let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+            // Completions run on the writer thread.
+            try journal.enqueue(entry(1)) { _ in
+                seen.names.append(comm())
+                done.signal()
+            }
+            done.wait()
+            journal.close()
+            #expect(seen.names == ["a name longer t\n", "journal writer\n"])
+        #endif
+    }
+
     @Test("Records queued together share one fdatasync")
     func queuedRecordsShareASync() throws {
         let directory = TemporaryDirectory()

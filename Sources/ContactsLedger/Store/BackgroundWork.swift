@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LedgerStorage
 
 /// A value computed on a thread of its own while the caller goes on; ``wait()`` returns it.
 /// The snapshot restore reads the index section this way, the bulk index build the names, and a
@@ -11,11 +12,11 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// Starts `work` on a new thread with the given name, which Linux shows (in `top`, `perf`
-    /// and debuggers) only if it is at most 15 bytes long. The thread names itself: on Linux a
-    /// name set before a thread starts never reaches the system.
+    /// and debuggers) cut to 15 bytes. The thread names itself (``ThreadName/setCurrent(_:)``):
+    /// on Linux a name set before a thread starts never reaches the system.
     init(named name: String, _ work: @escaping @Sendable () -> Value) {
         let thread = Thread { [self] in
-            Thread.current.name = name
+            ThreadName.setCurrent(name)
             value = work()
             done.signal()
         }

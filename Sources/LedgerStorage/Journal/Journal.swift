@@ -544,9 +544,9 @@ final class JournalWriter: @unchecked Sendable {
 
     func start() {
         // Named from within: on Linux a name set before the thread starts never reaches the
-        // system, which also refuses one longer than 15 bytes.
+        // system (``ThreadName/setCurrent(_:)``).
         Thread { [self] in
-            Thread.current.name = "journal writer"
+            ThreadName.setCurrent("journal writer")
             self.run()
         }.start()
     }
