@@ -159,7 +159,24 @@ struct ByteStringTable: Sendable {
 
     /// Doubles the buckets (at least 16) and puts every id back by its stored hash.
     private mutating func grow() {
-        let capacity = max(16, buckets.count * 2)
+        grow(to: max(16, buckets.count * 2))
+    }
+
+    /// Makes room for `strings` more strings of `bytes` bytes in all without growing: their
+    /// bytes and ends reserved (untouched until used), and the buckets rehashed once into as
+    /// many as that many strings would have grown them to. A bulk build that knows about how
+    /// many keys are coming calls it, so that it does not copy and rehash at every doubling.
+    mutating func reserveCapacity(strings: Int, bytes: Int) {
+        guard strings > 0 else { return }
+        self.bytes.reserveCapacity(self.bytes.count + bytes)
+        ends.reserveCapacity(ends.count + strings)
+        var capacity = max(16, buckets.count)
+        while (ends.count + strings) * 4 > capacity * 3 { capacity *= 2 }
+        if capacity > buckets.count { grow(to: capacity) }
+    }
+
+    /// Rehashes the buckets into `capacity` of them, a power of two.
+    private mutating func grow(to capacity: Int) {
         var grown = [UInt64](repeating: 0, count: capacity)
         let mask = capacity - 1
         for bucket in buckets where bucket != 0 {

@@ -24,6 +24,12 @@ struct ExactKeyIndex: Sendable {
         slots.insert(slot, into: id)
     }
 
+    /// Makes room for `keys` more keys of `bytes` bytes in all (``ByteStringTable/reserveCapacity(strings:bytes:)``).
+    mutating func reserveCapacity(keys: Int, bytes: Int) {
+        self.keys.reserveCapacity(strings: keys, bytes: bytes)
+        slots.reserveCapacity(keys: keys)
+    }
+
     /// Asks the processor to fetch where a key with this ``ByteStringTable/hash(_:)`` is looked up.
     func prefetch(hash: UInt64) { keys.prefetchBucket(hash: hash) }
 

@@ -93,7 +93,20 @@ struct IntegerKeyIndex: Sendable {
 
     /// Doubles the buckets (at least 16) and puts every key back.
     private mutating func grow() {
-        let capacity = max(16, keys.count * 2)
+        grow(to: max(16, keys.count * 2))
+    }
+
+    /// Rehashes the buckets once into as many as `more` keys would have grown them to, so that
+    /// a bulk build that knows about how many keys are coming does not rehash at every doubling.
+    mutating func reserveCapacity(keys more: Int) {
+        guard more > 0 else { return }
+        var capacity = max(16, keys.count)
+        while (count + more) * 5 > capacity * 4 { capacity *= 2 }
+        if capacity > keys.count { grow(to: capacity) }
+    }
+
+    /// Rehashes every key into `capacity` buckets, a power of two.
+    private mutating func grow(to capacity: Int) {
         var grownKeys = [UInt64](repeating: 0, count: capacity)
         var grownHeads = [UInt32](repeating: SlotSets.emptyHead, count: capacity)
         let mask = capacity - 1

@@ -213,9 +213,53 @@ package struct SearchIndexes: Sendable {
         consuming func finish() -> NameIndex { builder.finish() }
     }
 
+    /// Email addresses and phone numbers as contacts' encoded messages hold them (UTF-8, not
+    /// yet folded or keyed), with their slots, in the order read: what the bulk build's name
+    /// thread, which walks the contacts, hands in batches to the thread that folds, keys and
+    /// inserts them (``AddressBuild/add(_:)``), so that the contacts are walked once.
+    struct FieldQueue {
+        fileprivate struct Field {
+            var slot: ContactSlot
+            var isEmail: Bool
+            /// Where the field's bytes lie in `bytes`.
+            var bytes: Range<Int>
+        }
+
+        fileprivate var fields: [Field] = []
+        /// The bytes of the fields, back to back.
+        fileprivate var bytes: [UInt8] = []
+        /// The contacts whose fields were read.
+        private(set) var contacts = 0
+
+        /// The fewest contacts a queue must hold to serve as a sample for
+        /// ``AddressBuild/reserve(forContacts:like:)``.
+        static let sampleContactsMin = 1024
+
+        /// An empty queue.
+        init() {}
+
+        /// Keeps an email address or phone number (its UTF-8 bytes) of the contact in `slot`,
+        /// which is being read; a name field is ignored.
+        mutating func read(_ slot: ContactSlot, field: ContactCodec.IndexedField, utf8: UnsafeBufferPointer<UInt8>) {
+            if field == .name { return }
+            let start = bytes.count
+            bytes.append(contentsOf: utf8)
+            fields.append(Field(slot: slot, isEmail: field == .email, bytes: start..<bytes.count))
+        }
+
+        /// Ends the contact whose fields were read; contacts end in ascending slot order.
+        mutating func endContact() { contacts += 1 }
+
+        /// Empties the queue, keeping its storage when no copy shares it.
+        mutating func removeAll() {
+            fields.removeAll(keepingCapacity: true)
+            bytes.removeAll(keepingCapacity: true)
+            contacts = 0
+        }
+    }
+
     /// Email addresses and phone numbers read from contacts, folded and keyed, with their slots,
-    /// in the order read: what an ``AddressBuild`` inserts. The thread that reads them may hand
-    /// them to another to insert (the bulk build reads the phone numbers beside the names).
+    /// in the order read: what an ``AddressBuild`` inserts.
     struct KeyQueue {
         fileprivate struct Key {
             enum Kind { case email, integerPhone, packedPhone }
@@ -277,8 +321,8 @@ package struct SearchIndexes: Sendable {
 
     /// The email and phone part of the bulk build: the address and number indexes of contacts
     /// given field by field, as ``ContactCodec/forEachIndexedField(in:_:)`` reads them, in
-    /// ascending slot order, into indexes that hold none; keys another thread read
-    /// (``KeyQueue``) are inserted with ``insert(_:)``.
+    /// ascending slot order, into indexes that hold none; or a queue of them at a time, as
+    /// another thread read them (``FieldQueue``), with ``add(_:)``.
     ///
     /// At a million contacts the tables' buckets are far bigger than the caches, so each key's
     /// insertion waited for memory. The build reads and folds the keys of a few dozen contacts
@@ -315,6 +359,52 @@ package struct SearchIndexes: Sendable {
             }
         }
 
+        /// Makes room in the email and phone indexes for the keys of `contacts` contacts like
+        /// those of `sample` (a queue of at least ``FieldQueue/sampleContactsMin`` contacts;
+        /// a smaller one is not taken as a sample), so that they do not copy and rehash their
+        /// tables at every doubling. The estimate has an eighth added, the room
+        /// ``SearchIndexes/prepareForQueries()`` leaves for growth, so that it does not copy
+        /// the tables again when they are about as full as estimated.
+        mutating func reserve(forContacts contacts: Int, like sample: FieldQueue) {
+            guard sample.contacts >= FieldQueue.sampleContactsMin, contacts > sample.contacts else { return }
+            var emails = 0
+            var emailBytes = 0
+            var phones = 0
+            for field in sample.fields {
+                if field.isEmail {
+                    emails += 1
+                    emailBytes += field.bytes.count
+                } else {
+                    phones += 1
+                }
+            }
+            func scaled(_ value: Int) -> Int {
+                let estimate = Double(value) * Double(contacts) / Double(sample.contacts) * 1.0625
+                return Int(min(estimate, Double(UInt32.max)))
+            }
+            indexes.emails.reserveCapacity(keys: scaled(emails), bytes: scaled(emailBytes))
+            indexes.phones.reserveCapacity(keys: scaled(phones))
+        }
+
+        /// Adds the email addresses and phone numbers of a queue of contacts above every contact
+        /// added before, as ``add(_:field:utf8:)`` and ``endContact()`` would one by one.
+        mutating func add(_ fields: FieldQueue) {
+            fields.bytes.withUnsafeBufferPointer { bytes in
+                var index = 0
+                while index < fields.fields.count {
+                    let slot = fields.fields[index].slot
+                    repeat {
+                        let field = fields.fields[index]
+                        add(
+                            slot, field: field.isEmail ? .email : .phone,
+                            utf8: UnsafeBufferPointer(rebasing: bytes[field.bytes]))
+                        index += 1
+                    } while index < fields.fields.count && fields.fields[index].slot == slot
+                    endContact()
+                }
+            }
+        }
+
         /// The indexes, with every contact added.
         consuming func finish() -> SearchIndexes {
             insert(queue)
@@ -322,9 +412,8 @@ package struct SearchIndexes: Sendable {
         }
 
         /// Inserts keys read from contacts above every contact inserted before, in order, into
-        /// indexes that do not hold them yet (the keys of one kind come from one queue, or from
-        /// queues of ascending slots).
-        mutating func insert(_ queue: KeyQueue) {
+        /// indexes that do not hold them yet.
+        private mutating func insert(_ queue: KeyQueue) {
             let keys = queue.keys
             queue.bytes.withUnsafeBufferPointer { bytes in
                 for index in keys.indices {
@@ -365,6 +454,13 @@ package struct SearchIndexes: Sendable {
     /// slower. Usually quick; after a large growth it copies the grown arrays once.
     package mutating func prepareForQueries() {
         names.prepareForQueries()
+        prepareAddressesForQueries()
+    }
+
+    /// The part of ``prepareForQueries()`` that is not the name index's: gives back memory that
+    /// growth left unused in the email and phone indexes. A bulk build calls it while its name
+    /// thread prepares the name index (``NameIndex/prepareForQueries()``).
+    mutating func prepareAddressesForQueries() {
         emails.trimExcessCapacity()
         phones.trimExcessCapacity()
     }

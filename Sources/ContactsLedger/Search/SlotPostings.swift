@@ -48,6 +48,11 @@ struct SlotPostings: Sendable {
         }
     }
 
+    /// Makes room for `keys` more key ids without growing.
+    mutating func reserveCapacity(keys: Int) {
+        heads.reserveCapacity(heads.count + keys)
+    }
+
     /// Adds a key id with an empty set; ids are dense and handed out in order.
     mutating func appendKey() {
         heads.append(SlotSets.emptyHead)

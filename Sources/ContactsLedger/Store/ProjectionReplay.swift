@@ -169,6 +169,15 @@ final class Handoff<Element>: @unchecked Sendable {
         return elements.removeFirst()
     }
 
+    /// Removes the oldest element without waiting; nil when the queue is empty.
+    func poll() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        if elements.isEmpty { return nil }
+        condition.broadcast()
+        return elements.removeFirst()
+    }
+
     /// Says that nothing more will be put.
     func close() {
         condition.lock()

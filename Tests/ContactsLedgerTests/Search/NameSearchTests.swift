@@ -349,15 +349,23 @@ struct SearchSlotSetTests {
         #expect(result == candidates.filter(Set(set).contains))
     }
 
-    @Test("The integer key table agrees with a dictionary through random inserts and removes")
-    func integerKeyTable() {
+    @Test(
+        "The integer key table agrees with a dictionary through random inserts and removes, with room reserved midway or not",
+        arguments: [false, true])
+    func integerKeyTable(reserving: Bool) {
         let seed = SearchFixtures.seed("integerKeyTable")
         var generator = SearchTestGenerator(seed: seed)
         var table = IntegerKeyIndex()
         var reference: [UInt64: Set<ContactSlot>] = [:]
         // Few distinct keys and slots, so that keys come and go and probe runs collide.
         let keys = (0..<300).map { _ in UInt64.random(in: 1...UInt64.max, using: &generator) }
-        for _ in 0..<20000 {
+        for step in 0..<20000 {
+            if reserving && step == 1000 {
+                // The keys already in are rehashed into the reserved buckets.
+                table.reserveCapacity(keys: 5000)
+                table.checkInvariants()
+                for key in keys { #expect(table.slots(of: key) == (reference[key] ?? []).sorted(), "seed \(seed)") }
+            }
             let key = keys.randomElement(using: &generator)!
             let slot = ContactSlot.random(in: 0..<8, using: &generator)
             if Bool.random(using: &generator) {
@@ -430,14 +438,25 @@ struct SearchSlotSetTests {
         sets.checkInvariants(heads: [head])
     }
 
-    @Test("The byte string table finds every string it was given")
-    func byteStringTable() {
+    @Test(
+        "The byte string table finds every string it was given, with room reserved midway or not",
+        arguments: [false, true])
+    func byteStringTable(reserving: Bool) {
         var table = ByteStringTable()
         let strings = (0..<5000).map { Array("key-\($0 * 7)".utf8) } + [[], [0], [0, 0]]
+        var reservedBytes = 0
         for (index, string) in strings.enumerated() {
+            if reserving && index == 1000 {
+                // Room for the rest: the strings already in are rehashed into the new buckets,
+                // and nothing grows again.
+                let rest = strings[index...]
+                table.reserveCapacity(strings: rest.count, bytes: rest.reduce(0) { $0 + $1.count })
+                reservedBytes = table.estimatedBytes
+            }
             let (id, inserted) = string.withUnsafeBufferPointer { table.findOrInsert($0) }
             #expect(inserted && id == UInt32(index))
         }
+        if reserving { #expect(table.estimatedBytes == reservedBytes) }
         for (index, string) in strings.enumerated() {
             #expect(string.withUnsafeBufferPointer { table.find($0) } == UInt32(index))
         }
