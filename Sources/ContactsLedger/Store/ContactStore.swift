@@ -723,46 +723,44 @@ public final class ContactStore: @unchecked Sendable {
         completed = []
         completedLock.unlock()
         guard !records.isEmpty else { return }
-        var outcomes:
-            [(
-                waiting: [@Sendable (Result<SaveResult, ContactStoreError>) -> Void],
-                outcome: Result<SaveResult, ContactStoreError>
-            )] = []
+        // The records are read in place, by index: one copied out of the array is a dozen
+        // references to retain and release, and a group's records were copied three times.
+        var waiting: [[@Sendable (Result<SaveResult, ContactStoreError>) -> Void]] = []
+        var outcomes: [Result<SaveResult, ContactStoreError>] = []
+        waiting.reserveCapacity(records.count)
         outcomes.reserveCapacity(records.count)
         commitLock.lock()
         let durable = records.contains { if case .success = $0.result { true } else { false } }
         if durable {
             projectionLock.write {
                 var operations = 0
-                for record in records {
-                    guard case .success(let receipt) = record.result else { continue }
+                for index in records.indices {
+                    guard case .success(let receipt) = records[index].result else { continue }
                     projection.apply(
-                        record.event, encoded: record.encoded, receipt: receipt, requestID: record.requestID)
-                    operations += record.event.operations.count
+                        records[index].event, encoded: records[index].encoded, receipt: receipt,
+                        requestID: records[index].requestID)
+                    operations += records[index].event.operations.count
                 }
                 projection.prepareForQueries()
                 snapshotter?.applied(operations: operations, projection: projection)
             }
         }
-        for record in records {
-            let waiting = pendingRequests.removeValue(forKey: record.requestID) ?? []
-            switch record.result {
+        for index in records.indices {
+            waiting.append(pendingRequests.removeValue(forKey: records[index].requestID) ?? [])
+            switch records[index].result {
             case .success(let receipt):
-                staged.release(record.touched)
+                staged.release(records[index].touched)
                 outcomes.append(
-                    (
-                        waiting,
-                        .success(
-                            SaveResult(
-                                sequence: receipt.sequence, commitDate: Date(microseconds: receipt.commitMicroseconds),
-                                affectedIdentifiers: record.affected, wasAlreadyCommitted: false))
-                    ))
+                    .success(
+                        SaveResult(
+                            sequence: receipt.sequence, commitDate: Date(microseconds: receipt.commitMicroseconds),
+                            affectedIdentifiers: records[index].affected, wasAlreadyCommitted: false)))
             case .failure(let error):
                 // Fail closed: nothing queued can be trusted; reads keep serving the durable state.
                 failure = ContactStoreError(
                     .storeNotWritable, "a write to the ledger failed; reopen the store to recover: \(error)")
                 staged = StagedChanges()
-                outcomes.append((waiting, .failure(ContactStoreError(error))))
+                outcomes.append(.failure(ContactStoreError(error)))
             }
         }
         commitLock.unlock()
@@ -772,18 +770,18 @@ public final class ContactStore: @unchecked Sendable {
         let streams = observingStreams()
         var commits: [(sequence: UInt64, author: String, affected: [String])] = []
         commits.reserveCapacity(records.count)
-        for (record, (_, outcome)) in zip(records, outcomes) {
-            guard case .success(let saved) = outcome else { continue }
-            commits.append((saved.sequence, record.author, record.affected))
+        for index in records.indices {
+            guard case .success(let receipt) = records[index].result else { continue }
+            commits.append((receipt.sequence, records[index].author, records[index].affected))
             if streams.isEmpty { continue }
             let change = StoreChange(
-                sequences: saved.sequence...saved.sequence, authors: [record.author],
-                affectedIdentifiers: record.affected, origin: .thisStore)
+                sequences: receipt.sequence...receipt.sequence, authors: [records[index].author],
+                affectedIdentifiers: records[index].affected, origin: .thisStore)
             for stream in streams { stream.yield(change) }
         }
         if let change = StoreChange(covering: commits, origin: .thisStore) { post(change) }
-        for (waiting, outcome) in outcomes {
-            for completion in waiting { completion(outcome) }
+        for index in outcomes.indices {
+            for completion in waiting[index] { completion(outcomes[index]) }
         }
     }
 

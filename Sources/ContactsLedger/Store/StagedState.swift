@@ -29,12 +29,15 @@ package struct StagedChanges: Sendable {
     /// Counts one queued change done for each key, dropping entries no queued change still needs.
     package mutating func release(_ keys: Set<StagedKey>) {
         for key in keys {
-            let count = pending[key, default: 1] - 1
-            if count > 0 {
-                pending[key] = count
-                continue
+            // One lookup of the key (a hash of its identifier) rather than one to read the count
+            // and another to write it.
+            if let index = pending.index(forKey: key) {
+                if pending.values[index] > 1 {
+                    pending.values[index] -= 1
+                    continue
+                }
+                pending.remove(at: index)
             }
-            pending[key] = nil
             switch key {
             case .contact(let identifier): contacts[identifier] = nil
             case .group(let identifier): groups[identifier] = nil
