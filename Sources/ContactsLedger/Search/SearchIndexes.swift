@@ -362,9 +362,11 @@ package struct SearchIndexes: Sendable {
         /// Makes room in the email and phone indexes for the keys of `contacts` contacts like
         /// those of `sample` (a queue of at least ``FieldQueue/sampleContactsMin`` contacts;
         /// a smaller one is not taken as a sample), so that they do not copy and rehash their
-        /// tables at every doubling. The estimate has an eighth added, the room
-        /// ``SearchIndexes/prepareForQueries()`` leaves for growth, so that it does not copy
-        /// the tables again when they are about as full as estimated.
+        /// tables at every doubling. The estimate has a sixteenth added, half the room
+        /// ``SearchIndexes/prepareForQueries()`` leaves for growth: one off by up to a sixteenth
+        /// either way neither grows the tables nor leaves room for that to copy away. It is
+        /// bounded as the contact arena's reservation is (``ContactTable/arenaReservationMax``),
+        /// so that a sample unlike the rest cannot ask for more than that.
         mutating func reserve(forContacts contacts: Int, like sample: FieldQueue) {
             guard sample.contacts >= FieldQueue.sampleContactsMin, contacts > sample.contacts else { return }
             var emails = 0
@@ -378,12 +380,15 @@ package struct SearchIndexes: Sendable {
                     phones += 1
                 }
             }
-            func scaled(_ value: Int) -> Int {
+            // Bytes, and keys at the sixteen bytes or so each costs in its table.
+            func scaled(_ value: Int, bound: Int) -> Int {
                 let estimate = Double(value) * Double(contacts) / Double(sample.contacts) * 1.0625
-                return Int(min(estimate, Double(UInt32.max)))
+                return Int(min(estimate, Double(bound)))
             }
-            indexes.emails.reserveCapacity(keys: scaled(emails), bytes: scaled(emailBytes))
-            indexes.phones.reserveCapacity(keys: scaled(phones))
+            let bound = ContactTable.arenaReservationMax
+            indexes.emails.reserveCapacity(
+                keys: scaled(emails, bound: bound / 16), bytes: scaled(emailBytes, bound: bound))
+            indexes.phones.reserveCapacity(keys: scaled(phones, bound: bound / 16))
         }
 
         /// Adds the email addresses and phone numbers of a queue of contacts above every contact
