@@ -2,10 +2,16 @@ import Dispatch
 import Foundation
 import LedgerStorage
 
-/// Replays records into a projection on three threads: the caller reads and checks records
-/// (``add(_:)``), a thread of the replay's own decodes them, and another applies them in order,
-/// in batches. Reading, decoding and applying a record cost about the same, so the three share
-/// two cores with none waiting long for another.
+/// Replays records into a projection on two threads: the caller reads and checks records
+/// (``add(_:)``) and hands them on in batches to a thread of the replay's own, which applies them
+/// in order. Decoding a batch goes to whichever thread has time for it: the caller decodes the
+/// batches it hands on while the applying thread still has one queued, and hands a batch on
+/// undecoded, for the applying thread to decode, when the queue is empty. Reading, decoding and
+/// applying a record cost about the same, so neither thread waits long for the other.
+///
+/// A thread of its own for decoding (three threads on two cores) had kept the cores only
+/// 74–84% busy: each thread waited on the others at times, and the applying thread, the
+/// busiest, was itself idle a quarter of the time.
 ///
 /// A replay that starts from no contacts (decision 0009) builds the indexes once at the end, in
 /// bulk (``Projection/buildIndexes()``), instead of keeping them up to date record by record;
@@ -14,60 +20,78 @@ import LedgerStorage
 /// checked, not decoded. The result is the projection a sequential replay gives: one thread
 /// applies every record, in sequence order, and the indexes answer every query alike.
 final class ProjectionReplay: @unchecked Sendable {
-    // Thread-safety: `filling` belongs to the caller's thread. `records` and `decoded` are
-    // thread-safe queues. `failure` and `spent` are guarded by `lock`. `projection` belongs to
-    // the applying thread until it returns, and to the caller after `finish()` has waited for
-    // that (`applying`).
+    // Thread-safety: `filling` belongs to the caller's thread. `batches` is a thread-safe queue.
+    // `failure` and `spent` are guarded by `lock`. `projection` belongs to the applying thread
+    // until it returns, and to the caller after `finish()` has waited for that (`applying`).
     private static let batchRecords = 128
     /// A batch is handed on once its payloads reach this many bytes, whatever its records: an
     /// import writes records of a thousand contacts (about 280 KB), and batches of 128 of those
-    /// let the decoding thread run a third of a million-contact replay ahead of the applying
-    /// one, which then finished alone while a core stood idle.
+    /// let the decoding run a third of a million-contact replay ahead of the applying, which
+    /// then finished alone while a core stood idle.
     private static let batchBytesMax = 64 << 10
     private static let batchesQueuedMax = 4
+
+    /// A batch of records as the applying thread takes it.
+    private enum Batch {
+        /// Records to decode before applying.
+        case read([JournalRecord])
+        /// Records decoded by the caller's thread.
+        case decoded([(ReplayOperations, JournalRecord)])
+    }
 
     /// Whether added contacts are kept as their records' bytes (the indexes are deferred).
     private let keepsAddsEncoded: Bool
     private var filling: [JournalRecord] = []
     private var fillingBytes = 0
-    private let records = Handoff<[JournalRecord]>(capacity: batchesQueuedMax)
-    private let decoded = Handoff<[(ReplayOperations, JournalRecord)]>(capacity: batchesQueuedMax)
+    private let batches = Handoff<Batch>(capacity: batchesQueuedMax)
     private let lock = NSLock()
-    /// The first record that could not be decoded; nothing after it is applied.
-    private var failure: ContactStoreError?
-    /// Applied batches, handed back so that the decoding thread, which allocated their strings
-    /// and arrays, also frees them: freeing them on the applying thread cost it about a tenth of
-    /// its time (reference counting, and glibc's frees of another thread's allocations).
+    /// The first record, in sequence order, that could not be decoded (by either thread); nothing
+    /// after it is applied.
+    private var failure: (sequence: UInt64, error: ContactStoreError)?
+    /// Applied batches, handed back so that the caller's thread, which allocated most of their
+    /// strings and arrays, also frees them: freeing them on the applying thread cost it about a
+    /// tenth of its time (reference counting, and glibc's frees of another thread's allocations).
     private var spent: [[(ReplayOperations, JournalRecord)]] = []
-    /// The applying thread, which ``finish()`` waits for; set once the threads start.
+    /// The applying thread, which ``finish()`` waits for; set once it starts.
     private var applying: BackgroundWork<Void>?
-    /// Whether ``finish()`` has waited for the threads (the caller's thread only).
+    /// Whether the caller's thread has closed the queue and waited for the applying thread
+    /// (``finish()``, or ``add(_:)`` after a failure).
     private var finished = false
     private var projection: Projection
+    /// For tests: whether the caller's thread decodes the batch that starts at a sequence,
+    /// instead of deciding by the queue.
+    private let decodesOnCaller: (@Sendable (_ firstSequence: UInt64) -> Bool)?
+    /// For tests: called on the applying thread before it decodes a batch.
+    private let applyingWillDecode: (@Sendable () -> Void)?
 
-    /// Starts the decoding and applying threads on `projection`. A projection without contacts
-    /// (a replay from the start) leaves its indexes to be built in bulk when the replay
-    /// finishes, and reserves room for `journalBytes` bytes of contacts (the size of the
-    /// segments to replay, about what their contacts take, within a bound), so that its arena
-    /// is not copied each time it doubles; `journalBytes` is only asked for then.
-    init(_ projection: Projection, journalBytes: @autoclosure () -> Int = 0) {
+    /// Starts the applying thread on `projection`. A projection without contacts (a replay from
+    /// the start) leaves its indexes to be built in bulk when the replay finishes, and reserves
+    /// room for `journalBytes` bytes of contacts (the size of the segments to replay, about what
+    /// their contacts take, within a bound), so that its arena is not copied each time it
+    /// doubles; `journalBytes` is only asked for then. For tests, `decodesOnCaller` chooses the
+    /// thread that decodes each batch, and `applyingWillDecode` can hold the applying thread
+    /// before it decodes one.
+    init(
+        _ projection: Projection, journalBytes: @autoclosure () -> Int = 0,
+        decodesOnCaller: (@Sendable (_ firstSequence: UInt64) -> Bool)? = nil,
+        applyingWillDecode: (@Sendable () -> Void)? = nil
+    ) {
         self.projection = projection
+        self.decodesOnCaller = decodesOnCaller
+        self.applyingWillDecode = applyingWillDecode
         keepsAddsEncoded = projection.contactCount == 0
         if keepsAddsEncoded {
             self.projection.deferIndexes()
             self.projection.contacts.reserveArena(journalBytes())
         }
         filling.reserveCapacity(Self.batchRecords)
-        // The decoding thread ends when the records do (``finish()`` closes them); nothing waits
-        // for it but the applying thread, through `decoded`.
-        _ = BackgroundWork(named: "replay decode") { [self] in decode() }
         applying = BackgroundWork(named: "replay apply") { [self] in apply() }
     }
 
     /// Queues a record for decoding and applying; waits while the queue is full. Throws the
     /// error of a record queued earlier that could not be decoded.
     func add(_ record: JournalRecord) throws(ContactStoreError) {
-        if let failure = lock.withLock({ failure }) { throw failure }
+        if hasFailure { throw firstFailure() }
         filling.append(record)
         fillingBytes += record.payload.count
         if filling.count >= Self.batchRecords || fillingBytes >= Self.batchBytesMax { hand() }
@@ -77,13 +101,9 @@ final class ProjectionReplay: @unchecked Sendable {
     /// built; throws the error of the first record that could not be decoded.
     /// Calling it again returns (or throws) the same without waiting.
     func finish() throws(ContactStoreError) -> Projection {
-        if !finished {
-            finished = true
-            if !filling.isEmpty { hand() }
-            records.close()
-            _ = applying?.wait()
-        }
-        if let failure = lock.withLock({ failure }) { throw failure }
+        if !finished && !filling.isEmpty { hand() }
+        waitForApplying()
+        if let failure = lock.withLock({ failure }) { throw failure.error }
         if projection.indexesDeferred {
             do throws(Projection.IndexBuildFailure) {
                 try projection.buildIndexes()
@@ -95,45 +115,84 @@ final class ProjectionReplay: @unchecked Sendable {
         return projection
     }
 
+    /// Whether a record that cannot be decoded has been found, by either thread.
+    var hasFailure: Bool { lock.withLock { failure != nil } }
+
+    /// Closes the queue and waits for the applying thread to take everything in it, once.
+    private func waitForApplying() {
+        guard !finished else { return }
+        finished = true
+        batches.close()
+        _ = applying?.wait()
+    }
+
+    /// The error of the first record, in sequence order, that could not be decoded, once one is
+    /// known: the applying thread may still be decoding a batch read before the one where the
+    /// caller's thread found it, so it is waited for first.
+    private func firstFailure() -> ContactStoreError {
+        waitForApplying()
+        guard let failure = lock.withLock({ failure }) else { preconditionFailure("no record failed to decode") }
+        return failure.error
+    }
+
+    /// Hands the filled batch on: decoded here while the applying thread has a batch queued,
+    /// else as it was read, for that thread to decode.
     private func hand() {
-        records.put(filling)
+        let batch = filling
         filling = []
         fillingBytes = 0
         filling.reserveCapacity(Self.batchRecords)
-    }
-
-    /// The decoding thread: decodes batches until the records end or one fails.
-    private func decode() {
-        while let batch = records.take() {
-            let used = lock.withLock {
-                let used = spent
-                spent = []
-                return used
-            }
-            _ = consume used  // freed here, on the thread that decoded them
-            if lock.withLock({ failure != nil }) { continue }  // drained, so the caller never waits
-            var operations: [(ReplayOperations, JournalRecord)] = []
-            operations.reserveCapacity(batch.count)
-            do throws(ContactStoreError) {
-                for record in batch {
-                    operations.append(
-                        (try Projection.decodeForReplay(record, keepingAddsEncoded: keepsAddsEncoded), record))
-                }
-            } catch {
-                lock.withLock { failure = error }
-            }
-            // The records before a failing one are applied, as a sequential replay applies them.
-            if !operations.isEmpty { decoded.put(operations) }
+        let used = lock.withLock {
+            let used = spent
+            spent = []
+            return used
         }
-        decoded.close()
+        _ = consume used  // freed here, on the thread that decoded most of them
+        guard decodesOnCaller?(batch[0].sequence) ?? (batches.count > 0) else {
+            batches.put(.read(batch))
+            return
+        }
+        let operations = decode(batch)
+        // The records before a failing one are applied, as a sequential replay applies them.
+        if !operations.isEmpty { batches.put(.decoded(operations)) }
     }
 
-    /// The applying thread: applies batches in order until the decoding thread is done.
+    /// Decodes a batch up to its first record that cannot be decoded, whose error it records.
+    private func decode(_ batch: [JournalRecord]) -> [(ReplayOperations, JournalRecord)] {
+        var operations: [(ReplayOperations, JournalRecord)] = []
+        operations.reserveCapacity(batch.count)
+        for record in batch {
+            do throws(ContactStoreError) {
+                operations.append(
+                    (try Projection.decodeForReplay(record, keepingAddsEncoded: keepsAddsEncoded), record))
+            } catch {
+                lock.withLock {
+                    if failure == nil || record.sequence < failure!.sequence { failure = (record.sequence, error) }
+                }
+                break
+            }
+        }
+        return operations
+    }
+
+    /// The applying thread: applies batches in order, decoding those handed on undecoded, until
+    /// the records end; after a record that cannot be decoded it only drains the queue, so
+    /// that the caller never waits.
     private func apply() {
         var scratch = ReplayScratch()
-        while let batch = decoded.take() {
-            projection.apply(batch, scratch: &scratch)
-            lock.withLock { spent.append(batch) }
+        var stopped = false
+        while let batch = batches.take() {
+            if stopped { continue }
+            let operations: [(ReplayOperations, JournalRecord)]
+            switch batch {
+            case .decoded(let decoded): operations = decoded
+            case .read(let records):
+                applyingWillDecode?()
+                operations = decode(records)
+                stopped = operations.count < records.count
+            }
+            projection.apply(operations, scratch: &scratch)
+            lock.withLock { spent.append(operations) }
         }
     }
 }
@@ -176,6 +235,13 @@ final class Handoff<Element>: @unchecked Sendable {
         if elements.isEmpty { return nil }
         condition.broadcast()
         return elements.removeFirst()
+    }
+
+    /// The elements queued and not yet taken.
+    var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return elements.count
     }
 
     /// Says that nothing more will be put.

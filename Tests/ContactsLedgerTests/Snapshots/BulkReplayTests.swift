@@ -185,6 +185,107 @@ struct BulkReplayTests {
         }
     }
 
+    /// Where a test has each batch decoded: on the caller's thread, on the applying thread, or
+    /// on each in turn by the parity of the batch's first sequence.
+    static let placements: [String: @Sendable (UInt64) -> Bool] = [
+        "caller": { _ in true }, "applying": { _ in false }, "alternating": { $0 % 2 == 0 },
+    ]
+
+    /// Feeds every record of a ledger to a replay whose batches are decoded where `placement`
+    /// says, as the store's replay does, and returns what it finished with.
+    private func replay(
+        _ path: String, decodesOnCaller: @escaping @Sendable (UInt64) -> Bool,
+        applyingWillDecode: (@Sendable (ProjectionReplay) -> Void)? = nil
+    ) throws -> Result<Projection, ContactStoreError> {
+        let reader = try JournalReader(at: path)
+        var records: [JournalRecord] = []
+        try reader.forEach { records.append($0) }
+        final class Started: @unchecked Sendable {
+            // Set once, before the first record is added; read by the applying thread after.
+            var replay: ProjectionReplay?
+        }
+        let started = Started()
+        var hold: (@Sendable () -> Void)?
+        if let applyingWillDecode {
+            hold = {
+                if let replay = started.replay { applyingWillDecode(replay) }
+            }
+        }
+        let replay = ProjectionReplay(
+            Projection(ledgerID: reader.identity.ledgerID), decodesOnCaller: decodesOnCaller, applyingWillDecode: hold)
+        started.replay = replay
+        do throws(ContactStoreError) {
+            for record in records { try replay.add(record) }
+            return .success(try replay.finish())
+        } catch {
+            // Finishing repeats the error that adding threw.
+            #expect(throws: error) { try replay.finish() }
+            return .failure(error)
+        }
+    }
+
+    @Test(
+        "A replay gives the state that applying each record gives, whichever thread decodes its batches",
+        arguments: ["caller", "applying", "alternating"])
+    func replayWhicheverThreadDecodes(placement: String) throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 7, requests: 300)
+        let expected = try fullReplay(of: directory.ledger)
+        let replayed = try replay(directory.ledger, decodesOnCaller: try #require(Self.placements[placement])).get()
+        replayed.indexes.checkInvariants()
+        expectSameState(replayed, expected)
+    }
+
+    /// An entry adding `count` contacts, as an import writes them.
+    static func importEntry(_ prefix: String, count: Int) -> JournalEntry {
+        let event = LedgerEvent(
+            operations: (0..<count).map { index in
+                .addContact(
+                    identifier: "\(prefix)-\(index)", containerIdentifier: "", createdBy: "import",
+                    values: makeContact(given: "Imported", family: "\(prefix)\(index)").values)
+            })
+        return JournalEntry(
+            author: "import", schemaVersion: EventCodec.currentSchemaVersion, payload: EventCodec.encode(event))
+    }
+
+    @Test(
+        "The first record that cannot be decoded is reported, whichever thread finds it and in whichever order",
+        arguments: ["caller", "applying", "alternating", "the first on the applying thread, found last"])
+    func firstUndecodableRecordWhicheverThread(placement: String) throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 8, requests: 60)
+        let journal = try Journal.open(at: directory.ledger)
+        // A batch ends at the record that passes 64 KiB: these imports make each bad record the
+        // first of a batch.
+        _ = try journal.appendAndWait(Self.importEntry("import0", count: 2_500))
+        let first = try journal.appendAndWait(Self.undecodableEntry())
+        _ = try journal.appendAndWait(Self.importEntry("import1", count: 2_500))
+        let second = try journal.appendAndWait(Self.undecodableEntry())
+        _ = try journal.appendAndWait(Self.importEntry("import2", count: 2_500))
+        for index in 0..<20 { _ = try journal.appendAndWait(Self.addEntry("after-\(index)")) }
+        journal.close()
+        var placements = Self.placements
+        // Only the batch holding the first bad record goes to the applying thread, which is held
+        // until the caller's thread has found the second bad record, in a later batch: the
+        // caller must then wait for the applying thread before it reports either.
+        let foundLast = "the first on the applying thread, found last"
+        placements[foundLast] = { $0 != first.sequence }
+        let holdUntilFound: @Sendable (ProjectionReplay) -> Void = { replay in
+            let deadline = Date().addingTimeInterval(10)
+            while !replay.hasFailure && Date() < deadline { usleep(1_000) }
+        }
+        let decodesOnCaller = try #require(placements[placement])
+        let outcome = try replay(
+            directory.ledger, decodesOnCaller: decodesOnCaller,
+            applyingWillDecode: placement == foundLast ? holdUntilFound : nil)
+        guard case .failure(let error) = outcome else {
+            Issue.record("a replay over undecodable records succeeded")
+            return
+        }
+        #expect("\(error)".contains("record \(first.sequence) "), "\(error)")
+        #expect(!"\(error)".contains("record \(second.sequence) "))
+    }
+
     @Test("Work on a thread of its own carries its name where the system shows it")
     func backgroundWorkNamed() throws {
         #if os(Linux)
