@@ -34,8 +34,8 @@ extension Projection {
     /// (``SearchIndexes/prepareForQueries()``) before the two are joined; then the indexes are
     /// maintained again as contacts change.
     ///
-    /// Walking each contact on both threads had cost each of them a fifth of its time, half of
-    /// it waiting for the contact's first byte; the folding and keying of the addresses and
+    /// Walking each contact on both threads had cost each of them a fifth of its time, two
+    /// fifths of that waiting for the contact's first byte; the folding and keying of the addresses and
     /// numbers keep the caller's thread about as busy as the walk and the names keep the other.
     mutating func buildIndexes(contactsHandedOn: Int = 8192) throws(IndexBuildFailure) {
         let contacts = self.contacts
