@@ -320,9 +320,9 @@ package struct SearchIndexes: Sendable {
     }
 
     /// The email and phone part of the bulk build: the address and number indexes of contacts
-    /// given field by field, as ``ContactCodec/forEachIndexedField(in:_:)`` reads them, in
-    /// ascending slot order, into indexes that hold none; or a queue of them at a time, as
-    /// another thread read them (``FieldQueue``), with ``add(_:)``.
+    /// given a queue of fields at a time (``FieldQueue``), as the name thread read them with
+    /// ``ContactCodec/forEachIndexedField(in:_:)``, in ascending slot order, into indexes that
+    /// hold none.
     ///
     /// At a million contacts the tables' buckets are far bigger than the caches, so each key's
     /// insertion waited for memory. The build reads and folds the keys of a few dozen contacts
@@ -346,12 +346,14 @@ package struct SearchIndexes: Sendable {
 
         /// Reads an email address or phone number (its UTF-8 bytes) of the contact in `slot`,
         /// which is being added; a name field is ignored.
-        mutating func add(_ slot: ContactSlot, field: ContactCodec.IndexedField, utf8: UnsafeBufferPointer<UInt8>) {
+        private mutating func add(
+            _ slot: ContactSlot, field: ContactCodec.IndexedField, utf8: UnsafeBufferPointer<UInt8>
+        ) {
             queue.read(slot, field: field, utf8: utf8)
         }
 
         /// Ends the contact whose fields were read; contacts end in ascending slot order.
-        mutating func endContact() {
+        private mutating func endContact() {
             queue.endContact()
             if queue.contacts >= Self.contactsAhead {
                 insert(queue)

@@ -4,7 +4,7 @@ import LedgerStorage
 
 /// A value computed on a thread of its own while the caller goes on; ``wait()`` returns it.
 /// The snapshot restore reads the index section this way, the bulk index build the names, and a
-/// replay decodes and applies its records.
+/// replay applies its records.
 final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     // Thread-safety: `value` is written by the thread before it signals `done`, and read only
     // after `wait()` has seen the signal.

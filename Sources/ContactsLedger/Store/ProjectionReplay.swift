@@ -223,15 +223,19 @@ final class Handoff<Element>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while elements.isEmpty && !closed { condition.wait() }
-        if elements.isEmpty { return nil }
-        condition.broadcast()
-        return elements.removeFirst()
+        return removeOldestLocked()
     }
 
     /// Removes the oldest element without waiting; nil when the queue is empty.
     func poll() -> Element? {
         condition.lock()
         defer { condition.unlock() }
+        return removeOldestLocked()
+    }
+
+    /// Removes the oldest element, if any, and wakes a thread waiting for room; call holding
+    /// `condition`.
+    private func removeOldestLocked() -> Element? {
         if elements.isEmpty { return nil }
         condition.broadcast()
         return elements.removeFirst()

@@ -13,10 +13,9 @@ struct StagedChangesTests {
         var view = StagedView(base: base, staged: StagedChanges())
         var values = ContactValues()
         values.givenName = "Ada"
-        view.putContact(
-            "c1",
-            ContactState(
-                values: values, containerIdentifier: base.defaultContainer.identifier, createdBy: "w", revision: 1))
+        let state = ContactState(
+            values: values, containerIdentifier: base.defaultContainer.identifier, createdBy: "w", revision: 1)
+        view.putContact("c1", state)
         let touched = view.touched
         var (staged, _) = view.detach()
         // Two queued requests touched the contact.
@@ -30,10 +29,7 @@ struct StagedChangesTests {
         #expect(staged.isEmpty)
         // Releasing a key nothing retains drops its entry too: the durable state shows again.
         var durable = base
-        durable.putContact(
-            "c2",
-            ContactState(
-                values: values, containerIdentifier: base.defaultContainer.identifier, createdBy: "w", revision: 1))
+        durable.putContact("c2", state)
         var deleting = StagedView(base: durable, staged: StagedChanges())
         deleting.putContact("c2", nil)
         let deleted = deleting.touched
