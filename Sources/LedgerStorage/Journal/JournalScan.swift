@@ -33,19 +33,42 @@ public enum JournalTail: Sendable, Hashable {
 /// its header, or a torn first record), the scan starts one segment earlier, so that its header
 /// is checked against the chain and the last commit time is known.
 ///
+/// A segment that is not the last one is read in chunks (``chunkBytes``, or a whole record where
+/// one is larger) into one reused buffer, since nothing writes it any more and only a valid record
+/// may follow a valid one there; the last segment, which a writer may be extending and whose end
+/// the table above judges, is read whole. Anything in a chunked segment other than a whole frame
+/// within the file (zeros, a short or implausible length, a checksum that fails) has the rest of
+/// the segment read whole and judged as above, so both ways give the same records and errors.
+///
 /// The scan never modifies anything; ``Journal/open(at:options:replayFrom:onRecord:)`` acts on the tail.
 struct JournalScan {
+    /// The bytes a segment that is not the last is read in at a time: a buffer this size stays in
+    /// the caches while its records are checked and copied, where a whole 64 MiB segment went
+    /// through memory three times and faulted in fresh pages, and a reader handing records on to
+    /// another thread no longer stops for the time it takes to read a whole segment.
+    static let defaultChunkBytes = 1 << 20
+
     let paths: LedgerPaths
     let identity: LedgerIdentity
     let fileSystem: any FileSystem
     let sequences: [UInt64]
     let deliverFrom: UInt64
 
+    /// The bytes a segment that is not the last is read in at a time.
+    let chunkBytes: Int
+
     private(set) var segmentIndex: Int
+    /// The current segment's bytes from `windowStart` on: all of them, or a chunk of a segment
+    /// that is not the last (`chunked`).
     private var bytes: [UInt8] = []
     private var loaded = false
     private var hasLoadedAny = false
-    private(set) var offset = 0
+    /// Where the next record starts in `bytes`.
+    private var offset = 0
+    /// The offset in the segment's file of `bytes[0]`: 0 unless the segment is read in chunks.
+    private var windowStart = 0
+    /// The open segment being read in chunks, if it is.
+    private var chunked: OpenSegment?
     /// The sequence number the next record must carry.
     private(set) var expectedSequence: UInt64 = 1
     /// The chain hash of the last record checked (or of the record before the first segment scanned).
@@ -61,13 +84,16 @@ struct JournalScan {
     private(set) var endLocation: LedgerLocation?
 
     /// Prepares a scan that returns the records from `sequence` on, checking from the start of
-    /// the segment that holds it.
+    /// the segment that holds it; `chunkBytes` is for tests.
     init(
-        paths: LedgerPaths, identity: LedgerIdentity, fileSystem: any FileSystem, from sequence: UInt64 = 1
+        paths: LedgerPaths, identity: LedgerIdentity, fileSystem: any FileSystem, from sequence: UInt64 = 1,
+        chunkBytes: Int = Self.defaultChunkBytes
     ) throws(StorageError) {
+        precondition(chunkBytes > 0, "chunks of no bytes")
         self.paths = paths
         self.identity = identity
         self.fileSystem = fileSystem
+        self.chunkBytes = chunkBytes
         let sequences = try LedgerDirectory.segmentSequences(paths, fileSystem: fileSystem)
         self.sequences = sequences
         self.deliverFrom = max(1, sequence)
@@ -160,7 +186,17 @@ struct JournalScan {
             throw corruption(
                 path, 0, "the journal's first segment starts at sequence \(named), not 1: earlier segments are missing")
         }
-        try fileSystem.readAll(path, into: &bytes)
+        windowStart = 0
+        offset = 0
+        chunked = nil
+        if isLastSegment {
+            try fileSystem.readAll(path, into: &bytes)
+        } else {
+            let segment = try OpenSegment(path, fileSystem: fileSystem)
+            chunked = segment
+            bytes.removeAll(keepingCapacity: true)
+            try refill(segment, toHold: SegmentHeader.encodedBytes)
+        }
         switch SegmentHeader.decode(bytes) {
         case .failure(let failure):
             // A crash while rolling leaves a short, invalid header in a new last segment named
@@ -222,6 +258,9 @@ struct JournalScan {
                 }
             }
             guard let path = currentSegmentPath else { return nil }
+            if let segment = chunked, windowStart + offset < segment.size, try !windowHoldsFrame(segment) {
+                try readWholeSegment(path)
+            }
             if offset < bytes.count && RecordFrame.isZeroFill(bytes, from: offset) {
                 // The zeros the writer puts ahead of its records (decision 0011): the end of the
                 // last segment. A full segment is cut back to its last record before the next
@@ -240,11 +279,16 @@ struct JournalScan {
                 }
                 segmentIndex += 1
                 loaded = false
+                chunked = nil
                 bytes.removeAll(keepingCapacity: true)  // the next segment is read into it
                 continue
             }
             switch RecordFrame.parse(bytes, at: offset, formatVersion: segmentFormatVersion) {
             case .bad(let reason):
+                if chunked != nil {
+                    try readWholeSegment(path)
+                    continue
+                }
                 guard isLastSegment else { throw corruption(path, offset, reason) }
                 if let later = laterValidFrame(after: offset) {
                     // A reader racing the writer can see a later page of a group before an
@@ -263,27 +307,28 @@ struct JournalScan {
                     at: location)
                 return nil
             case .frame(let bodyStart, let bodyLength):
+                let fileOffset = windowStart + offset
                 guard
                     let sequence = RecordFrame.peekSequence(
                         bytes, bodyStart: bodyStart, limit: bodyStart + bodyLength, formatVersion: segmentFormatVersion)
                 else {
-                    throw corruption(path, offset, "the record's sequence number is malformed")
+                    throw corruption(path, fileOffset, "the record's sequence number is malformed")
                 }
                 guard sequence == expectedSequence else {
-                    throw corruption(path, offset, "sequence \(sequence) where \(expectedSequence) was expected")
+                    throw corruption(path, fileOffset, "sequence \(sequence) where \(expectedSequence) was expected")
                 }
-                let location = LedgerLocation(file: paths.relative(path), offset: Int64(offset))
+                let location = LedgerLocation(file: paths.relative(path), offset: Int64(fileOffset))
                 let record: JournalRecord
                 switch RecordFrame.decodeBody(
                     bytes, bodyStart: bodyStart, bodyLength: bodyLength, previousHash: previousHash, location: location,
                     formatVersion: segmentFormatVersion)
                 {
-                case .failure(let failure): throw corruption(path, offset, failure.reason)
+                case .failure(let failure): throw corruption(path, fileOffset, failure.reason)
                 case .success(let decoded): record = decoded
                 }
                 guard record.commitMicroseconds >= lastCommitMicroseconds else {
                     throw corruption(
-                        path, offset, "commit time of sequence \(sequence) is earlier than the previous record's")
+                        path, fileOffset, "commit time of sequence \(sequence) is earlier than the previous record's")
                 }
                 expectedSequence = sequence + 1
                 previousHash = record.hash
@@ -292,6 +337,54 @@ struct JournalScan {
                 if sequence >= deliverFrom { return record }
             }
         }
+    }
+
+    /// With a segment read in chunks: makes the window hold the whole frame at `offset`, reading
+    /// on as far as its length says. False when that length cannot be a frame that fits in the
+    /// file (zeros, an implausible or short length, a file shorter than its size said): the
+    /// caller then reads the segment whole and judges it as a whole segment is judged.
+    private mutating func windowHoldsFrame(_ segment: OpenSegment) throws(StorageError) -> Bool {
+        let header = RecordFrame.frameHeaderBytes
+        if bytes.count - offset < header { try refill(segment, toHold: header) }
+        guard bytes.count - offset >= header else { return false }
+        let frame = header + Int(RecordFrame.readUInt32(bytes, offset))
+        guard frame - header >= RecordFrame.envelopeFixedBytes(formatVersion: segmentFormatVersion),
+            windowStart + offset + frame <= segment.size
+        else { return false }
+        if bytes.count - offset < frame { try refill(segment, toHold: frame) }
+        return bytes.count - offset >= frame
+    }
+
+    /// Drops the bytes before `offset` from the window and reads on, so that it holds at least
+    /// `needed` bytes from `offset` (and a chunk, where the segment has that many left); fewer
+    /// only where the file ends first.
+    private mutating func refill(_ segment: OpenSegment, toHold needed: Int) throws(StorageError) {
+        if offset > 0 {
+            bytes.removeFirst(offset)
+            windowStart += offset
+            offset = 0
+        }
+        let held = bytes.count
+        let wanted = min(max(needed, chunkBytes), segment.size - windowStart)
+        guard wanted > held else { return }
+        bytes.append(contentsOf: repeatElement(0, count: wanted - held))
+        let fileSystem = fileSystem
+        let position = Int64(windowStart + held)
+        let read = try withUnsafeBytesTyped(&bytes) { (buffer) throws(StorageError) in
+            try fileSystem.read(
+                segment.file, into: UnsafeMutableRawBufferPointer(rebasing: buffer[held...]), at: position)
+        }
+        bytes.removeLast(wanted - held - read)
+    }
+
+    /// Stops reading the current segment in chunks: reads it whole and goes on from the same
+    /// place in it, so that what follows is judged as in a segment read whole.
+    private mutating func readWholeSegment(_ path: String) throws(StorageError) {
+        let position = windowStart + offset
+        chunked = nil
+        windowStart = 0
+        try fileSystem.readAll(path, into: &bytes)
+        offset = position
     }
 
     /// Reads the segment again, up to three times a millisecond apart, and takes the new bytes if
@@ -343,4 +436,26 @@ struct JournalScan {
         }
         return nil
     }
+}
+
+/// A segment file held open while a scan reads it in chunks, with the size it had when opened;
+/// closed when the scan lets go of it, so a scan abandoned midway leaves no descriptor open.
+private final class OpenSegment: Sendable {
+    let file: OpenFile
+    let size: Int
+    private let fileSystem: any FileSystem
+
+    init(_ path: String, fileSystem: any FileSystem) throws(StorageError) {
+        let file = try fileSystem.open(path, .readOnly)
+        do {
+            size = Int(try fileSystem.size(of: file))
+        } catch {
+            try? fileSystem.close(file)
+            throw error
+        }
+        self.file = file
+        self.fileSystem = fileSystem
+    }
+
+    deinit { try? fileSystem.close(file) }
 }

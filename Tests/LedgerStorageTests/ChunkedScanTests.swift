@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+@testable import LedgerStorage
+
+/// A scan reads the segments before the last in chunks; these check that it finds what a
+/// segment read whole gives, whatever the chunk size, and fails the same way on damage.
+@Suite("Reading segments in chunks")
+struct ChunkedScanTests {
+    /// Chunk sizes from one byte (every frame read piece by piece) to more than a segment.
+    static let chunkSizes = [1, 7, 100, 1_000, JournalScan.defaultChunkBytes]
+
+    /// A ledger of several segments of records of uneven sizes, some larger than the smaller
+    /// chunks; returns the payload of each record, by sequence from 1.
+    private func unevenLedger(at path: String, seed: UInt64) throws -> [[UInt8]] {
+        var random = SplitMix64(seed: seed)
+        try LedgerDirectory.create(at: path, fileSystem: SystemFileSystem())
+        let journal = try Journal.open(at: path, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
+        defer { journal.close() }
+        var payloads: [[UInt8]] = []
+        for number in 1...60 {
+            let payloadBytes = Int(random.next() % 1_500) + 1
+            let appended = entry(number, payloadBytes: payloadBytes)
+            _ = try journal.appendAndWait(appended)
+            payloads.append(appended.payload)
+        }
+        return payloads
+    }
+
+    private func scan(
+        _ path: String, chunkBytes: Int, from sequence: UInt64 = 1, fileSystem: any FileSystem = SystemFileSystem()
+    ) throws(StorageError) -> JournalScan {
+        let paths = LedgerPaths(root: path)
+        let identity = try LedgerDirectory.identity(at: path, fileSystem: fileSystem)
+        return try JournalScan(
+            paths: paths, identity: identity, fileSystem: fileSystem, from: sequence, chunkBytes: chunkBytes)
+    }
+
+    /// Reads every record and how the scan ended, or the error it threw.
+    private func outcome(_ path: String, chunkBytes: Int) -> Result<ScanOutcome, StorageError> {
+        do throws(StorageError) {
+            var scan = try scan(path, chunkBytes: chunkBytes)
+            var records: [JournalRecord] = []
+            while let record = try scan.next() { records.append(record) }
+            return .success(
+                ScanOutcome(records: records, tail: scan.tail, end: scan.endLocation, next: scan.expectedSequence))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test("Every chunk size gives each record, where it lies, and the end a whole read gives")
+    func recordsMatch() throws {
+        let directory = TemporaryDirectory("chunks")
+        let ledger = directory.child("ledger")
+        let payloads = try unevenLedger(at: ledger, seed: testSeed("chunked scan records"))
+        let segments = try segmentPaths(ledger)
+        #expect(segments.count >= 10)
+        // Where each record lies, read from the files independently of the scan.
+        var locations: [LedgerLocation] = []
+        for segment in segments {
+            let name = "journal/" + (segment as NSString).lastPathComponent
+            locations += recordOffsets(inSegment: segment).map { LedgerLocation(file: name, offset: Int64($0)) }
+        }
+        #expect(locations.count == payloads.count)
+        let last = try #require(segments.last)
+        let end = LedgerLocation(
+            file: "journal/" + (last as NSString).lastPathComponent, offset: Int64(bytes(of: last).count))
+        for chunkBytes in Self.chunkSizes {
+            let scanned = try outcome(ledger, chunkBytes: chunkBytes).get()
+            #expect(scanned.records.map(\.sequence) == Array(1...UInt64(payloads.count)), "chunks of \(chunkBytes)")
+            #expect(scanned.records.map(\.payload) == payloads, "chunks of \(chunkBytes)")
+            #expect(scanned.records.map(\.location) == locations, "chunks of \(chunkBytes)")
+            #expect(scanned.tail == .clean && scanned.end == end, "chunks of \(chunkBytes)")
+        }
+        // The chain checks out the same way: the verifier (default chunks) agrees with the writer.
+        let verified = try JournalReader(at: ledger).verify()
+        let scanned = try outcome(ledger, chunkBytes: 1).get()
+        #expect(verified.head == HeadDigest(sequence: UInt64(payloads.count), hash: scanned.records.last!.hash))
+    }
+
+    @Test("Damage in a segment before the last is the same error at the same place, whatever the chunks")
+    func damageMatches() throws {
+        let directory = TemporaryDirectory("chunk-damage")
+        let pristine = directory.child("pristine")
+        _ = try unevenLedger(at: pristine, seed: testSeed("chunked scan damage"))
+        let middle = try segmentPaths(pristine)[3]
+        let name = "journal/" + (middle as NSString).lastPathComponent
+        let offsets = recordOffsets(inSegment: middle)
+        #expect(offsets.count >= 2)
+        let original = bytes(of: middle)
+        let second = offsets[1]
+        let lastBodyByte = second + RecordFrame.frameHeaderBytes + Int(RecordFrame.readUInt32(original, second)) - 1
+
+        // Each damage, and the place and words its error must name.
+        var damages: [(label: String, damage: ([UInt8]) -> [UInt8], offset: Int, says: String)] = []
+        damages.append(
+            (
+                "a flipped payload byte",
+                {
+                    var b = $0; b[lastBodyByte] ^= 0x5A; return b
+                }, second, "checksum"
+            ))
+        damages.append(("a cut segment", { Array($0[..<(second + 20)]) }, second, "incomplete record"))
+        damages.append(
+            ("zeros after a record", { $0[..<second] + Array(repeating: 0, count: $0.count - second) }, second, "zeros")
+        )
+        damages.append(
+            (
+                "a length past the file",
+                {
+                    var b = $0; b[second + 3] = 0x7F; return b
+                }, second, "incomplete record"
+            ))
+        damages.append(
+            (
+                "a length below the envelope",
+                {
+                    var b = $0; b[second] = 3; b[second + 1] = 0; return b
+                }, second, "implausible"
+            ))
+        for (label, damage, offset, says) in damages {
+            let ledger = directory.child("damaged-\(damages.firstIndex { $0.label == label }!)")
+            try FileManager.default.copyItem(atPath: pristine, toPath: ledger)
+            overwrite(ledger + "/" + name, with: damage(original))
+            var errors: [StorageError] = []
+            for chunkBytes in Self.chunkSizes {
+                guard case .failure(let error) = outcome(ledger, chunkBytes: chunkBytes) else {
+                    Issue.record("\(label): chunks of \(chunkBytes) read a damaged segment without an error")
+                    continue
+                }
+                errors.append(error)
+            }
+            #expect(Set(errors).count == 1, "\(label): \(errors)")
+            guard case .corruption(let location, let reason) = errors.first else {
+                Issue.record("\(label): not a corruption error: \(errors)")
+                continue
+            }
+            #expect(location == LedgerLocation(file: name, offset: Int64(offset)), "\(label): \(location)")
+            #expect(reason.contains(says), "\(label): \(reason)")
+        }
+    }
+
+    @Test("A scan left midway in a chunked segment closes it, and a failed chunk read is an error")
+    func descriptorsAndReadErrors() throws {
+        let directory = TemporaryDirectory("chunk-files")
+        let ledger = directory.child("ledger")
+        let payloads = try unevenLedger(at: ledger, seed: testSeed("chunked scan files"))
+        let faults = FaultInjectingFileSystem()
+        do {
+            var scan = try scan(ledger, chunkBytes: 100, fileSystem: faults)
+            for _ in 0..<3 { _ = try scan.next() }
+            #expect(faults.openFileCount == 1)
+        }
+        #expect(faults.openFileCount == 0)
+        #expect(faults.refusedCloseCalls.isEmpty)
+
+        // The fifth read of the first segment fails: the scan throws it and keeps nothing open.
+        faults.inject(.init(.read, pathContains: "journal/", skip: 4, effect: .fail(errno: EIO)))
+        var delivered = 0
+        do {
+            var scan = try scan(ledger, chunkBytes: 100, fileSystem: faults)
+            #expect(throws: StorageError.self) {
+                while try scan.next() != nil { delivered += 1 }
+            }
+        }
+        #expect(delivered < payloads.count)
+        #expect(faults.openFileCount == 0)
+    }
+}
+
+/// What a scan read to its end.
+private struct ScanOutcome {
+    var records: [JournalRecord]
+    var tail: JournalTail?
+    var end: LedgerLocation?
+    var next: UInt64
+}
