@@ -424,6 +424,26 @@ struct RandomUUIDTests {
         #expect(text == text.uppercased() && text.count == 36)
     }
 
+    @Test("A UUID's text is Foundation's, for every byte value in every place")
+    func textMatchesFoundation() {
+        var random = SplitMix64(seed: testSeed("UUID text"))
+        for round in 0..<4_096 {
+            var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
+            // Every value of every byte comes up at least once: byte i takes (round + i) mod 256 in
+            // the first 256 rounds.
+            if round < 256 { bytes = (0..<16).map { UInt8(truncatingIfNeeded: round + $0) } }
+            let uuid = bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+            let text = bytes.withUnsafeBufferPointer { UUIDText.canonical($0) }
+            #expect(text == uuid.uuidString, "bytes \(bytes)")
+            // Written into a larger buffer, it takes its 36 bytes and leaves the rest alone.
+            var buffer = [UInt8](repeating: 0xEE, count: 40)
+            bytes.withUnsafeBufferPointer { source in
+                buffer.withUnsafeMutableBufferPointer { UUIDText.write(source, into: $0) }
+            }
+            #expect(buffer[..<36].elementsEqual(uuid.uuidString.utf8) && buffer[36...].allSatisfy { $0 == 0xEE })
+        }
+    }
+
     @Test("A forked child's UUIDs are not the ones its parent draws next")
     func forkedChildDrawsOtherBytes() throws {
         // The parent's pool holds a part-used block when it forks; without the fork handler the
