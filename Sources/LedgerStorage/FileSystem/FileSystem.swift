@@ -99,10 +99,10 @@ extension FileSystem {
     }
 
     /// Reads a whole file into `bytes`, replacing what it held but keeping its storage when it is
-    /// large enough: a scan of a journal's segments then faults in fresh memory for the first
-    /// segment only, not for every one (a page touched for the first time cost about 2 µs on the
-    /// machines measured, a third of the time to read and check a segment). On an error `bytes`
-    /// is left empty.
+    /// large enough: a journal scan reads the segments it takes whole (the last one) into the
+    /// buffer it reads the others' chunks into, so it faults in fresh memory only as far as the
+    /// largest of them (a page touched for the first time cost about 2 µs on the machines
+    /// measured). On an error `bytes` is left empty.
     public func readAll(_ path: String, into bytes: inout [UInt8]) throws(StorageError) {
         let file = try open(path, .readOnly)
         defer { try? close(file) }
