@@ -72,6 +72,7 @@ struct ChunkedScanTests {
             #expect(scanned.records.map(\.payload) == payloads, "chunks of \(chunkBytes)")
             #expect(scanned.records.map(\.location) == locations, "chunks of \(chunkBytes)")
             #expect(scanned.tail == .clean && scanned.end == end, "chunks of \(chunkBytes)")
+            #expect(scanned.next == UInt64(payloads.count) + 1, "chunks of \(chunkBytes)")
         }
         // The chain checks out the same way: the verifier (default chunks) agrees with the writer.
         let verified = try JournalReader(at: ledger).verify()
@@ -119,6 +120,10 @@ struct ChunkedScanTests {
                     var b = $0; b[second] = 3; b[second + 1] = 0; return b
                 }, second, "implausible"
             ))
+        // A whole, valid frame where another belongs: the segment's first record again in the
+        // second's place. Its frame checks out, so the chunked reading judges it itself.
+        let firstFrame = Array(original[offsets[0]..<second])
+        damages.append(("a record repeated", { $0[..<second] + firstFrame + $0[second...] }, second, "was expected"))
         for (label, damage, offset, says) in damages {
             let ledger = directory.child("damaged-\(damages.firstIndex { $0.label == label }!)")
             try FileManager.default.copyItem(atPath: pristine, toPath: ledger)
@@ -150,22 +155,69 @@ struct ChunkedScanTests {
         do {
             var scan = try scan(ledger, chunkBytes: 100, fileSystem: faults)
             for _ in 0..<3 { _ = try scan.next() }
-            #expect(faults.openFileCount == 1)
+            withExtendedLifetime(scan) { #expect(faults.openFileCount == 1) }
         }
         #expect(faults.openFileCount == 0)
         #expect(faults.refusedCloseCalls.isEmpty)
 
-        // The fifth read of the first segment fails: the scan throws it and keeps nothing open.
+        // The fifth read of the first segment fails: the scan throws that error and keeps
+        // nothing open, and a new scan reads every record.
         faults.inject(.init(.read, pathContains: "journal/", skip: 4, effect: .fail(errno: EIO)))
-        var delivered = 0
         do {
             var scan = try scan(ledger, chunkBytes: 100, fileSystem: faults)
-            #expect(throws: StorageError.self) {
-                while try scan.next() != nil { delivered += 1 }
+            #expect {
+                while try scan.next() != nil {}
+            } throws: { error in
+                guard case .system(_, _, let errno) = error as? StorageError else { return false }
+                return errno == EIO
             }
         }
-        #expect(delivered < payloads.count)
         #expect(faults.openFileCount == 0)
+        var again = try scan(ledger, chunkBytes: 100, fileSystem: faults)
+        var payloadsRead: [[UInt8]] = []
+        while let record = try again.next() { payloadsRead.append(record.payload) }
+        #expect(payloadsRead == payloads)
+    }
+
+    @Test("A segment that cannot be read whole after a bad frame can be tried again from the same place")
+    func wholeReadRetried() throws {
+        let directory = TemporaryDirectory("chunk-retry")
+        let ledger = directory.child("ledger")
+        _ = try unevenLedger(at: ledger, seed: testSeed("chunked scan retry"))
+        let middle = try segmentPaths(ledger)[3]
+        let name = "journal/" + (middle as NSString).lastPathComponent
+        let offsets = recordOffsets(inSegment: middle)
+        var damaged = bytes(of: middle)
+        damaged[offsets[1] + RecordFrame.frameHeaderBytes] ^= 0x01
+        overwrite(middle, with: damaged)
+
+        // The segment's first open is its chunked reading's; the second, the whole read after the
+        // bad frame, fails once.
+        let faults = FaultInjectingFileSystem()
+        faults.inject(.init(.open, pathContains: name, skip: 1, effect: .fail(errno: EMFILE)))
+        var scan = try scan(ledger, chunkBytes: 100, fileSystem: faults)
+        var failures: [StorageError] = []
+        for _ in 0..<3 {
+            do throws(StorageError) {
+                while try scan.next() != nil {}
+            } catch {
+                failures.append(error)
+            }
+        }
+        guard failures.count == 3, case .system(_, _, let errno) = failures[0] else {
+            Issue.record("the whole read did not fail first: \(failures)")
+            return
+        }
+        #expect(errno == EMFILE)
+        // Tried again, the scan judges the bad frame where it lies in the file, every time.
+        let expected = LedgerLocation(file: name, offset: Int64(offsets[1]))
+        for failure in failures.dropFirst() {
+            guard case .corruption(let location, let reason) = failure else {
+                Issue.record("not a corruption error: \(failure)")
+                continue
+            }
+            #expect(location == expected && reason.contains("checksum"), "\(location): \(reason)")
+        }
     }
 }
 

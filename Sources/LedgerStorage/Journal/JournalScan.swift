@@ -378,12 +378,15 @@ struct JournalScan {
     }
 
     /// Stops reading the current segment in chunks: reads it whole and goes on from the same
-    /// place in it, so that what follows is judged as in a segment read whole.
+    /// place in it, so that what follows is judged as in a segment read whole. Changes nothing
+    /// if the read fails, so that calling ``next()`` again tries it again from the same place.
     private mutating func readWholeSegment(_ path: String) throws(StorageError) {
+        var whole: [UInt8] = []
+        try fileSystem.readAll(path, into: &whole)
         let position = windowStart + offset
+        bytes = whole
         chunked = nil
         windowStart = 0
-        try fileSystem.readAll(path, into: &bytes)
         offset = position
     }
 
