@@ -112,6 +112,9 @@ public struct VerifiedJournal: Sendable, Hashable {
 }
 
 /// An iterator over journal records that throws on corruption.
+///
+/// While it reads a segment before the last, it holds that segment's file open (it reads it in
+/// chunks); the file is closed when the cursor moves past it or is dropped.
 public struct JournalCursor {
     private var scan: JournalScan
 
