@@ -11,9 +11,14 @@ struct ChunkedScanTests {
     static let chunkSizes = [1, 7, 100, 1_000, JournalScan.defaultChunkBytes]
 
     /// A ledger of several segments of records of uneven sizes, some larger than the smaller
-    /// chunks; returns the payload of each record, by sequence from 1.
-    private func unevenLedger(at path: String, seed: UInt64) throws -> [[UInt8]] {
-        var random = SplitMix64(seed: seed)
+    /// chunks, at `ledger` in a directory of its own (kept while the test holds it); returns the
+    /// payload of each record, by sequence from 1.
+    private func unevenLedger(
+        _ test: String, ledger: String = "ledger"
+    ) throws -> (directory: TemporaryDirectory, path: String, payloads: [[UInt8]]) {
+        let directory = TemporaryDirectory(test)
+        let path = directory.child(ledger)
+        var random = SplitMix64(seed: testSeed("chunked scan, \(test)"))
         try LedgerDirectory.create(at: path, fileSystem: SystemFileSystem())
         let journal = try Journal.open(at: path, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
         defer { journal.close() }
@@ -24,8 +29,18 @@ struct ChunkedScanTests {
             _ = try journal.appendAndWait(appended)
             payloads.append(appended.payload)
         }
-        return payloads
+        return (directory, path, payloads)
     }
+
+    /// A segment before the last of a ledger made by ``unevenLedger(_:ledger:)``: its path, its
+    /// name as errors give it, and where its records start.
+    private func middleSegment(of ledger: String) throws -> (path: String, name: String, offsets: [Int]) {
+        let path = try segmentPaths(ledger)[3]
+        return (path, journalName(path), recordOffsets(inSegment: path))
+    }
+
+    /// A segment's name as locations give it.
+    private func journalName(_ segment: String) -> String { "journal/" + (segment as NSString).lastPathComponent }
 
     private func scan(
         _ path: String, chunkBytes: Int, from sequence: UInt64 = 1, fileSystem: any FileSystem = SystemFileSystem()
@@ -51,21 +66,20 @@ struct ChunkedScanTests {
 
     @Test("Every chunk size gives each record, where it lies, and the end a whole read gives")
     func recordsMatch() throws {
-        let directory = TemporaryDirectory("chunks")
-        let ledger = directory.child("ledger")
-        let payloads = try unevenLedger(at: ledger, seed: testSeed("chunked scan records"))
+        let (directory, ledger, payloads) = try unevenLedger("records")
+        defer { withExtendedLifetime(directory) {} }
         let segments = try segmentPaths(ledger)
         #expect(segments.count >= 10)
         // Where each record lies, read from the files independently of the scan.
         var locations: [LedgerLocation] = []
         for segment in segments {
-            let name = "journal/" + (segment as NSString).lastPathComponent
-            locations += recordOffsets(inSegment: segment).map { LedgerLocation(file: name, offset: Int64($0)) }
+            locations += recordOffsets(inSegment: segment).map {
+                LedgerLocation(file: journalName(segment), offset: Int64($0))
+            }
         }
         #expect(locations.count == payloads.count)
         let last = try #require(segments.last)
-        let end = LedgerLocation(
-            file: "journal/" + (last as NSString).lastPathComponent, offset: Int64(bytes(of: last).count))
+        let end = LedgerLocation(file: journalName(last), offset: Int64(bytes(of: last).count))
         for chunkBytes in Self.chunkSizes {
             let scanned = try outcome(ledger, chunkBytes: chunkBytes).get()
             #expect(scanned.records.map(\.sequence) == Array(1...UInt64(payloads.count)), "chunks of \(chunkBytes)")
@@ -82,12 +96,8 @@ struct ChunkedScanTests {
 
     @Test("Damage in a segment before the last is the same error at the same place, whatever the chunks")
     func damageMatches() throws {
-        let directory = TemporaryDirectory("chunk-damage")
-        let pristine = directory.child("pristine")
-        _ = try unevenLedger(at: pristine, seed: testSeed("chunked scan damage"))
-        let middle = try segmentPaths(pristine)[3]
-        let name = "journal/" + (middle as NSString).lastPathComponent
-        let offsets = recordOffsets(inSegment: middle)
+        let (directory, pristine, _) = try unevenLedger("damage", ledger: "pristine")
+        let (middle, name, offsets) = try middleSegment(of: pristine)
         #expect(offsets.count >= 2)
         let original = bytes(of: middle)
         let second = offsets[1]
@@ -148,9 +158,8 @@ struct ChunkedScanTests {
 
     @Test("A scan left midway in a chunked segment closes it, and a failed chunk read is an error")
     func descriptorsAndReadErrors() throws {
-        let directory = TemporaryDirectory("chunk-files")
-        let ledger = directory.child("ledger")
-        let payloads = try unevenLedger(at: ledger, seed: testSeed("chunked scan files"))
+        let (directory, ledger, payloads) = try unevenLedger("files")
+        defer { withExtendedLifetime(directory) {} }
         let faults = FaultInjectingFileSystem()
         do {
             var scan = try scan(ledger, chunkBytes: 100, fileSystem: faults)
@@ -181,12 +190,9 @@ struct ChunkedScanTests {
 
     @Test("A segment that cannot be read whole after a bad frame can be tried again from the same place")
     func wholeReadRetried() throws {
-        let directory = TemporaryDirectory("chunk-retry")
-        let ledger = directory.child("ledger")
-        _ = try unevenLedger(at: ledger, seed: testSeed("chunked scan retry"))
-        let middle = try segmentPaths(ledger)[3]
-        let name = "journal/" + (middle as NSString).lastPathComponent
-        let offsets = recordOffsets(inSegment: middle)
+        let (directory, ledger, _) = try unevenLedger("retry")
+        defer { withExtendedLifetime(directory) {} }
+        let (middle, name, offsets) = try middleSegment(of: ledger)
         var damaged = bytes(of: middle)
         damaged[offsets[1] + RecordFrame.frameHeaderBytes] ^= 0x01
         overwrite(middle, with: damaged)
