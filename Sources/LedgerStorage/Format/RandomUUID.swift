@@ -64,18 +64,19 @@ public enum UUIDText {
         let source = UnsafeRawPointer(bytes.baseAddress!)
         let target = UnsafeMutableRawPointer(text.baseAddress!)
         let dash = UInt8(ascii: "-")
+        /// Stores the eight digits of a word as two groups of four with a dash between them.
+        func splitDigits(_ word: UInt64, at offset: Int) {
+            target.storeBytes(of: UInt32(truncatingIfNeeded: word).littleEndian, toByteOffset: offset, as: UInt32.self)
+            target.storeBytes(of: dash, toByteOffset: offset + 4, as: UInt8.self)
+            target.storeBytes(
+                of: UInt32(truncatingIfNeeded: word >> 32).littleEndian, toByteOffset: offset + 5, as: UInt32.self)
+        }
         // Groups of 8, 4, 4, 4 and 12 digits: the words for bytes 4–7 and 8–11 are split by a dash.
         target.storeBytes(of: hexDigits(source, 0).littleEndian, toByteOffset: 0, as: UInt64.self)
         target.storeBytes(of: dash, toByteOffset: 8, as: UInt8.self)
-        let middle = hexDigits(source, 4)
-        target.storeBytes(of: UInt32(truncatingIfNeeded: middle).littleEndian, toByteOffset: 9, as: UInt32.self)
-        target.storeBytes(of: dash, toByteOffset: 13, as: UInt8.self)
-        target.storeBytes(of: UInt32(truncatingIfNeeded: middle >> 32).littleEndian, toByteOffset: 14, as: UInt32.self)
+        splitDigits(hexDigits(source, 4), at: 9)
         target.storeBytes(of: dash, toByteOffset: 18, as: UInt8.self)
-        let last = hexDigits(source, 8)
-        target.storeBytes(of: UInt32(truncatingIfNeeded: last).littleEndian, toByteOffset: 19, as: UInt32.self)
-        target.storeBytes(of: dash, toByteOffset: 23, as: UInt8.self)
-        target.storeBytes(of: UInt32(truncatingIfNeeded: last >> 32).littleEndian, toByteOffset: 24, as: UInt32.self)
+        splitDigits(hexDigits(source, 8), at: 19)
         target.storeBytes(of: hexDigits(source, 12).littleEndian, toByteOffset: 28, as: UInt64.self)
     }
 
