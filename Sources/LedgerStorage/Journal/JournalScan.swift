@@ -99,43 +99,29 @@ struct JournalScan {
         self.deliverFrom = max(1, sequence)
         var start = sequences.lastIndex(where: { $0 <= max(1, sequence) }) ?? 0
         if start > 0 && start == sequences.count - 1 {
-            let last = try fileSystem.open(paths.segment(firstSequence: sequences[start]), .readOnly)
-            let size: Int64
-            do {
-                size = try fileSystem.size(of: last)
-            } catch {
-                try? fileSystem.close(last)
-                throw error
-            }
+            let last = try OpenSegment(paths.segment(firstSequence: sequences[start]), fileSystem: fileSystem)
             // No whole first record (only its header, zeros after it, or a torn first record): the
             // segment before it tells the chain and the last commit time.
             var whole = false
-            if size > Int64(SegmentHeader.encodedBytes) {
-                whole = try Self.beginsWithWholeRecord(last, size: size, fileSystem: fileSystem)
+            if last.size > SegmentHeader.encodedBytes {
+                whole = try Self.beginsWithWholeRecord(last, fileSystem: fileSystem)
             }
             if !whole { start -= 1 }
-            try? fileSystem.close(last)
         }
         self.segmentIndex = start
     }
 
     /// Whether a segment longer than its header starts with a valid header and a whole first
     /// record that checks out (its frame, not yet its place in the chain); reads only that much.
-    /// Closes the file if reading fails.
     private static func beginsWithWholeRecord(
-        _ file: OpenFile, size: Int64, fileSystem: any FileSystem
+        _ segment: OpenSegment, fileSystem: any FileSystem
     ) throws(StorageError) -> Bool {
         func read(_ count: Int) throws(StorageError) -> [UInt8] {
             var bytes = [UInt8](repeating: 0, count: count)
-            do {
-                let read = try withUnsafeBytesTyped(&bytes) { (buffer) throws(StorageError) in
-                    try fileSystem.read(file, into: buffer, at: 0)
-                }
-                return Array(bytes[0..<read])
-            } catch {
-                try? fileSystem.close(file)
-                throw error
+            let read = try withUnsafeBytesTyped(&bytes) { (buffer) throws(StorageError) in
+                try fileSystem.read(segment.file, into: buffer, at: 0)
             }
+            return Array(bytes[0..<read])
         }
         let frameStart = SegmentHeader.encodedBytes
         let start = try read(frameStart + RecordFrame.frameHeaderBytes)
@@ -144,7 +130,7 @@ struct JournalScan {
         else { return false }
         let frameEnd =
             Int64(frameStart + RecordFrame.frameHeaderBytes) + Int64(RecordFrame.readUInt32(start, frameStart))
-        guard frameEnd <= size else { return false }
+        guard frameEnd <= Int64(segment.size) else { return false }
         let bytes = try read(Int(frameEnd))
         guard case .frame = RecordFrame.parse(bytes, at: frameStart, formatVersion: header.formatVersion) else {
             return false
@@ -441,8 +427,9 @@ struct JournalScan {
     }
 }
 
-/// A segment file held open while a scan reads it in chunks, with the size it had when opened;
-/// closed when the scan lets go of it, so a scan abandoned midway leaves no descriptor open.
+/// A segment file held open while a scan reads it (in chunks, or the start of the last segment
+/// to see whether it begins with a whole record), with the size it had when opened; closed when
+/// the scan lets go of it, so a scan abandoned midway or failing leaves no descriptor open.
 private final class OpenSegment: Sendable {
     let file: OpenFile
     let size: Int
