@@ -38,7 +38,11 @@ struct NameFieldMemo {
 
     /// Appends the entries of a name field met before to `found`, and returns its signature;
     /// nil, appending nothing, for a field the memo does not hold.
-    func lookUp(
+    ///
+    /// Mutating, though it changes nothing: the build passes the memo and `found`, two parts of
+    /// one value, and a memo only read had been copied for the call (three retains and
+    /// releases per field, about a fifteenth of the name thread's time in a bulk build).
+    mutating func lookUp(
         _ field: UnsafeBufferPointer<UInt8>, hash: UInt64, appendingTo found: inout [NameIndex.Builder.WordEntry]
     ) -> UInt32? {
         let place = table[place(of: hash)]
@@ -47,7 +51,7 @@ struct NameFieldMemo {
             memcmp(kept.baseAddress! + place.key.lowerBound, field.baseAddress!, field.count) == 0
         }
         guard same else { return nil }
-        found.append(contentsOf: entries[place.entries])
+        entries.withUnsafeBufferPointer { found.append(contentsOf: UnsafeBufferPointer(rebasing: $0[place.entries])) }
         return place.signature
     }
 

@@ -1,8 +1,7 @@
 /// The dialling conventions of a region, as far as matching a national number with its
 /// international form needs them.
 ///
-/// A class, so that passing the index's region to every number it reduces costs a reference
-/// rather than copies of its arrays.
+/// Keying a number reads the same conventions as plain values, ``dialing``.
 final class PhoneRegion: Sendable, Hashable {
     /// The ITU country calling code, such as 44.
     let callingCode: UInt16
@@ -11,18 +10,17 @@ final class PhoneRegion: Sendable, Hashable {
     let trunkPrefix: String
     /// The prefixes dialled before an international number, longest first.
     let internationalPrefixes: [String]
-    /// ``trunkPrefix`` as ASCII bytes.
-    let trunkPrefixBytes: [UInt8]
-    /// ``internationalPrefixes`` as ASCII bytes.
-    let internationalPrefixBytes: [[UInt8]]
+    /// The conventions as plain values, for keying numbers (``PhoneDialing``).
+    let dialing: PhoneDialing
 
     /// Creates a region's conventions.
     init(callingCode: UInt16, trunkPrefix: String, internationalPrefixes: [String]) {
         self.callingCode = callingCode
         self.trunkPrefix = trunkPrefix
         self.internationalPrefixes = internationalPrefixes
-        trunkPrefixBytes = Array(trunkPrefix.utf8)
-        internationalPrefixBytes = internationalPrefixes.map { Array($0.utf8) }
+        dialing = PhoneDialing(
+            callingCode: callingCode, trunkPrefix: Array(trunkPrefix.utf8),
+            internationalPrefixes: internationalPrefixes.map { Array($0.utf8) })
     }
 
     static func == (left: PhoneRegion, right: PhoneRegion) -> Bool {
@@ -34,6 +32,83 @@ final class PhoneRegion: Sendable, Hashable {
         hasher.combine(callingCode)
         hasher.combine(trunkPrefix)
         hasher.combine(internationalPrefixes)
+    }
+}
+
+/// A region's dialling conventions as plain values, which keying a number reads: no arrays and
+/// no class, so that the indexes' inserts, a million of them in a bulk build, count no
+/// references (passing a ``PhoneRegion`` and reading its arrays had cost the build's address
+/// thread about a sixth of its time in retains and releases). ``unknown`` stands for no region.
+struct PhoneDialing: Sendable {
+    /// A prefix of at most four ASCII digits, the first in the lowest byte.
+    struct Prefix: Sendable {
+        private var packed: UInt32 = 0
+        /// The prefix's digits.
+        private(set) var count = 0
+
+        /// The prefix of `bytes`, at most four.
+        init(_ bytes: [UInt8]) {
+            precondition(bytes.count <= 4, "a dialling prefix of more than four digits")
+            for (offset, byte) in bytes.enumerated() { packed |= UInt32(byte) << (8 * offset) }
+            count = bytes.count
+        }
+
+        /// The first digit (0 for an empty prefix).
+        var firstDigit: UInt8 { UInt8(truncatingIfNeeded: packed) }
+
+        /// Whether `digits` hold this prefix from `start` on.
+        func isPrefix(of digits: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+            guard digits.count - start >= count else { return false }
+            for offset in 0..<count where digits[start + offset] != UInt8(truncatingIfNeeded: packed >> (8 * offset)) {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// The most international prefixes a region has (South Korea's six).
+    static let internationalPrefixesMax = 6
+
+    /// Whether a region is known; ``unknown`` is not.
+    let isKnown: Bool
+    /// The region's calling code (0 for ``unknown``).
+    let callingCode: UInt16
+    /// The trunk prefix (none for ``unknown``).
+    let trunkPrefix: Prefix
+    /// The international prefixes, longest first: the first `internationalPrefixCount` (the
+    /// array's size is ``internationalPrefixesMax``).
+    private let internationalPrefixes: InlineArray<6, Prefix>
+    private let internationalPrefixCount: Int
+
+    /// A known region's conventions.
+    init(callingCode: UInt16, trunkPrefix: [UInt8], internationalPrefixes: [[UInt8]]) {
+        self.init(
+            isKnown: true, callingCode: callingCode, trunkPrefix: trunkPrefix,
+            internationalPrefixes: internationalPrefixes)
+    }
+
+    private init(isKnown: Bool, callingCode: UInt16, trunkPrefix: [UInt8], internationalPrefixes: [[UInt8]]) {
+        precondition(internationalPrefixes.count <= Self.internationalPrefixesMax, "too many international prefixes")
+        self.isKnown = isKnown
+        self.callingCode = callingCode
+        self.trunkPrefix = Prefix(trunkPrefix)
+        var prefixes = InlineArray<6, Prefix>(repeating: Prefix([]))
+        for (index, prefix) in internationalPrefixes.enumerated() { prefixes[index] = Prefix(prefix) }
+        self.internationalPrefixes = prefixes
+        internationalPrefixCount = internationalPrefixes.count
+    }
+
+    /// No region: "00" is taken as the international prefix, and a leading 0 as the trunk
+    /// prefix most of the world uses (``PhoneNumbering/reduce(_:international:dialing:)``).
+    static let unknown = PhoneDialing(
+        isKnown: false, callingCode: 0, trunkPrefix: [], internationalPrefixes: [[0x30, 0x30]])
+
+    /// The length of the first international prefix that `digits` start with, or nil.
+    func internationalPrefixLength(of digits: UnsafeBufferPointer<UInt8>) -> Int? {
+        for index in 0..<internationalPrefixCount where internationalPrefixes[index].isPrefix(of: digits, at: 0) {
+            return internationalPrefixes[index].count
+        }
+        return nil
     }
 }
 
@@ -111,11 +186,11 @@ enum PhoneNumbering {
     /// matches nothing, so that "1" or "44" does not match half the address book.
     static let nationalNumberDigitsMin = 3
 
-    /// The key of a phone number's text in a region (nil for unknown), or nil when it has too
-    /// few digits to be matched.
-    static func key(for text: String, region: PhoneRegion?) -> PhoneKey? {
+    /// The key of a phone number's text under a region's dialling conventions (``PhoneDialing/unknown``
+    /// for none), or nil when it has too few digits to be matched.
+    static func key(for text: String, dialing: PhoneDialing) -> PhoneKey? {
         withDigits(of: text) { digits, international in
-            reduce(digits, international: international, region: region).map {
+            reduce(digits, international: international, dialing: dialing).map {
                 PhoneKey(callingCode: $0.callingCode, nationalNumber: Array(digits[$0.national]))
             }
         }
@@ -125,27 +200,27 @@ enum PhoneNumbering {
     /// nil when the number has too few digits. Numbers that fit take the allocation-free
     /// ``PhoneKey/integerKey``; longer ones are packed into `packed`.
     static func storedKey(
-        for text: String, region: PhoneRegion?, packed: inout [UInt8]
+        for text: String, dialing: PhoneDialing, packed: inout [UInt8]
     ) -> (key: StoredPhoneKey, callingCode: UInt16)? {
         withDigits(of: text) { digits, international in
-            storedKey(digits: digits, international: international, region: region, packed: &packed)
+            storedKey(digits: digits, international: international, dialing: dialing, packed: &packed)
         }
     }
 
-    /// ``storedKey(for:region:packed:)`` of a number's text given as UTF-8 bytes (ill-formed
+    /// ``storedKey(for:dialing:packed:)`` of a number's text given as UTF-8 bytes (ill-formed
     /// sequences read as U+FFFD, as the event decoder reads them).
     static func storedKey(
-        forUTF8 utf8: UnsafeBufferPointer<UInt8>, region: PhoneRegion?, packed: inout [UInt8]
+        forUTF8 utf8: UnsafeBufferPointer<UInt8>, dialing: PhoneDialing, packed: inout [UInt8]
     ) -> (key: StoredPhoneKey, callingCode: UInt16)? {
         withDigits(ofUTF8: utf8) { digits, international in
-            storedKey(digits: digits, international: international, region: region, packed: &packed)
+            storedKey(digits: digits, international: international, dialing: dialing, packed: &packed)
         }
     }
 
     private static func storedKey(
-        digits: UnsafeBufferPointer<UInt8>, international: Bool, region: PhoneRegion?, packed: inout [UInt8]
+        digits: UnsafeBufferPointer<UInt8>, international: Bool, dialing: PhoneDialing, packed: inout [UInt8]
     ) -> (key: StoredPhoneKey, callingCode: UInt16)? {
-        guard let reduced = reduce(digits, international: international, region: region) else { return nil }
+        guard let reduced = reduce(digits, international: international, dialing: dialing) else { return nil }
         let national = digits[reduced.national]
         if let integer = PhoneKey.integerKey(callingCode: reduced.callingCode, national: national) {
             return (.integer(integer), reduced.callingCode)
@@ -154,7 +229,7 @@ enum PhoneNumbering {
         return (.packed, reduced.callingCode)
     }
 
-    /// Where ``storedKey(for:region:packed:)`` put a key.
+    /// Where ``storedKey(for:dialing:packed:)`` put a key.
     enum StoredPhoneKey: Equatable {
         /// The key fits in an integer.
         case integer(UInt64)
@@ -203,16 +278,13 @@ enum PhoneNumbering {
     /// The calling code (0 for unknown) and where the national significant number lies in a
     /// number's digits, or nil when it is too short to be matched.
     static func reduce(
-        _ digits: UnsafeBufferPointer<UInt8>, international: Bool, region: PhoneRegion?
+        _ digits: UnsafeBufferPointer<UInt8>, international: Bool, dialing: PhoneDialing
     ) -> (callingCode: UInt16, national: Range<Int>)? {
         var start = 0
         var isInternational = international
-        if !isInternational {
-            for prefix in region?.internationalPrefixBytes ?? [[0x30, 0x30]] where starts(digits, at: 0, with: prefix) {
-                start = prefix.count
-                isInternational = true
-                break
-            }
+        if !isInternational, let length = dialing.internationalPrefixLength(of: digits) {
+            start = length
+            isInternational = true
         }
         let callingCode: UInt16
         if isInternational {
@@ -226,13 +298,13 @@ enum PhoneNumbering {
             if start < digits.count, digits[start] == 0x30, trunkZeroCallingCodes[Int(code)] {
                 start += 1
             }
-        } else if let region {
-            callingCode = region.callingCode
-            let trunk = region.trunkPrefixBytes
-            if trunk.count == 1 && trunk[0] != 0x30 {
+        } else if dialing.isKnown {
+            callingCode = dialing.callingCode
+            let trunk = dialing.trunkPrefix
+            if trunk.count == 1 && trunk.firstDigit != 0x30 {
                 // NANP's 1 and Russia's 8 come before a full ten-digit number.
-                if digits.count == 11, digits[0] == trunk[0] { start = 1 }
-            } else if !trunk.isEmpty, starts(digits, at: 0, with: trunk) {
+                if digits.count == 11, digits[0] == trunk.firstDigit { start = 1 }
+            } else if trunk.count > 0, trunk.isPrefix(of: digits, at: 0) {
                 start = trunk.count
             }
         } else {
@@ -242,12 +314,6 @@ enum PhoneNumbering {
         }
         guard digits.count - start >= nationalNumberDigitsMin else { return nil }
         return (callingCode, start..<digits.count)
-    }
-
-    private static func starts(_ digits: UnsafeBufferPointer<UInt8>, at start: Int, with prefix: [UInt8]) -> Bool {
-        guard digits.count - start >= prefix.count else { return false }
-        for (offset, byte) in prefix.enumerated() where digits[start + offset] != byte { return false }
-        return true
     }
 
     /// How many leading digits of an international number are its country calling code.

@@ -83,7 +83,8 @@ package struct SearchIndexes: Sendable {
 
     /// The region national phone numbers are taken to be in (lowercase ISO 3166-1 alpha-2).
     package let defaultCountryCode: String
-    private let phoneRegion: PhoneRegion?
+    /// The dialling conventions of ``defaultCountryCode``'s region, or of an unknown one.
+    private let phoneDialing: PhoneDialing
     private var names = NameIndex()
     private var emails = ExactKeyIndex()
     /// Phone numbers by ``PhoneKey/integerKey``.
@@ -100,7 +101,7 @@ package struct SearchIndexes: Sendable {
     /// Creates empty indexes whose phone matching assumes the given default country.
     package init(defaultCountryCode: String = ContactsUserDefaults.shared.countryCode) {
         self.defaultCountryCode = defaultCountryCode.lowercased()
-        phoneRegion = PhoneNumbering.region(for: defaultCountryCode)
+        phoneDialing = PhoneNumbering.region(for: defaultCountryCode)?.dialing ?? .unknown
     }
 
     // MARK: Changes
@@ -118,7 +119,7 @@ package struct SearchIndexes: Sendable {
         }
         for number in values.phoneNumbers {
             let text = number.value.stringValue
-            if let (key, code) = PhoneNumbering.storedKey(for: text, region: phoneRegion, packed: &scratchKey) {
+            if let (key, code) = PhoneNumbering.storedKey(for: text, dialing: phoneDialing, packed: &scratchKey) {
                 insertPhone(slot, key: key, callingCode: code)
             }
         }
@@ -134,7 +135,7 @@ package struct SearchIndexes: Sendable {
         }
         for number in values.phoneNumbers {
             let text = number.value.stringValue
-            if let (key, code) = PhoneNumbering.storedKey(for: text, region: phoneRegion, packed: &scratchKey) {
+            if let (key, code) = PhoneNumbering.storedKey(for: text, dialing: phoneDialing, packed: &scratchKey) {
                 removePhone(slot, key: key, callingCode: code)
             }
         }
@@ -276,12 +277,14 @@ package struct SearchIndexes: Sendable {
         /// The bytes of the email addresses and packed phone keys, back to back.
         fileprivate var bytes: [UInt8] = []
         private var scratch: [UInt8] = []
-        private let phoneRegion: PhoneRegion?
+        private let phoneDialing: PhoneDialing
         /// The contacts whose fields were read.
         private(set) var contacts = 0
 
         /// An empty queue, keying phone numbers as indexes with this default country do.
-        init(defaultCountryCode: String) { phoneRegion = PhoneNumbering.region(for: defaultCountryCode) }
+        init(defaultCountryCode: String) {
+            phoneDialing = PhoneNumbering.region(for: defaultCountryCode)?.dialing ?? .unknown
+        }
 
         /// Reads an email address or phone number (its UTF-8 bytes) of the contact in `slot`,
         /// which is being read; a name field is ignored.
@@ -292,7 +295,7 @@ package struct SearchIndexes: Sendable {
             case .email:
                 if SearchFolding.foldEmail(utf8: utf8, into: &scratch) { appendScratch(slot, .email, callingCode: 0) }
             case .phone:
-                switch PhoneNumbering.storedKey(forUTF8: utf8, region: phoneRegion, packed: &scratch) {
+                switch PhoneNumbering.storedKey(forUTF8: utf8, dialing: phoneDialing, packed: &scratch) {
                 case (.integer(let key), let code)?:
                     keys.append(Key(slot: slot, kind: .integerPhone, key: key, callingCode: code, bytes: 0..<0))
                 case (.packed, let code)?: appendScratch(slot, .packedPhone, callingCode: code)
@@ -312,9 +315,12 @@ package struct SearchIndexes: Sendable {
         }
 
         private mutating func appendScratch(_ slot: ContactSlot, _ kind: Key.Kind, callingCode: UInt16) {
-            let hash = scratch.withUnsafeBufferPointer { ByteStringTable.hash($0) }
             let start = bytes.count
-            bytes.append(contentsOf: scratch)
+            // Through a buffer pointer: appending the array itself retained and released it.
+            let hash = scratch.withUnsafeBufferPointer { scratch in
+                bytes.append(contentsOf: scratch)
+                return ByteStringTable.hash(scratch)
+            }
             keys.append(Key(slot: slot, kind: kind, key: hash, callingCode: callingCode, bytes: start..<bytes.count))
         }
     }
@@ -493,8 +499,8 @@ package struct SearchIndexes: Sendable {
     /// The slots of the contacts with a phone number matching the query (see the type's
     /// documentation), sorted ascending, without duplicates.
     package func slots(matchingPhoneNumber query: String) -> [ContactSlot] {
-        guard let key = PhoneNumbering.key(for: query, region: phoneRegion) else { return [] }
-        if phoneRegion != nil {
+        guard let key = PhoneNumbering.key(for: query, dialing: phoneDialing) else { return [] }
+        if phoneDialing.isKnown {
             // Every number has a calling code: the key is looked up as it is.
             return phoneSlots(of: key)
         }
@@ -538,7 +544,7 @@ package struct SearchIndexes: Sendable {
     }
 
     private func phoneKeys(of values: ContactValues) -> [PhoneKey] {
-        values.phoneNumbers.compactMap { PhoneNumbering.key(for: $0.value.stringValue, region: phoneRegion) }
+        values.phoneNumbers.compactMap { PhoneNumbering.key(for: $0.value.stringValue, dialing: phoneDialing) }
     }
 
     private func phoneSlots(of key: PhoneKey) -> [ContactSlot] {
@@ -566,7 +572,7 @@ package struct SearchIndexes: Sendable {
 
     /// Adds a phone key; a `.packed` key is in ``scratchKey``.
     private mutating func insertPhone(_ slot: ContactSlot, key: PhoneNumbering.StoredPhoneKey, callingCode: UInt16) {
-        if phoneRegion == nil, !hasPhone(slot, key: key) {
+        if !phoneDialing.isKnown, !hasPhone(slot, key: key) {
             phoneCallingCodes[callingCode, default: 0] += 1
         }
         switch key {
@@ -577,7 +583,7 @@ package struct SearchIndexes: Sendable {
 
     /// Removes a phone key; a `.packed` key is in ``scratchKey``.
     private mutating func removePhone(_ slot: ContactSlot, key: PhoneNumbering.StoredPhoneKey, callingCode: UInt16) {
-        if phoneRegion == nil, hasPhone(slot, key: key) {
+        if !phoneDialing.isKnown, hasPhone(slot, key: key) {
             phoneCallingCodes[callingCode, default: 0] -= 1
             if phoneCallingCodes[callingCode] == 0 { phoneCallingCodes[callingCode] = nil }
         }

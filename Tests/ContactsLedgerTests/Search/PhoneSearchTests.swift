@@ -116,15 +116,15 @@ struct PhoneSearchTests {
             "++44 20", "0044 20 7946 0958", "+ 44 (0) 20", "٠١٢٣", "０９０-１２３４", "x²", "",
         ])
     func digits(text: String) {
-        let region = PhoneNumbering.region(for: "gb")
+        let dialing = PhoneNumbering.region(for: "gb")?.dialing ?? .unknown
         let digits = PhoneNumber(stringValue: text).digits
         let plain = Array(digits.utf8.drop { $0 == 0x2B })
         let fromDigits = plain.withUnsafeBufferPointer { buffer in
-            PhoneNumbering.reduce(buffer, international: digits.hasPrefix("+"), region: region).map {
+            PhoneNumbering.reduce(buffer, international: digits.hasPrefix("+"), dialing: dialing).map {
                 PhoneKey(callingCode: $0.callingCode, nationalNumber: Array(buffer[$0.national]))
             }
         }
-        #expect(PhoneNumbering.key(for: text, region: region) == fromDigits)
+        #expect(PhoneNumbering.key(for: text, dialing: dialing) == fromDigits)
     }
 
     @Test(
@@ -148,13 +148,44 @@ struct PhoneSearchTests {
         #expect(SearchIndexes(defaultCountryCode: "GB").defaultCountryCode == "gb")
     }
 
+    @Test("Every region's dialling values hold its prefixes as its strings give them")
+    func dialingValues() throws {
+        let national = Array("2079460958".utf8)
+        for (code, region) in PhoneNumbering.regions {
+            let dialing = region.dialing
+            #expect(dialing.isKnown && dialing.callingCode == region.callingCode, "\(code)")
+            let trunk = Array(region.trunkPrefix.utf8)
+            #expect(dialing.trunkPrefix.count == trunk.count, "\(code)")
+            (trunk + national).withUnsafeBufferPointer { digits in
+                #expect(dialing.trunkPrefix.isPrefix(of: digits, at: 0), "\(code)")
+                #expect(dialing.trunkPrefix.firstDigit == (trunk.first ?? 0), "\(code)")
+            }
+            for prefix in region.internationalPrefixes {
+                // The first of the region's prefixes (longest first) that the digits start with.
+                let digits = Array(prefix.utf8) + national
+                let expected = region.internationalPrefixes.first { digits.starts(with: $0.utf8) }?.utf8.count
+                let length = digits.withUnsafeBufferPointer { dialing.internationalPrefixLength(of: $0) }
+                #expect(length == expected && length != nil, "\(code) \(prefix)")
+            }
+            national.withUnsafeBufferPointer { digits in
+                #expect(dialing.internationalPrefixLength(of: digits) == nil, "\(code)")
+                // A prefix never matches beyond the digits.
+                #expect(dialing.internationalPrefixLength(of: UnsafeBufferPointer(rebasing: digits[..<0])) == nil)
+            }
+        }
+        let unknown = PhoneDialing.unknown
+        #expect(!unknown.isKnown && unknown.callingCode == 0 && unknown.trunkPrefix.count == 0)
+        let fromAbroad = Array("00442079460958".utf8)
+        #expect(fromAbroad.withUnsafeBufferPointer { unknown.internationalPrefixLength(of: $0) } == 2)
+    }
+
     @Test("Numbers too long for an integer key are kept exactly too")
     func longNumbers() {
         let long = "+44 20 7946 0958 1234 5678"
         var indexes = SearchFixtures.indexes([
             SearchFixtures.contact(phones: [long]), SearchFixtures.contact(phones: ["+44 20 7946 0958 1234 5679"]),
         ])
-        #expect(PhoneNumbering.key(for: long, region: nil)?.integerKey == nil)
+        #expect(PhoneNumbering.key(for: long, dialing: .unknown)?.integerKey == nil)
         #expect(indexes.slots(matchingPhoneNumber: "0044 2079460958 12345678") == [0])
         #expect(indexes.slots(matchingPhoneNumber: "+44 20 7946 0958").isEmpty)
         indexes.remove(0, values: SearchFixtures.contact(phones: [long]))

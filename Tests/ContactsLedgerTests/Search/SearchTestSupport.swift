@@ -94,10 +94,10 @@ struct SearchReference {
 
     private(set) var contacts: [ContactSlot: ContactValues] = [:]
     private var entries: [ContactSlot: Entry] = [:]
-    let region: PhoneRegion?
+    let dialing: PhoneDialing
 
     init(country: String) {
-        region = PhoneNumbering.region(for: country)
+        dialing = PhoneNumbering.region(for: country)?.dialing ?? .unknown
     }
 
     /// Stores or replaces a contact.
@@ -107,7 +107,7 @@ struct SearchReference {
             words: Self.arrays(SearchFolding.nameWords(of: values)),
             emails: values.emailAddresses.compactMap { SearchFolding.foldedEmail($0.value) },
             phones: values.phoneNumbers.compactMap {
-                PhoneNumbering.key(for: $0.value.stringValue, region: region)
+                PhoneNumbering.key(for: $0.value.stringValue, dialing: dialing)
             })
     }
 
@@ -145,7 +145,7 @@ struct SearchReference {
     }
 
     func slots(matchingPhoneNumber query: String) -> [ContactSlot] {
-        guard let key = PhoneNumbering.key(for: query, region: region) else { return [] }
+        guard let key = PhoneNumbering.key(for: query, dialing: dialing) else { return [] }
         return entries.compactMap { slot, entry in
             entry.phones.contains { $0.matches(key) } ? slot : nil
         }.sorted()

@@ -476,9 +476,9 @@ struct BulkReplayTests {
             #expect(
                 SearchFolding.foldEmail(utf8: utf8, into: &emailFromBytes)
                     == SearchFolding.foldEmail(text, into: &emailFromText))
-            let region = PhoneNumbering.region(for: "gb")
-            let keyFromBytes = PhoneNumbering.storedKey(forUTF8: utf8, region: region, packed: &packedFromBytes)
-            let keyFromText = PhoneNumbering.storedKey(for: text, region: region, packed: &packedFromText)
+            let dialing = PhoneNumbering.region(for: "gb")?.dialing ?? .unknown
+            let keyFromBytes = PhoneNumbering.storedKey(forUTF8: utf8, dialing: dialing, packed: &packedFromBytes)
+            let keyFromText = PhoneNumbering.storedKey(for: text, dialing: dialing, packed: &packedFromText)
             #expect(keyFromBytes?.key == keyFromText?.key && keyFromBytes?.callingCode == keyFromText?.callingCode)
         }
         SearchFolding.appendWords(of: text, to: &fromText)
