@@ -228,6 +228,12 @@ struct NameIndex: Sendable {
         return first < 0x80 && second < 0x80 ? 128 + Int(first) * 128 + Int(second) : nil
     }
 
+    /// Takes the word-start postings that a bulk build left out (``Builder/takeStartPairs()``).
+    mutating func adoptStartPostings(_ postings: SlotPostings) {
+        precondition(postings.keyCount == prefixSlots.keyCount, "word-start postings of another build")
+        prefixSlots = postings
+    }
+
     /// Puts new words in byte order, and gives back capacity that growth left unused. Queries
     /// are correct without it, but scan the new words.
     mutating func prepareForQueries() {
@@ -664,6 +670,8 @@ extension NameIndex {
         private var reserved = false
         /// The entries of the contact being added by ``add(_:words:)``.
         private var entries: [WordEntry] = []
+        /// Whether ``takeStartPairs()`` took the word starts' pairs out of the build.
+        private var startsTaken = false
 
         /// A build of contacts in slots below `slotBound` (0 if not known). Once a sixty-fourth
         /// of them is added, the pair arrays are sized for all of them from what those needed,
@@ -723,13 +731,44 @@ extension NameIndex {
             }
         }
 
-        /// The index of the contacts added.
+        /// The word starts' (id, slot) pairs of a build, taken out of it so that another thread
+        /// can make them into the index's word-start postings (``postings()``) while
+        /// ``Builder/finish()`` makes the rest: the build's last part, which its name thread had
+        /// run alone for 60–80 ms while the other thread waited.
+        struct StartPairs: Sendable {
+            /// The number of word starts.
+            let keyCount: Int
+            /// `id << 32 | slot`, in the order the contacts came.
+            let pairs: [UInt64]
+
+            /// The word-start postings, prepared for queries, for ``NameIndex/adoptStartPostings(_:)``.
+            func postings() -> SlotPostings {
+                var postings = SlotPostings(keyCount: keyCount, pairs: pairs)
+                postings.trimExcessCapacity()
+                return postings
+            }
+        }
+
+        /// Takes the word starts' pairs out of the build, once every contact is added: the index
+        /// ``finish()`` then gives finds no contact by a word start until it adopts their
+        /// postings (``NameIndex/adoptStartPostings(_:)``).
+        mutating func takeStartPairs() -> StartPairs {
+            precondition(!startsTaken, "the word starts' pairs were taken already")
+            startsTaken = true
+            defer { prefixPairs = [] }
+            return StartPairs(keyCount: index.prefixSlots.keyCount, pairs: prefixPairs)
+        }
+
+        /// The index of the contacts added (without the postings of its word starts if
+        /// ``takeStartPairs()`` took their pairs).
         consuming func finish() -> NameIndex {
             var built = index
             built.wordSlots = SlotPostings(keyCount: built.words.count, pairs: wordPairs)
             wordPairs = []
-            built.prefixSlots = SlotPostings(keyCount: built.prefixSlots.keyCount, pairs: prefixPairs)
-            prefixPairs = []
+            if !startsTaken {
+                built.prefixSlots = SlotPostings(keyCount: built.prefixSlots.keyCount, pairs: prefixPairs)
+                prefixPairs = []
+            }
             for id in 0..<UInt32(built.words.count)
             where built.wordSlots.count(of: id) >= NameIndex.signedListSlotsMin {
                 built.signedLists[id] = SignedSlotList(slots: built.wordSlots.slots(of: id)) {

@@ -210,6 +210,9 @@ package struct SearchIndexes: Sendable {
             signature = 0
         }
 
+        /// Takes the word starts' pairs out of the build (``NameIndex/Builder/takeStartPairs()``).
+        mutating func takeStartPairs() -> NameIndex.Builder.StartPairs { builder.takeStartPairs() }
+
         /// The name index of the contacts added.
         consuming func finish() -> NameIndex { builder.finish() }
     }

@@ -30,7 +30,10 @@ extension Projection {
     /// share it), and hands the email addresses and phone numbers, as their bytes, to the
     /// caller's thread in batches of `contactsHandedOn` contacts (``SearchIndexes/FieldQueue``),
     /// which folds, keys and inserts them (``SearchIndexes/AddressBuild``) and hands the batches
-    /// back to be filled again. Each thread prepares its part for queries
+    /// back to be filled again. Once the walk is done, the name thread offers the word starts'
+    /// pairs too (``NameIndex/Builder/takeStartPairs()``): whichever thread is done with its own
+    /// part first sorts them into postings (the other thread is then still sorting the words' or
+    /// inserting addresses). Each thread prepares its part for queries
     /// (``SearchIndexes/prepareForQueries()``) before the two are joined; then the indexes are
     /// maintained again as contacts change.
     ///
@@ -41,8 +44,9 @@ extension Projection {
         let contacts = self.contacts
         let addresses = Handoff<SearchIndexes.FieldQueue>(capacity: .max)
         let emptied = Handoff<SearchIndexes.FieldQueue>(capacity: .max)
-        let names = BackgroundWork(named: "index build") {
-            let built = Self.index(
+        let starts = Handoff<NameIndex.Builder.StartPairs>(capacity: 1)
+        let names = BackgroundWork(named: "index build") { () -> Result<NameIndex, IndexBuildFailure> in
+            let walked = Self.index(
                 contacts,
                 into: (
                     names: SearchIndexes.NameBuild(slotBound: contacts.slotCount), addresses: SearchIndexes.FieldQueue()
@@ -65,13 +69,24 @@ extension Projection {
                     addresses.put(next)
                 }
             }
-            if case .success(let build) = built { addresses.put(build.addresses) }
-            addresses.close()
-            return built.map { build in
-                var names = build.names.finish()
-                names.prepareForQueries()
-                return names
+            let build: (names: SearchIndexes.NameBuild, addresses: SearchIndexes.FieldQueue)
+            switch walked {
+            case .success(let walkedBuild): build = walkedBuild
+            case .failure(let failure):
+                addresses.close()
+                return .failure(failure)
             }
+            var nameBuild = build.names
+            // Offered before the addresses' queue is closed, so that the caller's thread finds
+            // them once it has taken the last addresses.
+            starts.put(nameBuild.takeStartPairs())
+            addresses.put(build.addresses)
+            addresses.close()
+            var names = nameBuild.finish()
+            names.prepareForQueries()
+            // Not taken: the caller's thread is still at the addresses.
+            if let pairs = starts.poll() { names.adoptStartPostings(pairs.postings()) }
+            return .success(names)
         }
         var build = SearchIndexes.AddressBuild(into: SearchIndexes(defaultCountryCode: indexes.defaultCountryCode))
         var sampled = false
@@ -86,7 +101,11 @@ extension Projection {
         var built = build.finish()
         // While the name thread may still be at work.
         built.prepareAddressesForQueries()
-        built.adoptNames(try names.wait().get())
+        // Unless the name thread, done first, took them back.
+        let startPostings = starts.poll()?.postings()
+        var nameIndex = try names.wait().get()
+        if let startPostings { nameIndex.adoptStartPostings(startPostings) }
+        built.adoptNames(nameIndex)
         indexes = built
         indexesDeferred = false
     }

@@ -58,8 +58,10 @@ struct BulkNameBuildTests {
         list.checkInvariants()
     }
 
-    @Test("A name index built in bulk equals one built by inserting each contact")
-    func builderMatchesInserts() {
+    @Test(
+        "A name index built in bulk equals one built by inserting each contact, its word starts' postings made apart or not",
+        arguments: [false, true])
+    func builderMatchesInserts(startsMadeApart: Bool) {
         let seed = SearchFixtures.seed("BulkNameBuildTests.builderMatchesInserts")
         var generator = SearchTestGenerator(seed: seed)
         // Few names, so that common words pass the signed-list threshold; some contacts have no
@@ -82,7 +84,17 @@ struct BulkNameBuildTests {
             inserted.insert(slot, words: words)
             builder.add(slot, words: words)
         }
-        var built = builder.finish()
+        var built: NameIndex
+        if startsMadeApart {
+            // As the bulk index build does: the pairs taken out, the rest finished and prepared,
+            // the word starts' postings made from the pairs (on another thread there) and adopted.
+            let starts = builder.takeStartPairs()
+            built = builder.finish()
+            built.prepareForQueries()
+            built.adoptStartPostings(starts.postings())
+        } else {
+            built = builder.finish()
+        }
         inserted.prepareForQueries()
         built.prepareForQueries()
         inserted.checkInvariants()
