@@ -522,10 +522,15 @@ struct ContactTable: Sendable {
         revision: UInt64
     ) {
         let old = records[Int(slot)]
-        // Copied out first: appending a slice of the arena to itself would copy the whole arena.
-        let identifier = Array(arena[old.offset..<old.offset + Int(old.identifierBytes)])
         let offset = arena.count
-        arena.append(contentsOf: identifier)
+        // Copied out first (to the stack, for an identifier of usual length): appending a slice
+        // of the arena to itself would copy the whole arena.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(old.identifierBytes)) { identifier in
+            arena.withUnsafeBufferPointer {
+                _ = identifier.initialize(fromContentsOf: $0[old.offset..<old.offset + Int(old.identifierBytes)])
+            }
+            arena.append(contentsOf: identifier)
+        }
         arena.append(contentsOf: encoded)
         records[Int(slot)] = StoredContact(
             offset: offset, revision: revision, identifierBytes: old.identifierBytes,
