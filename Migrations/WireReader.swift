@@ -73,6 +73,12 @@ public struct WireReader {
     @usableFromInline
     mutating func readLongVarint() throws(WireFormatError) -> UInt64 {
         let start = position
+        // Two bytes, the commonest long varint (a field number above 15, a length of 128 to
+        // 16,383 bytes), without the loop.
+        if end - position >= 2, buffer[position + 1] < 0x80 {
+            position += 2
+            return UInt64(buffer[start] & 0x7F) | UInt64(buffer[start + 1]) << 7
+        }
         var result: UInt64 = 0
         var shift: UInt64 = 0
         var index = position

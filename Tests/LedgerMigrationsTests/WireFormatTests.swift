@@ -25,6 +25,21 @@ struct WireFormatTests {
     }
 
     @Test(
+        "Two- and three-byte varints, padded ones among them, read as their bits say",
+        arguments: [
+            ([0x96, 0x01], 150), ([0xFF, 0x7F], 16_383), ([0x80, 0x00], 0), ([0x81, 0x00], 1),
+            ([0x80, 0x01], 128), ([0x80, 0x80, 0x01], 16_384), ([0xFF, 0x80, 0x00], 127),
+        ] as [([UInt8], UInt64)])
+    func longVarints(bytes: [UInt8], value: UInt64) throws {
+        let decoded = try WireReader.withReader(bytes) { (reader: inout WireReader) throws(WireFormatError) in
+            let value = try reader.readVarint()
+            #expect(reader.isAtEnd)
+            return value
+        }
+        #expect(decoded == value)
+    }
+
+    @Test(
         "Zigzag keeps small magnitudes small and round-trips the extremes",
         arguments: [
             (Int64(0), UInt64(0)), (-1, 1), (1, 2), (-2, 3), (Int64.max, UInt64.max - 1), (Int64.min, UInt64.max),
