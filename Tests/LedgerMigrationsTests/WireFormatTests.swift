@@ -39,6 +39,16 @@ struct WireFormatTests {
         #expect(decoded == value)
     }
 
+    @Test("A nested reader does not read a varint's second byte past its own end")
+    func varintAtNestedEnd() {
+        // A two-byte varint whose second byte lies just past the nested reader's range.
+        let bytes: [UInt8] = [0x96, 0x01]
+        bytes.withUnsafeBufferPointer { buffer in
+            var nested = WireReader(buffer: buffer, range: 0..<1)
+            #expect(throws: WireFormatError(offset: 0, reason: .truncatedVarint)) { try nested.readVarint() }
+        }
+    }
+
     @Test(
         "Zigzag keeps small magnitudes small and round-trips the extremes",
         arguments: [

@@ -716,6 +716,7 @@ extension NameIndex {
         mutating func add(_ slot: ContactSlot, entries contactEntries: [WordEntry], signature: UInt32) {
             guard !contactEntries.isEmpty else { return }
             precondition(Int(slot) > lastSlot, "a bulk build takes slots in ascending order")
+            precondition(!startsTaken, "a contact added after the word starts' pairs were taken")
             lastSlot = Int(slot)
             if !reserved && slotBound > 0 && Int(slot) >= slotBound / 64 {
                 reserved = true

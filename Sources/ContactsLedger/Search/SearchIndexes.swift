@@ -213,7 +213,8 @@ package struct SearchIndexes: Sendable {
         /// Takes the word starts' pairs out of the build (``NameIndex/Builder/takeStartPairs()``).
         mutating func takeStartPairs() -> NameIndex.Builder.StartPairs { builder.takeStartPairs() }
 
-        /// The name index of the contacts added.
+        /// The name index of the contacts added (without the postings of its word starts if
+        /// ``takeStartPairs()`` took their pairs).
         consuming func finish() -> NameIndex { builder.finish() }
     }
 
