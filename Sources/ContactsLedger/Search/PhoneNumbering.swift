@@ -345,6 +345,12 @@ enum PhoneNumbering {
         regions[isoCode.lowercased()]
     }
 
+    /// The dialling conventions numbers are keyed by under an ISO 3166-1 alpha-2 code:
+    /// its region's, or ``PhoneDialing/unknown`` when we have no data for it.
+    static func dialing(for isoCode: String) -> PhoneDialing {
+        region(for: isoCode)?.dialing ?? .unknown
+    }
+
     /// The calling codes of regions whose trunk prefix is "0", as a table indexed by code.
     static let trunkZeroCallingCodes: [Bool] = {
         var table = [Bool](repeating: false, count: 1000)

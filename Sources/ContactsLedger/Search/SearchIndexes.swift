@@ -101,7 +101,7 @@ package struct SearchIndexes: Sendable {
     /// Creates empty indexes whose phone matching assumes the given default country.
     package init(defaultCountryCode: String = ContactsUserDefaults.shared.countryCode) {
         self.defaultCountryCode = defaultCountryCode.lowercased()
-        phoneDialing = PhoneNumbering.region(for: defaultCountryCode)?.dialing ?? .unknown
+        phoneDialing = PhoneNumbering.dialing(for: defaultCountryCode)
     }
 
     // MARK: Changes
@@ -285,10 +285,8 @@ package struct SearchIndexes: Sendable {
         /// The contacts whose fields were read.
         private(set) var contacts = 0
 
-        /// An empty queue, keying phone numbers as indexes with this default country do.
-        init(defaultCountryCode: String) {
-            phoneDialing = PhoneNumbering.region(for: defaultCountryCode)?.dialing ?? .unknown
-        }
+        /// An empty queue, keying phone numbers under `dialing`, as the indexes it fills do.
+        init(dialing: PhoneDialing) { phoneDialing = dialing }
 
         /// Reads an email address or phone number (its UTF-8 bytes) of the contact in `slot`,
         /// which is being read; a name field is ignored.
@@ -350,7 +348,7 @@ package struct SearchIndexes: Sendable {
 
         /// A build into `indexes`, which must hold no addresses or numbers.
         init(into indexes: consuming SearchIndexes) {
-            queue = KeyQueue(defaultCountryCode: indexes.defaultCountryCode)
+            queue = KeyQueue(dialing: indexes.phoneDialing)
             self.indexes = indexes
         }
 

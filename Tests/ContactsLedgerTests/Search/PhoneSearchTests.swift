@@ -116,7 +116,7 @@ struct PhoneSearchTests {
             "++44 20", "0044 20 7946 0958", "+ 44 (0) 20", "٠١٢٣", "０９０-１２３４", "x²", "",
         ])
     func digits(text: String) {
-        let dialing = PhoneNumbering.region(for: "gb")?.dialing ?? .unknown
+        let dialing = PhoneNumbering.dialing(for: "gb")
         let digits = PhoneNumber(stringValue: text).digits
         let plain = Array(digits.utf8.drop { $0 == 0x2B })
         let fromDigits = plain.withUnsafeBufferPointer { buffer in

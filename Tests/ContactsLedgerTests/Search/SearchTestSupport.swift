@@ -97,7 +97,7 @@ struct SearchReference {
     let dialing: PhoneDialing
 
     init(country: String) {
-        dialing = PhoneNumbering.region(for: country)?.dialing ?? .unknown
+        dialing = PhoneNumbering.dialing(for: country)
     }
 
     /// Stores or replaces a contact.

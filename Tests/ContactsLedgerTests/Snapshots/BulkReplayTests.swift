@@ -476,7 +476,7 @@ struct BulkReplayTests {
             #expect(
                 SearchFolding.foldEmail(utf8: utf8, into: &emailFromBytes)
                     == SearchFolding.foldEmail(text, into: &emailFromText))
-            let dialing = PhoneNumbering.region(for: "gb")?.dialing ?? .unknown
+            let dialing = PhoneNumbering.dialing(for: "gb")
             let keyFromBytes = PhoneNumbering.storedKey(forUTF8: utf8, dialing: dialing, packed: &packedFromBytes)
             let keyFromText = PhoneNumbering.storedKey(for: text, dialing: dialing, packed: &packedFromText)
             #expect(keyFromBytes?.key == keyFromText?.key && keyFromBytes?.callingCode == keyFromText?.callingCode)
