@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LedgerStorage
+import Synchronization
 
 /// Who is using a store, and what the platform says it may do.
 public struct ClientContext: Sendable {
@@ -51,7 +52,8 @@ public final class ContactStore: @unchecked Sendable {
     // `pendingRequests` are guarded by `commitLock`. Lock order: `commitLock`, then
     // `projectionLock`, then the journal's own lock. `observers` is guarded by `observerLock`,
     // `completed` by `completedLock` (taken with no other lock held), `submissions` and `planning`
-    // by `submissionLock` (taken with no other lock held, or after `commitLock`).
+    // by `submissionLock` (taken with no other lock held, or after `commitLock`), `finishDepth` by
+    // `finishLock` (taken before `commitLock`, never after it).
 
     /// How the store reaches its ledger.
     private enum Backing {
@@ -73,9 +75,21 @@ public final class ContactStore: @unchecked Sendable {
     private var failure: ContactStoreError?
     private var access: ClientAccess
     private var pendingRequests: [UUID: [@Sendable (Result<SaveResult, ContactStoreError>) -> Void]] = [:]
-    /// Records the journal has completed whose group has not been finished yet (see ``finishGroup()``).
+    /// Records the journal has completed whose group has not been finished yet (see ``finishGroup(waitingForTurn:)``).
     private var completed: [CompletedRecord] = []
     private let completedLock = NSLock()
+    /// Held while a group is finished, so that groups are finished one at a time and in order,
+    /// whichever thread finishes them (see ``groupCompleted()``). Recursive, so that an observer
+    /// that closes the store from within a finish does not wait for itself.
+    private let finishLock = NSRecursiveLock()
+    /// How many finishes the thread holding `finishLock` is inside (more than one when an observer
+    /// of a finish leads a save of its own); guarded by `finishLock`.
+    private var finishDepth = 0
+    /// The sequence of the last record queued in the journal. The journal's writer reads it after
+    /// a group to see whether records wait behind it.
+    private let enqueuedThrough = Atomic<UInt64>(0)
+    /// Finishes a group while the journal writes the records queued behind it.
+    private let finisher = DispatchQueue(label: "contacts-ledger.finish-group")
     private let observerLock = NSLock()
     private var observers: [UUID: AsyncStream<StoreChange>.Continuation] = [:]
     /// Writes snapshots of the projection for a store that writes a ledger directory; nil otherwise.
@@ -106,7 +120,7 @@ public final class ContactStore: @unchecked Sendable {
         access = resolved
         if case .journal(let journal) = backing {
             // The store owns its journal: a strong reference back from the journal would be a cycle.
-            journal.setGroupCompletionHandler { [weak self] in self?.finishGroup() }
+            journal.setGroupCompletionHandler { [weak self] in self?.groupCompleted() }
         }
     }
 
@@ -364,6 +378,13 @@ public final class ContactStore: @unchecked Sendable {
     /// afterwards.
     public func close() {
         if case .journal(let journal) = backing { journal.close() }
+        // The groups handed to the finishing queue are finished before the final snapshot is
+        // taken, unless this thread is finishing one (an observer closing the store): that finish,
+        // and any queued behind it, go on after this returns.
+        finishLock.lock()
+        let withinFinish = finishDepth > 0
+        finishLock.unlock()
+        if !withinFinish { finisher.sync {} }
         commitLock.lock()
         let failedWriting = journalFailed
         if failure == nil { failure = ContactStoreError(.storeNotWritable, "the store is closed") }
@@ -666,6 +687,7 @@ public final class ContactStore: @unchecked Sendable {
                 completedLock.unlock()
             }
             precondition(assigned == sequence, "the journal assigned \(assigned) where the store expected \(sequence)")
+            enqueuedThrough.store(assigned, ordering: .releasing)
         } catch {
             restoreStaged(&planned)
             return ContactStoreError(error)
@@ -713,16 +735,52 @@ public final class ContactStore: @unchecked Sendable {
         var result: Result<AppendReceipt, StorageError>
     }
 
-    /// Runs on the journal's writer after the completions of a group (records made durable by
-    /// one fdatasync, or failed together): advances the projection by the whole group under one
-    /// acquisition of the locks, then, record by record in sequence order, posts the change and
-    /// completes the callers.
-    private func finishGroup() {
+    /// The sequence of the last record this store queued in its journal (durable or not).
+    var queuedThrough: UInt64 { enqueuedThrough.load(ordering: .acquiring) }
+
+    /// Runs on the thread holding the journal's writer role after the completions of a group
+    /// (records made durable by one fdatasync, or failed together), and decides who finishes it
+    /// (decision 0013).
+    ///
+    /// When records are queued behind the group, the group is handed to the store's finishing
+    /// queue, so that the journal writes and syncs the next group while this one is applied and
+    /// its callers are answered. Otherwise the thread finishes the group itself, since nothing
+    /// waits to be written and a hand-off would only add a thread wake-up to the caller's wait (a
+    /// lone writer's save pays none), unless an earlier group is being finished: the journal's
+    /// writer never waits for a finish.
+    private func groupCompleted() {
+        completedLock.lock()
+        var last: UInt64?
+        if case .success(let receipt)? = completed.last?.result { last = receipt.sequence }
+        completedLock.unlock()
+        let queuedBehind = last.map { enqueuedThrough.load(ordering: .acquiring) > $0 } ?? false
+        if queuedBehind || !finishGroup(waitingForTurn: false) {
+            finisher.async { self.finishGroup() }
+        }
+    }
+
+    /// Finishes the groups completed so far, in sequence order: advances the projection by them
+    /// under one acquisition of the locks, then, record by record, posts the changes and
+    /// completes the callers. Groups are finished one at a time (`finishLock`), so a call that
+    /// finds its records taken by an earlier one does nothing. Without `waitingForTurn`, returns
+    /// false at once if another thread is finishing.
+    @discardableResult
+    private func finishGroup(waitingForTurn: Bool = true) -> Bool {
+        if waitingForTurn {
+            finishLock.lock()
+        } else if !finishLock.try() {
+            return false
+        }
+        finishDepth += 1
+        defer {
+            finishDepth -= 1
+            finishLock.unlock()
+        }
         completedLock.lock()
         let records = completed
         completed = []
         completedLock.unlock()
-        guard !records.isEmpty else { return }
+        guard !records.isEmpty else { return true }
         // The records are read in place, by index: one copied out of the array is a dozen
         // references to retain and release, and a group's records were copied three times.
         var waiting: [[@Sendable (Result<SaveResult, ContactStoreError>) -> Void]] = []
@@ -783,6 +841,7 @@ public final class ContactStore: @unchecked Sendable {
         for index in outcomes.indices {
             for completion in waiting[index] { completion(outcomes[index]) }
         }
+        return true
     }
 
     /// The result a committed request had, rebuilt from its record.

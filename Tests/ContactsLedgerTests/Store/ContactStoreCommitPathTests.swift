@@ -407,6 +407,140 @@ struct ContactStoreCommitPathTests {
         #expect(store.headDigest.sequence == saved.sequence)
     }
 
+    @Test(
+        "A group with records queued behind it is finished while the next group is written, in order, and close waits for it"
+    )
+    func groupFinishedWhileTheNextIsWritten() async throws {
+        let directory = StoreDirectory()
+        let faults = FaultInjectingFileSystem()
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults)
+        let posted = PostedChanges(store)
+        // The first group's notification is posted while the group is finished. The observer
+        // holds that finish until the next group has reached its fdatasync, which only a journal
+        // writing while the group is finished can do, and then until `finishMayEnd`.
+        let nextGroupReachedItsSync = Flag()
+        let finishMayEnd = DispatchSemaphore(value: 0)
+        let token = NotificationCenter.default.addObserver(
+            forName: .contactStoreDidChange, object: store, queue: nil
+        ) { note in
+            guard (note.userInfo?[ContactStoreChangeKey.sequences] as? [UInt64])?.first == 1 else { return }
+            let deadline = Date().addingTimeInterval(5)
+            while faults.dataSyncsWaiting == 0 && Date() < deadline { usleep(1_000) }
+            if faults.dataSyncsWaiting == 1 { nextGroupReachedItsSync.set() }
+            _ = finishMayEnd.wait(timeout: .now() + 10)
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+
+        let leaderDone = leaderHoldingItsSync(store, faults)
+        #expect(faults.dataSyncsWaiting == 1, "the blocking save never reached its fdatasync")
+        let saves = 6
+        let tasks = (0..<saves).map { index in
+            Task {
+                var request = SaveRequest(transactionAuthor: "queued")
+                request.add(makeContact(given: "Queued\(index)", family: "Behind"), toContainerWithIdentifier: nil)
+                return try await store.execute(request)
+            }
+        }
+        let last = UInt64(saves + 1)
+        try await waitUntil(seconds: 5) { store.queuedThrough >= last }
+        #expect(store.queuedThrough == last, "the saves were not all queued behind the held group")
+
+        // The first group's sync passes; the next group is written and reaches its own sync while
+        // the first is still being finished.
+        faults.passDataSyncs(1)
+        try await waitUntil(seconds: 10) { nextGroupReachedItsSync.isSet }
+        #expect(nextGroupReachedItsSync.isSet, "the next group was not written while the first was finished")
+        // The first group is applied (its notification is being posted), its caller not answered yet.
+        #expect(store.headDigest.sequence == 1)
+        #expect(leaderDone.wait(timeout: .now()) == .timedOut)
+
+        // The second group becomes durable while the first is still being finished, so it is
+        // handed on too; close returns only after both are finished.
+        faults.releaseDataSyncs()
+        // Let go from a thread of its own: this one blocks in close.
+        Thread {
+            usleep(200_000)
+            finishMayEnd.signal()
+        }.start()
+        store.close()
+        #expect(store.headDigest.sequence == last)
+        #expect(posted.values == Array(1...last))
+        #expect(leaderDone.wait(timeout: .now() + 5) == .success)
+        var sequences: [UInt64] = []
+        for task in tasks { sequences.append(try await task.value.sequence) }
+        #expect(Set(sequences) == Set(2...last))
+        // The snapshot written at close covers every record.
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.ledger + "/snapshots")
+        #expect(names.filter { $0.hasSuffix(".snap") }.compactMap { UInt64($0.dropLast(5)) }.max() == last)
+    }
+
+    @Test("An observer that closes the store while a group is finished, with records queued behind it, does not hang")
+    func closedFromAnObserverWhileFinishing() async throws {
+        let directory = StoreDirectory()
+        let faults = FaultInjectingFileSystem()
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults)
+        let closed = Flag()
+        let token = NotificationCenter.default.addObserver(
+            forName: .contactStoreDidChange, object: store, queue: nil
+        ) { note in
+            guard (note.userInfo?[ContactStoreChangeKey.sequences] as? [UInt64])?.first == 1 else { return }
+            store.close()
+            closed.set()
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        let leaderDone = leaderHoldingItsSync(store, faults)
+        let saves = 6
+        let tasks = (0..<saves).map { index in
+            Task {
+                var request = SaveRequest(transactionAuthor: "queued")
+                request.add(makeContact(given: "Queued\(index)", family: "Behind"), toContainerWithIdentifier: nil)
+                return try await store.execute(request)
+            }
+        }
+        let last = UInt64(saves + 1)
+        try await waitUntil(seconds: 5) { store.queuedThrough >= last }
+        #expect(store.queuedThrough == last, "the saves were not all queued behind the held group")
+        // The first group is finished with the others queued behind it; its observer closes the
+        // store, which waits for the journal to write what it took, which must not wait for it.
+        faults.releaseDataSyncs()
+        try await waitUntil(seconds: 10) { closed.isSet }
+        try #require(closed.isSet, "closing the store from the observer did not return")
+        #expect(leaderDone.wait(timeout: .now() + 5) == .success)
+        // Every save the journal had taken before the close was written, and is answered.
+        var sequences: [UInt64] = []
+        for task in tasks { sequences.append(try await task.value.sequence) }
+        #expect(Set(sequences) == Set(2...last))
+        let reopened = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        defer { reopened.close() }
+        #expect(reopened.headDigest.sequence == last)
+    }
+
+    /// Polls `condition` every millisecond until it holds or `seconds` have passed, without
+    /// blocking a thread of the cooperative pool (the saves under test need those).
+    func waitUntil(seconds: Double, _ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() && Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
+    }
+
+    /// A flag set once, from any thread.
+    final class Flag: @unchecked Sendable {
+        // Thread-safety: guarded by `lock`.
+        private let lock = NSLock()
+        private var value = false
+
+        func set() {
+            lock.lock()
+            value = true
+            lock.unlock()
+        }
+
+        var isSet: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return value
+        }
+    }
+
     /// The outcome of an asynchronous save.
     static func outcome(_ store: ContactStore, _ request: SaveRequest) async -> Result<SaveResult, ContactStoreError> {
         do {
