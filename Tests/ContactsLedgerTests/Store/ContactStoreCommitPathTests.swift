@@ -433,17 +433,8 @@ struct ContactStoreCommitPathTests {
 
         let leaderDone = leaderHoldingItsSync(store, faults)
         #expect(faults.dataSyncsWaiting == 1, "the blocking save never reached its fdatasync")
-        let saves = 6
-        let tasks = (0..<saves).map { index in
-            Task {
-                var request = SaveRequest(transactionAuthor: "queued")
-                request.add(makeContact(given: "Queued\(index)", family: "Behind"), toContainerWithIdentifier: nil)
-                return try await store.execute(request)
-            }
-        }
-        let last = UInt64(saves + 1)
-        try await waitUntil(seconds: 5) { store.queuedThrough >= last }
-        #expect(store.queuedThrough == last, "the saves were not all queued behind the held group")
+        let tasks = try await queueSavesBehindTheHeldGroup(store, count: 6)
+        let last = UInt64(tasks.count + 1)
 
         // The first group's sync passes; the next group is written and reaches its own sync while
         // the first is still being finished.
@@ -489,17 +480,8 @@ struct ContactStoreCommitPathTests {
         }
         defer { NotificationCenter.default.removeObserver(token) }
         let leaderDone = leaderHoldingItsSync(store, faults)
-        let saves = 6
-        let tasks = (0..<saves).map { index in
-            Task {
-                var request = SaveRequest(transactionAuthor: "queued")
-                request.add(makeContact(given: "Queued\(index)", family: "Behind"), toContainerWithIdentifier: nil)
-                return try await store.execute(request)
-            }
-        }
-        let last = UInt64(saves + 1)
-        try await waitUntil(seconds: 5) { store.queuedThrough >= last }
-        #expect(store.queuedThrough == last, "the saves were not all queued behind the held group")
+        let tasks = try await queueSavesBehindTheHeldGroup(store, count: 6)
+        let last = UInt64(tasks.count + 1)
         // The first group is finished with the others queued behind it; its observer closes the
         // store, which waits for the journal to write what it took, which must not wait for it.
         faults.releaseDataSyncs()
@@ -513,6 +495,22 @@ struct ContactStoreCommitPathTests {
         let reopened = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
         defer { reopened.close() }
         #expect(reopened.headDigest.sequence == last)
+    }
+
+    /// Starts `count` asynchronous one-contact saves and returns once all are queued in the
+    /// journal behind the one record there (a group held in its fdatasync).
+    func queueSavesBehindTheHeldGroup(_ store: ContactStore, count: Int) async throws -> [Task<SaveResult, any Error>] {
+        let tasks = (0..<count).map { index in
+            Task {
+                var request = SaveRequest(transactionAuthor: "queued")
+                request.add(makeContact(given: "Queued\(index)", family: "Behind"), toContainerWithIdentifier: nil)
+                return try await store.execute(request)
+            }
+        }
+        let last = UInt64(count + 1)
+        try await waitUntil(seconds: 5) { store.queuedThrough >= last }
+        #expect(store.queuedThrough == last, "the saves were not all queued behind the held group")
+        return tasks
     }
 
     /// Polls `condition` every millisecond until it holds or `seconds` have passed, without
