@@ -56,6 +56,15 @@ package struct PreparedSaveRequest: Sendable {
 
     /// Applies the in-request rules to `request`'s calls and validates the contacts it adds.
     package init(_ request: SaveRequest) {
+        if Self.onlyAddsDistinctContacts(request.operations) {
+            // The rules leave every call as it is: no intents to sort, no dictionaries.
+            contactAdds.reserveCapacity(request.operations.count)
+            for operation in request.operations {
+                guard case .addContact(let contact, let container) = operation else { continue }
+                contactAdds.append(AddedContact(contact, container: container))
+            }
+            return
+        }
         var contactOrder: [String] = []
         var contacts: [String: ContactIntent] = [:]
         var groupOrder: [String] = []
@@ -115,12 +124,7 @@ package struct PreparedSaveRequest: Sendable {
         for identifier in contactOrder {
             switch contacts[identifier] {
             case .add(let contact, let container):
-                contactAdds.append(
-                    AddedContact(
-                        identifier: identifier, container: container,
-                        values: contact.availableKeys == .all
-                            ? contact.values : contact.values.keeping(contact.availableKeys),
-                        issues: contact.validate(keys: .all)))
+                contactAdds.append(AddedContact(contact, container: container))
             case .update(let contact): contactUpdates.append(contact)
             case .delete(let contact): contactDeletes.append(contact)
             case nil: break
@@ -136,6 +140,33 @@ package struct PreparedSaveRequest: Sendable {
         }
         subgroupChanges = subgroupOrder.map { ($0, subgroups[$0]!) }
         memberChanges = memberOrder.map { ($0, members[$0]!) }
+    }
+
+    /// Whether every call adds a contact, and no two add the same one: the in-request rules then
+    /// change nothing (each add is its own intent, in call order). The common request, one
+    /// contact added, and a bulk import are both such.
+    private static func onlyAddsDistinctContacts(_ operations: [SaveRequest.Operation]) -> Bool {
+        if operations.count == 1 {
+            if case .addContact = operations[0] { return true }
+            return false
+        }
+        var identifiers = Set<String>(minimumCapacity: operations.count)
+        for operation in operations {
+            guard case .addContact(let contact, _) = operation, identifiers.insert(contact.identifier).inserted
+            else { return false }
+        }
+        return !identifiers.isEmpty
+    }
+}
+
+extension PreparedSaveRequest.AddedContact {
+    /// A contact the request adds to `container` (nil: the default one): the values it keeps,
+    /// and their validation issues.
+    fileprivate init(_ contact: MutableContact, container: String?) {
+        identifier = contact.identifier
+        self.container = container
+        values = contact.availableKeys == .all ? contact.values : contact.values.keeping(contact.availableKeys)
+        issues = contact.validate(keys: .all)
     }
 }
 

@@ -539,6 +539,35 @@ struct ContactStoreCommitPathTests {
         }
     }
 
+    @Test("A request adding one contact twice records it once, where it was first added, with the later call's values")
+    func contactAddedTwiceInOneRequest() async throws {
+        let store = ContactStore.inMemory(client: .fullAccess("adder"))
+        let first = makeContact(given: "First", family: "Added")
+        var twice = makeContact(given: "Twice", family: "Added")
+        let last = makeContact(given: "Last", family: "Added")
+        var request = SaveRequest()
+        request.add(first, toContainerWithIdentifier: nil)
+        request.add(twice, toContainerWithIdentifier: nil)
+        request.add(last, toContainerWithIdentifier: nil)
+        twice.givenName = "Changed"
+        request.add(twice, toContainerWithIdentifier: nil)
+        let saved = try await store.execute(request)
+        var recorded: LedgerEvent?
+        try store.forEachRecord(from: saved.sequence) { record in
+            recorded = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+            return false
+        }
+        let container = store.defaultContainerIdentifier()
+        #expect(
+            recorded?.operations
+                == [first, twice, last].map {
+                    .addContact(
+                        identifier: $0.identifier, containerIdentifier: container, createdBy: "adder", values: $0.values
+                    )
+                })
+        #expect(saved.affectedIdentifiers == [first.identifier, twice.identifier, last.identifier])
+    }
+
     /// The outcome of an asynchronous save.
     static func outcome(_ store: ContactStore, _ request: SaveRequest) async -> Result<SaveResult, ContactStoreError> {
         do {
