@@ -29,12 +29,12 @@ extension ContactValues {
     /// Other keys have no rules.
     package func validationIssues(for keys: ContactKeySet) -> [ContactValidationIssue] {
         var issues: [ContactValidationIssue] = []
-        if keys.contains(.birthday), let birthday {
+        if keys.contains(.birthday), let birthday = self.birthday {
             for message in Self.gregorianDateProblems(birthday) {
                 issues.append(.init(key: .birthday, keyPath: "birthday", message: message))
             }
         }
-        if keys.contains(.nonGregorianBirthday), let nonGregorianBirthday {
+        if keys.contains(.nonGregorianBirthday), let nonGregorianBirthday = self.nonGregorianBirthday {
             for message in Self.nonGregorianDateProblems(nonGregorianBirthday) {
                 issues.append(
                     .init(
@@ -43,7 +43,7 @@ extension ContactValues {
             }
         }
         if keys.contains(.dates) {
-            for (index, date) in dates.enumerated() {
+            for (index, date) in self.dates.enumerated() {
                 for message in Self.gregorianDateProblems(date.value) {
                     issues.append(
                         .init(key: .dates, keyPath: "dates[\(index)].value", message: message))
@@ -52,15 +52,15 @@ extension ContactValues {
         }
         if keys.contains(.phoneNumbers) {
             issues += Self.blankValueIssues(
-                phoneNumbers.map(\.value.stringValue), key: .phoneNumbers, noun: "a phone number")
+                self.phoneNumbers.map(\.value.stringValue), key: .phoneNumbers, noun: "a phone number")
         }
         if keys.contains(.emailAddresses) {
             issues += Self.blankValueIssues(
-                emailAddresses.map(\.value), key: .emailAddresses, noun: "an email address")
+                self.emailAddresses.map(\.value), key: .emailAddresses, noun: "an email address")
         }
         if keys.contains(.urlAddresses) {
             issues += Self.blankValueIssues(
-                urlAddresses.map(\.value), key: .urlAddresses, noun: "a URL address")
+                self.urlAddresses.map(\.value), key: .urlAddresses, noun: "a URL address")
         }
         return issues
     }

@@ -9,40 +9,43 @@ import Foundation
 /// The values of keys that were not fetched are the defaults (empty strings and arrays, nil,
 /// `.person`): ``keeping(_:)`` clears them, so that a partial contact never carries data its
 /// holder was not given (a note without the notes entitlement, say). The two image-derived
-/// keys have no storage of their own; ``imageData`` is kept whenever any of the three image
+/// keys have no storage of their own; ``Stored/imageData`` is kept whenever any of the three image
 /// keys is, and the derived values are computed from it.
+@dynamicMemberLookup
 package struct ContactValues: Sendable, Hashable {
-    /// The values themselves; `ContactValues` keeps them behind one reference, so that a copy
-    /// (a contact handed to a save request, planned, recorded and applied) retains one object
-    /// instead of every string and array, and copies them only when a shared copy is changed.
-    private struct Stored: Sendable, Hashable {
-        var contactType: ContactType = .person
-        var namePrefix = ""
-        var givenName = ""
-        var middleName = ""
-        var familyName = ""
-        var previousFamilyName = ""
-        var nameSuffix = ""
-        var nickname = ""
-        var phoneticGivenName = ""
-        var phoneticMiddleName = ""
-        var phoneticFamilyName = ""
-        var organizationName = ""
-        var phoneticOrganizationName = ""
-        var departmentName = ""
-        var jobTitle = ""
-        var note = ""
-        var birthday: DateComponents?
-        var nonGregorianBirthday: DateComponents?
-        var dates: [LabeledValue<DateComponents>] = []
-        var phoneNumbers: [LabeledValue<PhoneNumber>] = []
-        var emailAddresses: [LabeledValue<String>] = []
-        var postalAddresses: [LabeledValue<PostalAddress>] = []
-        var urlAddresses: [LabeledValue<String>] = []
-        var contactRelations: [LabeledValue<ContactRelation>] = []
-        var socialProfiles: [LabeledValue<SocialProfile>] = []
-        var instantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
-        var imageData: Data?
+    /// The values themselves, read and written as properties of `ContactValues`
+    /// (`values.givenName`) through dynamic member lookup. `ContactValues` keeps them behind one
+    /// reference, so that a copy (a contact handed to a save request, planned, recorded and
+    /// applied) retains one object instead of every string and array, and copies them only when
+    /// a shared copy is changed.
+    package struct Stored: Sendable, Hashable {
+        package var contactType: ContactType = .person
+        package var namePrefix = ""
+        package var givenName = ""
+        package var middleName = ""
+        package var familyName = ""
+        package var previousFamilyName = ""
+        package var nameSuffix = ""
+        package var nickname = ""
+        package var phoneticGivenName = ""
+        package var phoneticMiddleName = ""
+        package var phoneticFamilyName = ""
+        package var organizationName = ""
+        package var phoneticOrganizationName = ""
+        package var departmentName = ""
+        package var jobTitle = ""
+        package var note = ""
+        package var birthday: DateComponents?
+        package var nonGregorianBirthday: DateComponents?
+        package var dates: [LabeledValue<DateComponents>] = []
+        package var phoneNumbers: [LabeledValue<PhoneNumber>] = []
+        package var emailAddresses: [LabeledValue<String>] = []
+        package var postalAddresses: [LabeledValue<PostalAddress>] = []
+        package var urlAddresses: [LabeledValue<String>] = []
+        package var contactRelations: [LabeledValue<ContactRelation>] = []
+        package var socialProfiles: [LabeledValue<SocialProfile>] = []
+        package var instantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
+        package var imageData: Data?
     }
 
     /// The box `ContactValues` shares until one of its copies changes (copy-on-write).
@@ -64,219 +67,13 @@ package struct ContactValues: Sendable, Hashable {
         if !isKnownUniquelyReferenced(&box) { box = Box(box.stored) }
     }
 
-    package var contactType: ContactType {
-        get { box.stored.contactType }
+    /// Reads and writes a stored property (`values.givenName`, `values.phoneNumbers.append(…)`);
+    /// a write first gives this value a box of its own.
+    package subscript<Value>(dynamicMember property: WritableKeyPath<Stored, Value>) -> Value {
+        get { box.stored[keyPath: property] }
         _modify {
             makeUnique()
-            yield &box.stored.contactType
-        }
-    }
-
-    package var namePrefix: String {
-        get { box.stored.namePrefix }
-        _modify {
-            makeUnique()
-            yield &box.stored.namePrefix
-        }
-    }
-
-    package var givenName: String {
-        get { box.stored.givenName }
-        _modify {
-            makeUnique()
-            yield &box.stored.givenName
-        }
-    }
-
-    package var middleName: String {
-        get { box.stored.middleName }
-        _modify {
-            makeUnique()
-            yield &box.stored.middleName
-        }
-    }
-
-    package var familyName: String {
-        get { box.stored.familyName }
-        _modify {
-            makeUnique()
-            yield &box.stored.familyName
-        }
-    }
-
-    package var previousFamilyName: String {
-        get { box.stored.previousFamilyName }
-        _modify {
-            makeUnique()
-            yield &box.stored.previousFamilyName
-        }
-    }
-
-    package var nameSuffix: String {
-        get { box.stored.nameSuffix }
-        _modify {
-            makeUnique()
-            yield &box.stored.nameSuffix
-        }
-    }
-
-    package var nickname: String {
-        get { box.stored.nickname }
-        _modify {
-            makeUnique()
-            yield &box.stored.nickname
-        }
-    }
-
-    package var phoneticGivenName: String {
-        get { box.stored.phoneticGivenName }
-        _modify {
-            makeUnique()
-            yield &box.stored.phoneticGivenName
-        }
-    }
-
-    package var phoneticMiddleName: String {
-        get { box.stored.phoneticMiddleName }
-        _modify {
-            makeUnique()
-            yield &box.stored.phoneticMiddleName
-        }
-    }
-
-    package var phoneticFamilyName: String {
-        get { box.stored.phoneticFamilyName }
-        _modify {
-            makeUnique()
-            yield &box.stored.phoneticFamilyName
-        }
-    }
-
-    package var organizationName: String {
-        get { box.stored.organizationName }
-        _modify {
-            makeUnique()
-            yield &box.stored.organizationName
-        }
-    }
-
-    package var phoneticOrganizationName: String {
-        get { box.stored.phoneticOrganizationName }
-        _modify {
-            makeUnique()
-            yield &box.stored.phoneticOrganizationName
-        }
-    }
-
-    package var departmentName: String {
-        get { box.stored.departmentName }
-        _modify {
-            makeUnique()
-            yield &box.stored.departmentName
-        }
-    }
-
-    package var jobTitle: String {
-        get { box.stored.jobTitle }
-        _modify {
-            makeUnique()
-            yield &box.stored.jobTitle
-        }
-    }
-
-    package var note: String {
-        get { box.stored.note }
-        _modify {
-            makeUnique()
-            yield &box.stored.note
-        }
-    }
-
-    package var birthday: DateComponents? {
-        get { box.stored.birthday }
-        _modify {
-            makeUnique()
-            yield &box.stored.birthday
-        }
-    }
-
-    package var nonGregorianBirthday: DateComponents? {
-        get { box.stored.nonGregorianBirthday }
-        _modify {
-            makeUnique()
-            yield &box.stored.nonGregorianBirthday
-        }
-    }
-
-    package var dates: [LabeledValue<DateComponents>] {
-        get { box.stored.dates }
-        _modify {
-            makeUnique()
-            yield &box.stored.dates
-        }
-    }
-
-    package var phoneNumbers: [LabeledValue<PhoneNumber>] {
-        get { box.stored.phoneNumbers }
-        _modify {
-            makeUnique()
-            yield &box.stored.phoneNumbers
-        }
-    }
-
-    package var emailAddresses: [LabeledValue<String>] {
-        get { box.stored.emailAddresses }
-        _modify {
-            makeUnique()
-            yield &box.stored.emailAddresses
-        }
-    }
-
-    package var postalAddresses: [LabeledValue<PostalAddress>] {
-        get { box.stored.postalAddresses }
-        _modify {
-            makeUnique()
-            yield &box.stored.postalAddresses
-        }
-    }
-
-    package var urlAddresses: [LabeledValue<String>] {
-        get { box.stored.urlAddresses }
-        _modify {
-            makeUnique()
-            yield &box.stored.urlAddresses
-        }
-    }
-
-    package var contactRelations: [LabeledValue<ContactRelation>] {
-        get { box.stored.contactRelations }
-        _modify {
-            makeUnique()
-            yield &box.stored.contactRelations
-        }
-    }
-
-    package var socialProfiles: [LabeledValue<SocialProfile>] {
-        get { box.stored.socialProfiles }
-        _modify {
-            makeUnique()
-            yield &box.stored.socialProfiles
-        }
-    }
-
-    package var instantMessageAddresses: [LabeledValue<InstantMessageAddress>] {
-        get { box.stored.instantMessageAddresses }
-        _modify {
-            makeUnique()
-            yield &box.stored.instantMessageAddresses
-        }
-    }
-
-    package var imageData: Data? {
-        get { box.stored.imageData }
-        _modify {
-            makeUnique()
-            yield &box.stored.imageData
+            yield &box.stored[keyPath: property]
         }
     }
 
@@ -296,7 +93,7 @@ package struct ContactValues: Sendable, Hashable {
     /// The thumbnail: the image data itself when it is at most
     /// ``Contact/thumbnailImageDataBytesMax`` bytes, otherwise nil.
     package var thumbnailImageData: Data? {
-        guard let imageData, imageData.count <= Contact.thumbnailImageDataBytesMax else {
+        guard let imageData = self.imageData, imageData.count <= Contact.thumbnailImageDataBytesMax else {
             return nil
         }
         return imageData
@@ -304,7 +101,7 @@ package struct ContactValues: Sendable, Hashable {
 
     /// Whether there is image data.
     package var imageDataAvailable: Bool {
-        imageData != nil
+        self.imageData != nil
     }
 
     /// Whether this and another set of values hold the same value for a key.
@@ -313,35 +110,35 @@ package struct ContactValues: Sendable, Hashable {
     package func hasSameValue(as other: ContactValues, for key: ContactKey) -> Bool {
         switch key {
         case .identifier: true
-        case .contactType: contactType == other.contactType
-        case .namePrefix: namePrefix == other.namePrefix
-        case .givenName: givenName == other.givenName
-        case .middleName: middleName == other.middleName
-        case .familyName: familyName == other.familyName
-        case .previousFamilyName: previousFamilyName == other.previousFamilyName
-        case .nameSuffix: nameSuffix == other.nameSuffix
-        case .nickname: nickname == other.nickname
-        case .phoneticGivenName: phoneticGivenName == other.phoneticGivenName
-        case .phoneticMiddleName: phoneticMiddleName == other.phoneticMiddleName
-        case .phoneticFamilyName: phoneticFamilyName == other.phoneticFamilyName
-        case .organizationName: organizationName == other.organizationName
-        case .phoneticOrganizationName: phoneticOrganizationName == other.phoneticOrganizationName
-        case .departmentName: departmentName == other.departmentName
-        case .jobTitle: jobTitle == other.jobTitle
-        case .note: note == other.note
-        case .birthday: birthday == other.birthday
-        case .nonGregorianBirthday: nonGregorianBirthday == other.nonGregorianBirthday
-        case .dates: dates == other.dates
-        case .phoneNumbers: phoneNumbers == other.phoneNumbers
-        case .emailAddresses: emailAddresses == other.emailAddresses
-        case .postalAddresses: postalAddresses == other.postalAddresses
-        case .urlAddresses: urlAddresses == other.urlAddresses
-        case .contactRelations: contactRelations == other.contactRelations
-        case .socialProfiles: socialProfiles == other.socialProfiles
-        case .instantMessageAddresses: instantMessageAddresses == other.instantMessageAddresses
-        case .imageData: imageData == other.imageData
-        case .thumbnailImageData: thumbnailImageData == other.thumbnailImageData
-        case .imageDataAvailable: imageDataAvailable == other.imageDataAvailable
+        case .contactType: self.contactType == other.contactType
+        case .namePrefix: self.namePrefix == other.namePrefix
+        case .givenName: self.givenName == other.givenName
+        case .middleName: self.middleName == other.middleName
+        case .familyName: self.familyName == other.familyName
+        case .previousFamilyName: self.previousFamilyName == other.previousFamilyName
+        case .nameSuffix: self.nameSuffix == other.nameSuffix
+        case .nickname: self.nickname == other.nickname
+        case .phoneticGivenName: self.phoneticGivenName == other.phoneticGivenName
+        case .phoneticMiddleName: self.phoneticMiddleName == other.phoneticMiddleName
+        case .phoneticFamilyName: self.phoneticFamilyName == other.phoneticFamilyName
+        case .organizationName: self.organizationName == other.organizationName
+        case .phoneticOrganizationName: self.phoneticOrganizationName == other.phoneticOrganizationName
+        case .departmentName: self.departmentName == other.departmentName
+        case .jobTitle: self.jobTitle == other.jobTitle
+        case .note: self.note == other.note
+        case .birthday: self.birthday == other.birthday
+        case .nonGregorianBirthday: self.nonGregorianBirthday == other.nonGregorianBirthday
+        case .dates: self.dates == other.dates
+        case .phoneNumbers: self.phoneNumbers == other.phoneNumbers
+        case .emailAddresses: self.emailAddresses == other.emailAddresses
+        case .postalAddresses: self.postalAddresses == other.postalAddresses
+        case .urlAddresses: self.urlAddresses == other.urlAddresses
+        case .contactRelations: self.contactRelations == other.contactRelations
+        case .socialProfiles: self.socialProfiles == other.socialProfiles
+        case .instantMessageAddresses: self.instantMessageAddresses == other.instantMessageAddresses
+        case .imageData: self.imageData == other.imageData
+        case .thumbnailImageData: self.thumbnailImageData == other.thumbnailImageData
+        case .imageDataAvailable: self.imageDataAvailable == other.imageDataAvailable
         }
     }
 
@@ -357,33 +154,33 @@ package struct ContactValues: Sendable, Hashable {
     package mutating func copyValue(for key: ContactKey, from other: ContactValues) {
         switch key {
         case .identifier: break
-        case .contactType: contactType = other.contactType
-        case .namePrefix: namePrefix = other.namePrefix
-        case .givenName: givenName = other.givenName
-        case .middleName: middleName = other.middleName
-        case .familyName: familyName = other.familyName
-        case .previousFamilyName: previousFamilyName = other.previousFamilyName
-        case .nameSuffix: nameSuffix = other.nameSuffix
-        case .nickname: nickname = other.nickname
-        case .phoneticGivenName: phoneticGivenName = other.phoneticGivenName
-        case .phoneticMiddleName: phoneticMiddleName = other.phoneticMiddleName
-        case .phoneticFamilyName: phoneticFamilyName = other.phoneticFamilyName
-        case .organizationName: organizationName = other.organizationName
-        case .phoneticOrganizationName: phoneticOrganizationName = other.phoneticOrganizationName
-        case .departmentName: departmentName = other.departmentName
-        case .jobTitle: jobTitle = other.jobTitle
-        case .note: note = other.note
-        case .birthday: birthday = other.birthday
-        case .nonGregorianBirthday: nonGregorianBirthday = other.nonGregorianBirthday
-        case .dates: dates = other.dates
-        case .phoneNumbers: phoneNumbers = other.phoneNumbers
-        case .emailAddresses: emailAddresses = other.emailAddresses
-        case .postalAddresses: postalAddresses = other.postalAddresses
-        case .urlAddresses: urlAddresses = other.urlAddresses
-        case .contactRelations: contactRelations = other.contactRelations
-        case .socialProfiles: socialProfiles = other.socialProfiles
-        case .instantMessageAddresses: instantMessageAddresses = other.instantMessageAddresses
-        case .imageData, .thumbnailImageData, .imageDataAvailable: imageData = other.imageData
+        case .contactType: self.contactType = other.contactType
+        case .namePrefix: self.namePrefix = other.namePrefix
+        case .givenName: self.givenName = other.givenName
+        case .middleName: self.middleName = other.middleName
+        case .familyName: self.familyName = other.familyName
+        case .previousFamilyName: self.previousFamilyName = other.previousFamilyName
+        case .nameSuffix: self.nameSuffix = other.nameSuffix
+        case .nickname: self.nickname = other.nickname
+        case .phoneticGivenName: self.phoneticGivenName = other.phoneticGivenName
+        case .phoneticMiddleName: self.phoneticMiddleName = other.phoneticMiddleName
+        case .phoneticFamilyName: self.phoneticFamilyName = other.phoneticFamilyName
+        case .organizationName: self.organizationName = other.organizationName
+        case .phoneticOrganizationName: self.phoneticOrganizationName = other.phoneticOrganizationName
+        case .departmentName: self.departmentName = other.departmentName
+        case .jobTitle: self.jobTitle = other.jobTitle
+        case .note: self.note = other.note
+        case .birthday: self.birthday = other.birthday
+        case .nonGregorianBirthday: self.nonGregorianBirthday = other.nonGregorianBirthday
+        case .dates: self.dates = other.dates
+        case .phoneNumbers: self.phoneNumbers = other.phoneNumbers
+        case .emailAddresses: self.emailAddresses = other.emailAddresses
+        case .postalAddresses: self.postalAddresses = other.postalAddresses
+        case .urlAddresses: self.urlAddresses = other.urlAddresses
+        case .contactRelations: self.contactRelations = other.contactRelations
+        case .socialProfiles: self.socialProfiles = other.socialProfiles
+        case .instantMessageAddresses: self.instantMessageAddresses = other.instantMessageAddresses
+        case .imageData, .thumbnailImageData, .imageDataAvailable: self.imageData = other.imageData
         }
     }
 

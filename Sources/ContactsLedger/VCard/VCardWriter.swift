@@ -380,21 +380,21 @@ extension ContactValues {
     /// The value of a string key, or "" for a key that is not a string.
     fileprivate func string(for key: ContactKey) -> String {
         switch key {
-        case .namePrefix: namePrefix
-        case .givenName: givenName
-        case .middleName: middleName
-        case .familyName: familyName
-        case .previousFamilyName: previousFamilyName
-        case .nameSuffix: nameSuffix
-        case .nickname: nickname
-        case .phoneticGivenName: phoneticGivenName
-        case .phoneticMiddleName: phoneticMiddleName
-        case .phoneticFamilyName: phoneticFamilyName
-        case .organizationName: organizationName
-        case .phoneticOrganizationName: phoneticOrganizationName
-        case .departmentName: departmentName
-        case .jobTitle: jobTitle
-        case .note: note
+        case .namePrefix: self.namePrefix
+        case .givenName: self.givenName
+        case .middleName: self.middleName
+        case .familyName: self.familyName
+        case .previousFamilyName: self.previousFamilyName
+        case .nameSuffix: self.nameSuffix
+        case .nickname: self.nickname
+        case .phoneticGivenName: self.phoneticGivenName
+        case .phoneticMiddleName: self.phoneticMiddleName
+        case .phoneticFamilyName: self.phoneticFamilyName
+        case .organizationName: self.organizationName
+        case .phoneticOrganizationName: self.phoneticOrganizationName
+        case .departmentName: self.departmentName
+        case .jobTitle: self.jobTitle
+        case .note: self.note
         default: ""
         }
     }
