@@ -1127,6 +1127,13 @@ extension Notification.Name {
     /// Posted after a store applies committed changes, with ``StoreChange/userInfo``: once per
     /// group of saves made durable by one fdatasync (a lone save is a group of its own), and
     /// once per ``ContactStore/refresh()`` that reads records (decision 0012).
+    ///
+    /// A save's notification is posted synchronously, before the group's callers return, on the
+    /// thread that finishes the group: the journal's writer thread, a blocking caller that wrote
+    /// the group, or the store's finishing queue (decision 0013). An observer should hand work
+    /// on rather than save from there: the blocking `execute(_:)`, called from the observer, can
+    /// wait for the very thread it runs on. Reading the store, and saving from a task of its own
+    /// (`Task { try await store.execute(request) }`), are safe.
     public static let contactStoreDidChange = Notification.Name("ContactStoreDidChange")
 }
 
