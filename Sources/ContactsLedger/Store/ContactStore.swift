@@ -465,6 +465,9 @@ public final class ContactStore: @unchecked Sendable {
     }
 
     /// Executes a save request, blocking the calling thread until the record is on disk.
+    ///
+    /// Called from an observer of `contactStoreDidChange` while the store posts it, it throws
+    /// ``ContactStoreError/Code/dataAccessError``: it could wait for the thread it runs on.
     @discardableResult
     public func execute(_ request: SaveRequest) throws -> SaveResult {
         try wait { self.submit(request, leading: true, completion: $0) }
@@ -735,6 +738,14 @@ public final class ContactStore: @unchecked Sendable {
         var result: Result<AppendReceipt, StorageError>
     }
 
+    /// Whether the calling thread is finishing a group (running an observer of its notification).
+    private var callerIsFinishing: Bool {
+        // The lock is recursive: only the thread finishing, or a thread when none is, gets it.
+        guard finishLock.try() else { return false }
+        defer { finishLock.unlock() }
+        return finishDepth > 0
+    }
+
     /// The sequence of the last record this store queued in its journal (durable or not).
     var queuedThrough: UInt64 { enqueuedThrough.load(ordering: .acquiring) }
 
@@ -980,9 +991,18 @@ public final class ContactStore: @unchecked Sendable {
     /// Runs a leading submission and blocks the calling thread for its result: the thread writes
     /// the group that holds its record itself when the journal's writer is idle, so a lone
     /// blocking caller pays no thread wake-ups; otherwise the busy writer takes the record.
+    ///
+    /// Refused on a thread that is finishing a group (an observer of `contactStoreDidChange`):
+    /// the save could wait for that very thread, and would never return.
     private func wait(
         _ start: (@escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void) -> Void
     ) throws -> SaveResult {
+        if callerIsFinishing {
+            throw ContactStoreError(
+                .dataAccessError,
+                "a blocking save from within a change notification would wait for the thread posting it; "
+                    + "save from a task of its own instead")
+        }
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox<SaveResult>()
         start { result in
@@ -1131,9 +1151,10 @@ extension Notification.Name {
     /// A save's notification is posted synchronously, before the group's callers return, on the
     /// thread that finishes the group: the journal's writer thread, a blocking caller that wrote
     /// the group, or the store's finishing queue (decision 0013). An observer should hand work
-    /// on rather than save from there: the blocking `execute(_:)`, called from the observer, can
-    /// wait for the very thread it runs on. Reading the store, and saving from a task of its own
-    /// (`Task { try await store.execute(request) }`), are safe.
+    /// on rather than save from there: the blocking `execute(_:)` could wait for the very thread
+    /// it runs on, and throws ``ContactStoreError/Code/dataAccessError`` instead. Reading the
+    /// store, and saving from a task of its own (`Task { try await store.execute(request) }`), are
+    /// safe.
     public static let contactStoreDidChange = Notification.Name("ContactStoreDidChange")
 }
 

@@ -497,6 +497,50 @@ struct ContactStoreCommitPathTests {
         #expect(reopened.headDigest.sequence == last)
     }
 
+    @Test("A blocking save from within a change notification is refused with an error instead of waiting for itself")
+    func blockingSaveFromAnObserver() throws {
+        let directory = StoreDirectory()
+        // Closed at the end only: after a save that never returned, closing would wait for it.
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        let refusal = ResultBox<ContactStoreError>()
+        let observed = Flag()
+        let token = NotificationCenter.default.addObserver(
+            forName: .contactStoreDidChange, object: store, queue: nil
+        ) { note in
+            guard (note.userInfo?[ContactStoreChangeKey.sequences] as? [UInt64])?.first == 1 else { return }
+            var nested = SaveRequest()
+            nested.add(makeContact(given: "From", family: "Observer"), toContainerWithIdentifier: nil)
+            do {
+                _ = try store.execute(nested)
+                refusal.set(.failure(ContactStoreError(.dataAccessError, "the nested save was not refused")))
+            } catch {
+                refusal.set(.success(error as! ContactStoreError))
+            }
+            observed.set()
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        // The save runs on a thread of its own, so that a save that waits forever fails the test
+        // rather than hanging it.
+        let saved = DispatchSemaphore(value: 0)
+        Thread {
+            var request = SaveRequest()
+            request.add(makeContact(given: "First", family: "Save"), toContainerWithIdentifier: nil)
+            _ = try? store.execute(request)
+            saved.signal()
+        }.start()
+        try #require(saved.wait(timeout: .now() + 10) == .success, "the save whose observer saved did not return")
+        try #require(observed.isSet, "the first save's notification was not observed")
+        let error = try refusal.get()
+        #expect(error.code == .dataAccessError)
+        #expect(error.description.contains("change notification"))
+        #expect(store.headDigest.sequence == 1)
+        // Outside the notification, blocking saves go on as before.
+        var later = SaveRequest()
+        later.add(makeContact(given: "Later", family: "Save"), toContainerWithIdentifier: nil)
+        #expect(try store.execute(later).sequence == 2)
+        store.close()
+    }
+
     /// Starts `count` asynchronous one-contact saves and returns once all are queued in the
     /// journal behind the one record there (a group held in its fdatasync).
     func queueSavesBehindTheHeldGroup(_ store: ContactStore, count: Int) async throws -> [Task<SaveResult, any Error>] {
