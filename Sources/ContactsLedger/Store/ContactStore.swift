@@ -381,10 +381,7 @@ public final class ContactStore: @unchecked Sendable {
         // The groups handed to the finishing queue are finished before the final snapshot is
         // taken, unless this thread is finishing one (an observer closing the store): that finish,
         // and any queued behind it, go on after this returns.
-        finishLock.lock()
-        let withinFinish = finishDepth > 0
-        finishLock.unlock()
-        if !withinFinish { finisher.sync {} }
+        if !callerIsFinishing { finisher.sync {} }
         commitLock.lock()
         let failedWriting = journalFailed
         if failure == nil { failure = ContactStoreError(.storeNotWritable, "the store is closed") }
@@ -764,7 +761,7 @@ public final class ContactStore: @unchecked Sendable {
         var last: UInt64?
         if case .success(let receipt)? = completed.last?.result { last = receipt.sequence }
         completedLock.unlock()
-        let queuedBehind = last.map { enqueuedThrough.load(ordering: .acquiring) > $0 } ?? false
+        let queuedBehind = last.map { queuedThrough > $0 } ?? false
         if queuedBehind || !finishGroup(waitingForTurn: false) {
             finisher.async { self.finishGroup() }
         }
