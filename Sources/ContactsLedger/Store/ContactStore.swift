@@ -675,13 +675,13 @@ public final class ContactStore: @unchecked Sendable {
         let entry = JournalEntry(
             requestID: requestID, author: author, schemaVersion: EventCodec.currentSchemaVersion,
             payload: encoded.payload)
-        let touched = planned.undo.keys
+        let undo = planned.undo
         do {
             let assigned = try journal.enqueue(entry, deferringWrite: leading) { [self] result in
                 // The group is finished as a whole, in `finishGroup`, once all its records are here.
                 let record = CompletedRecord(
                     event: event, encoded: encoded, requestID: requestID, author: author, affected: affected,
-                    touched: touched, result: result)
+                    staged: undo, result: result)
                 completedLock.lock()
                 completed.append(record)
                 completedLock.unlock()
@@ -693,7 +693,6 @@ public final class ContactStore: @unchecked Sendable {
             return ContactStoreError(error)
         }
         swap(&staged, &planned.staged)
-        staged.retain(touched)
         nextSequence += 1
         pendingRequests[requestID] = [completion]
         return nil
@@ -731,7 +730,8 @@ public final class ContactStore: @unchecked Sendable {
         var requestID: UUID
         var author: String
         var affected: [String]
-        var touched: Set<StagedKey>
+        /// Its writes to the staged changes, released once it is applied.
+        var staged: StagedUndo
         var result: Result<AppendReceipt, StorageError>
     }
 
@@ -815,7 +815,7 @@ public final class ContactStore: @unchecked Sendable {
             waiting.append(pendingRequests.removeValue(forKey: records[index].requestID) ?? [])
             switch records[index].result {
             case .success(let receipt):
-                staged.release(records[index].touched)
+                staged.release(records[index].staged)
                 outcomes.append(
                     .success(
                         SaveResult(
