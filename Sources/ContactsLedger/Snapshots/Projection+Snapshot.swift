@@ -50,16 +50,29 @@ extension Projection {
     /// Encodes the whole projection as snapshot state; without `storingIndexes` the search
     /// indexes are left out, to be rebuilt from the contacts on load (index form 0).
     package func snapshotState(storingIndexes: Bool = true) -> [UInt8] {
-        var writer = SnapshotWriter(
-            capacity: contacts.arenaBytes + contacts.slotCount * 24 + requests.count * 24 + indexes.estimatedBytes
-                + 4096)
+        var state: [UInt8] = []
+        state.reserveCapacity(snapshotStateCapacity)
+        encodeSnapshotState(storingIndexes: storingIndexes, appendingTo: &state)
+        return state
+    }
+
+    /// About the size of the snapshot state, for reserving room for it.
+    package var snapshotStateCapacity: Int {
+        contacts.arenaBytes + contacts.slotCount * 24 + requests.count * 24 + indexes.estimatedBytes + 4096
+    }
+
+    /// Appends the snapshot state (``snapshotState(storingIndexes:)``) to `bytes`, whatever
+    /// they hold already: a snapshot file's header, for one.
+    package func encodeSnapshotState(storingIndexes: Bool = true, appendingTo bytes: inout [UInt8]) {
+        var writer = SnapshotWriter(appendingTo: &bytes)
+        defer { writer.giveBack(&bytes) }
         writer.byte(Self.snapshotFormatVersion)
         writer.uuid(ledgerID)
         writer.fixed64(head.sequence)
         head.hash.withUnsafeBytes { writer.raw($0) }
         writer.fixed64(UInt64(bitPattern: lastCommitMicroseconds))
         // Where the index section starts, patched below: a restore reads it on a second thread.
-        let indexOffsetAt = writer.bytes.count
+        let indexOffsetAt = writer.offset
         writer.fixed64(0)
         writer.string(indexes.defaultCountryCode)
 
@@ -102,14 +115,13 @@ extension Projection {
             writer.uuid(request)
             writer.varint(sequence)
         }
-        writer.patchFixed64(UInt64(writer.bytes.count), at: indexOffsetAt)
+        writer.patchFixed64(UInt64(writer.offset), at: indexOffsetAt)
         if storingIndexes {
             writer.byte(IndexForm.stored.rawValue)
             indexes.encode(into: &writer)
         } else {
             writer.byte(IndexForm.rebuild.rawValue)
         }
-        return writer.bytes
     }
 
     /// Restores a projection from snapshot state written by ``snapshotState()``.

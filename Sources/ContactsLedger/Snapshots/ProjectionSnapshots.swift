@@ -122,7 +122,9 @@ package enum ProjectionSnapshots {
         guard projection.head.sequence > 0 else { return }
         let store = SnapshotStore(paths: paths, identity: identity, fileSystem: fileSystem)
         try store.write(
-            sequence: projection.head.sequence, hash: projection.head.hash, state: projection.snapshotState())
+            sequence: projection.head.sequence, hash: projection.head.hash,
+            stateCapacity: projection.snapshotStateCapacity
+        ) { projection.encodeSnapshotState(appendingTo: &$0) }
     }
 }
 

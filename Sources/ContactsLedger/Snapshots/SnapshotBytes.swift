@@ -15,8 +15,27 @@ package struct SnapshotDecodingError: Error, Sendable, Hashable, CustomStringCon
 /// LEB128 varints, and length-prefixed byte strings.
 struct SnapshotWriter {
     private(set) var bytes: [UInt8] = []
+    /// Where the state starts in ``bytes``: offsets written into it count from here.
+    private var start = 0
 
     init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    /// A writer that appends to `bytes`, which it holds (leaving `bytes` empty) until
+    /// ``giveBack(_:)``: the state is then written after whatever `bytes` held, without a copy.
+    init(appendingTo bytes: inout [UInt8]) {
+        swap(&self.bytes, &bytes)
+        start = self.bytes.count
+    }
+
+    /// Hands the bytes back to the array the writer was made from, leaving the writer empty.
+    mutating func giveBack(_ bytes: inout [UInt8]) {
+        swap(&self.bytes, &bytes)
+        self.bytes = []
+        start = 0
+    }
+
+    /// The bytes written since the writer started: the offset of the next one within the state.
+    var offset: Int { bytes.count - start }
 
     mutating func byte(_ value: UInt8) { bytes.append(value) }
 
@@ -35,9 +54,10 @@ struct SnapshotWriter {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    /// Overwrites eight bytes written earlier by ``fixed64(_:)`` at `offset`.
+    /// Overwrites eight bytes written earlier by ``fixed64(_:)`` at `offset` (an ``offset``).
     mutating func patchFixed64(_ value: UInt64, at offset: Int) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<offset + 8, with: $0) }
+        let at = start + offset
+        withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(at..<at + 8, with: $0) }
     }
 
     mutating func raw(_ other: some Collection<UInt8>) { bytes.append(contentsOf: other) }

@@ -559,20 +559,23 @@ struct ContactTable: Sendable {
     /// each field of the records as an array, the identifier buckets, and the free slots, so
     /// that a restore copies arrays instead of inserting contact by contact.
     func encode(into writer: inout SnapshotWriter) {
-        var compacted: [UInt8] = []
-        compacted.reserveCapacity(arena.count - garbage)
+        // The live records' bytes, back to back, written straight into the state (as one byte
+        // array: their length, then the bytes), without the arena's garbage.
+        var live = 0
+        for record in records where !record.isFree { live += record.bytes }
+        writer.varint(live)
         var offsets: [UInt64] = []
         offsets.reserveCapacity(records.count)
+        var offset: UInt64 = 0
         arena.withUnsafeBufferPointer { arena in
             for record in records {
-                offsets.append(UInt64(compacted.count))
+                offsets.append(offset)
                 if !record.isFree {
-                    compacted.append(
-                        contentsOf: UnsafeBufferPointer(rebasing: arena[record.offset..<record.offset + record.bytes]))
+                    writer.raw(UnsafeBufferPointer(rebasing: arena[record.offset..<record.offset + record.bytes]))
+                    offset += UInt64(record.bytes)
                 }
             }
         }
-        writer.array(compacted)
         writer.array(offsets)
         writer.array(records.map(\.revision))
         writer.array(records.map(\.identifierBytes))

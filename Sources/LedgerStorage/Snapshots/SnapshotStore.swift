@@ -92,21 +92,39 @@ public struct SnapshotStore: Sendable {
 
     /// Writes a snapshot atomically and removes all but the newest ``keptCount``; returns after it is on disk.
     public func write(sequence: UInt64, hash: SHA256Digest, state: [UInt8]) throws(StorageError) {
-        var writer = ByteWriter(capacity: Self.headerBytes + state.count)
-        writer.write(bytes: Self.magic)
-        writer.write(Self.formatVersion)
-        writer.write(UInt16(0))
-        writer.write(identity.ledgerID)
-        writer.write(sequence)
-        writer.write(hash)
-        writer.write(UInt64(state.count))
-        writer.write(CRC32C.mask(CRC32C.checksum(state)))
-        writer.write(UInt32(0))
-        writer.write(CRC32C.mask(CRC32C.checksum(writer.bytes)))
-        writer.write(bytes: state)
+        try write(sequence: sequence, hash: hash, stateCapacity: state.count) { $0.append(contentsOf: state) }
+    }
+
+    /// Writes a snapshot whose state `appendState` appends to the file's bytes, after room left
+    /// for the header, so that a large state is encoded where the file will hold it rather than
+    /// copied there; reserves `stateCapacity` bytes for it. Atomic, and removes all but the
+    /// newest ``keptCount``, as ``write(sequence:hash:state:)``.
+    public func write(
+        sequence: UInt64, hash: SHA256Digest, stateCapacity: Int, appendState: (inout [UInt8]) -> Void
+    ) throws(StorageError) {
+        var file: [UInt8] = []
+        file.reserveCapacity(Self.headerBytes + stateCapacity)
+        file.append(contentsOf: repeatElement(0, count: Self.headerBytes))
+        appendState(&file)
+        precondition(file.count >= Self.headerBytes, "the state's encoder removed the header's room")
+        let stateCRC = file.withUnsafeBytes {
+            CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[Self.headerBytes...]))
+        }
+        var header = ByteWriter(capacity: Self.headerBytes)
+        header.write(bytes: Self.magic)
+        header.write(Self.formatVersion)
+        header.write(UInt16(0))
+        header.write(identity.ledgerID)
+        header.write(sequence)
+        header.write(hash)
+        header.write(UInt64(file.count - Self.headerBytes))
+        header.write(CRC32C.mask(stateCRC))
+        header.write(UInt32(0))
+        header.write(CRC32C.mask(CRC32C.checksum(header.bytes)))
+        file.replaceSubrange(0..<Self.headerBytes, with: header.bytes)
         try fileSystem.makeDirectory(paths.snapshots, permissions: LedgerDirectory.directoryPermissions)
         try fileSystem.replaceAtomically(
-            paths.snapshots + "/" + Self.fileName(sequence: sequence), with: writer.bytes,
+            paths.snapshots + "/" + Self.fileName(sequence: sequence), with: file,
             permissions: LedgerDirectory.filePermissions)
         let old = try sequences().dropLast(Self.keptCount)
         for stale in old { try fileSystem.remove(paths.snapshots + "/" + Self.fileName(sequence: stale)) }

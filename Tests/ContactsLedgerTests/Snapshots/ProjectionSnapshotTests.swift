@@ -35,6 +35,29 @@ struct ProjectionSnapshotTests {
             try ContactStore.inMemory(copyingLedgerAt: directory.ledger).withProjection { $0 }, expected)
     }
 
+    @Test("A snapshot file holds, after its header, exactly the projection's snapshot state")
+    func snapshotFileHoldsTheState() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 5)
+        let projection = try fullReplay(of: directory.ledger)
+        #expect(projection.contacts.slotCount > projection.contactCount, "the history deletes contacts")
+        let paths = LedgerPaths(root: directory.ledger)
+        let identity = try LedgerDirectory.identity(at: directory.ledger)
+        try FileManager.default.removeItem(atPath: paths.snapshots)
+        try ProjectionSnapshots.write(projection, paths: paths, identity: identity)
+        let store = SnapshotStore(paths: paths, identity: identity)
+        let snapshot = try store.read(sequence: projection.head.sequence).get()
+        let holdsTheState = snapshot.state == projection.snapshotState()
+        #expect(holdsTheState, "the file's state differs from the projection's snapshot state")
+        #expect(snapshot.hash == projection.head.hash)
+        let file = try Array(
+            Data(
+                contentsOf: URL(
+                    fileURLWithPath: paths.snapshots + "/" + SnapshotStore.fileName(sequence: projection.head.sequence))
+            ))
+        #expect(file.count == SnapshotStore.headerBytes + snapshot.state.count)
+    }
+
     /// The projection of a ledger written with `seed`, replayed in full, and the projection
     /// restored from a snapshot of it.
     private func replayedAndRestored(seed: UInt64) throws -> (expected: Projection, restored: Projection) {
