@@ -216,9 +216,25 @@ struct SnapshotReader: ~Copyable {
     mutating func array<Element: FixedWidthInteger>(
         of type: Element.Type = Element.self, spare: (Int) -> Int = { _ in 0 }
     ) throws(SnapshotDecodingError) -> [Element] {
+        Self.copy(try arrayBytes(of: type), spare: spare)
+    }
+
+    /// The bytes of an array written by ``SnapshotWriter/array(_:)`` of `Element`s, without
+    /// copying them (see ``copy(_:spare:)``); valid while the state buffer is.
+    mutating func arrayBytes<Element: FixedWidthInteger>(
+        of type: Element.Type
+    ) throws(SnapshotDecodingError) -> UnsafeBufferPointer<UInt8> {
         let size = MemoryLayout<Element>.stride
         let count = try count(atMost: remaining / size)
-        let source = try raw(count * size)
+        return try raw(count * size)
+    }
+
+    /// An array of the elements whose bytes ``arrayBytes(of:)`` returned, with room for
+    /// `spare(count)` more.
+    static func copy<Element: FixedWidthInteger>(
+        _ source: UnsafeBufferPointer<UInt8>, as type: Element.Type = Element.self, spare: (Int) -> Int = { _ in 0 }
+    ) -> [Element] {
+        let count = source.count / MemoryLayout<Element>.stride
         return [Element](unsafeUninitializedCapacity: count + spare(count)) { buffer, initialized in
             if count > 0 {
                 UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(source))

@@ -588,10 +588,35 @@ struct ContactTable: Sendable {
 
     /// Restores a table written by ``encode(into:)`` for a projection with `containers`
     /// containers and `creators` creators, checking every offset, index and slot it refers to.
+    ///
+    /// The arena, most of a snapshot's contact bytes, is copied on a thread of its own while the
+    /// columns are read and checked on this one, which needs only its length: on a VM whose
+    /// fresh pages are dear the copy was a third of an open's time, on the thread that restores
+    /// everything but the indexes and was busy long after the one restoring the indexes was done.
     init(
         from reader: inout SnapshotReader, containers: Int, creators: Int
     ) throws(SnapshotDecodingError) {
-        arena = try reader.growableArray()
+        let arenaSource = BorrowedBytes(buffer: try reader.arrayBytes(of: UInt8.self))
+        let arenaCopy = BackgroundWork(named: "snapshot arena") { () -> [UInt8] in
+            SnapshotReader.copy(arenaSource.buffer, spare: SnapshotReader.growthRoom)
+        }
+        // The state stays alive and unchanged until the copy is waited for, on every path.
+        let rest = Result { () throws(SnapshotDecodingError) in
+            try Self.restoreColumns(
+                from: &reader, arenaBytes: arenaSource.buffer.count, containers: containers, creators: creators)
+        }
+        arena = arenaCopy.wait()
+        (records, count, buckets, freeSlots) = try rest.get()
+    }
+
+    /// The rest of ``init(from:containers:creators:)`` after the arena (which holds `arenaBytes`
+    /// bytes): the records, the number of live ones, the identifier table and the free slots.
+    private static func restoreColumns(
+        from reader: inout SnapshotReader, arenaBytes: Int, containers: Int, creators: Int
+    ) throws(SnapshotDecodingError) -> (
+        records: [StoredContact], count: Int, buckets: [UInt64], freeSlots: [ContactSlot]
+    ) {
+        var records: [StoredContact] = []
         let offsets: [UInt64] = try reader.array()
         let revisions: [UInt64] = try reader.array()
         let identifierBytes: [UInt32] = try reader.array()
@@ -615,7 +640,7 @@ struct ContactTable: Sendable {
                 continue
             }
             try reader.check(
-                offsets[slot] <= UInt64(arena.count) && record.bytes <= arena.count - record.offset,
+                offsets[slot] <= UInt64(arenaBytes) && record.bytes <= arenaBytes - record.offset,
                 "contact \(slot) lies outside the arena")
             try reader.check(
                 Int(record.container) < containers && Int(record.creator) < creators,
@@ -623,8 +648,7 @@ struct ContactTable: Sendable {
             records.append(record)
             live += 1
         }
-        count = live
-        buckets = try reader.array()
+        let buckets: [UInt64] = try reader.array()
         try reader.check(
             (buckets.isEmpty && live == 0)
                 || (buckets.count & (buckets.count - 1) == 0 && live * 4 <= buckets.count * 3),
@@ -637,11 +661,12 @@ struct ContactTable: Sendable {
             occupied += 1
         }
         try reader.check(occupied == live, "the identifier table is miscounted")
-        freeSlots = try reader.array()
+        let freeSlots: [ContactSlot] = try reader.array()
         try reader.check(
             Set(freeSlots).count == freeSlots.count && freeSlots.count + live == slots
                 && freeSlots.allSatisfy { Int($0) < slots && records[Int($0)].isFree },
             "the free slots are not exactly the slots without a contact")
+        return (records, live, buckets, freeSlots)
     }
 
     // MARK: The identifier table

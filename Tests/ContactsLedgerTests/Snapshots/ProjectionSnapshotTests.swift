@@ -58,6 +58,44 @@ struct ProjectionSnapshotTests {
         #expect(file.count == SnapshotStore.headerBytes + snapshot.state.count)
     }
 
+    /// A contact table's snapshot bytes: a 100-byte arena and one contact at `offset` of
+    /// `4 + encodedBytes` bytes, in slot 0.
+    private static func contactTableBytes(offset: UInt64, encodedBytes: UInt32) -> [UInt8] {
+        var writer = SnapshotWriter(capacity: 0)
+        writer.array((0..<100).map { UInt8($0) })
+        writer.array([offset])
+        writer.array([UInt64(1)])
+        writer.array([UInt32(4)])
+        writer.array([encodedBytes])
+        writer.array([UInt32(0)])
+        writer.array([UInt16(0)])
+        writer.array([UInt64(0x1234) << 32 | 1, 0])
+        writer.array([ContactSlot]())
+        return writer.bytes
+    }
+
+    private static func restoreContactTable(_ bytes: [UInt8]) -> Result<ContactTable, SnapshotDecodingError> {
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = SnapshotReader(buffer)
+            return Result { () throws(SnapshotDecodingError) in
+                try ContactTable(from: &reader, containers: 1, creators: 1)
+            }
+        }
+    }
+
+    @Test("A contact table restores its arena copied beside its columns, and refuses a contact outside it")
+    func contactTableArena() throws {
+        let table = try Self.restoreContactTable(Self.contactTableBytes(offset: 60, encodedBytes: 36)).get()
+        #expect(table.count == 1)
+        #expect(table.arenaBytes == 100)
+        #expect(table.encoded(at: 0) == (64..<100).map { UInt8($0) })
+        #expect(table.identifier(table.records[0]) == String(decoding: (60..<64).map { UInt8($0) }, as: UTF8.self))
+        switch Self.restoreContactTable(Self.contactTableBytes(offset: 60, encodedBytes: 37)) {
+        case .success: Issue.record("a contact running past the arena was restored")
+        case .failure(let error): #expect(error.reason.contains("contact 0 lies outside the arena"))
+        }
+    }
+
     /// The projection of a ledger written with `seed`, replayed in full, and the projection
     /// restored from a snapshot of it.
     private func replayedAndRestored(seed: UInt64) throws -> (expected: Projection, restored: Projection) {
