@@ -232,7 +232,7 @@ struct SnapshotReader: ~Copyable {
     /// An array of the elements whose bytes ``arrayBytes(of:)`` returned, with room for
     /// `spare(count)` more.
     static func copy<Element: FixedWidthInteger>(
-        _ source: UnsafeBufferPointer<UInt8>, as type: Element.Type = Element.self, spare: (Int) -> Int = { _ in 0 }
+        _ source: UnsafeBufferPointer<UInt8>, spare: (Int) -> Int = { _ in 0 }
     ) -> [Element] {
         let count = source.count / MemoryLayout<Element>.stride
         return [Element](unsafeUninitializedCapacity: count + spare(count)) { buffer, initialized in

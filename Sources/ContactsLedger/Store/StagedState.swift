@@ -78,13 +78,6 @@ package struct StagedChanges: Sendable {
         count(&table[key, default: Entry(value: value, pending: 0)])
         return previous
     }
-
-    /// Puts back the entry a change replaced, or removes the one it created.
-    fileprivate static func restore<Key: Hashable, Value>(
-        _ previous: Entry<Value>?, at key: Key, in table: inout [Key: Entry<Value>]
-    ) {
-        table[key] = previous
-    }
 }
 
 /// What a request being planned changed in the staged changes, and what they held before: one
@@ -108,20 +101,17 @@ package struct StagedUndo: Sendable {
     /// Creates an empty record: nothing touched.
     package init() {}
 
-    /// Puts back what the request's writes replaced, the last first.
+    /// Puts back what the request's writes replaced (removing the entries they made), the last
+    /// first.
     package func rollBack(_ staged: inout StagedChanges) {
         for change in changes.reversed() {
             switch change {
-            case .contact(let identifier, let previous):
-                StagedChanges.restore(previous, at: identifier, in: &staged.contacts)
-            case .group(let identifier, let previous):
-                StagedChanges.restore(previous, at: identifier, in: &staged.groups)
-            case .container(let identifier, let previous):
-                StagedChanges.restore(previous, at: identifier, in: &staged.containers)
-            case .access(let client, let previous): StagedChanges.restore(previous, at: client, in: &staged.access)
-            case .grants(let client, let previous): StagedChanges.restore(previous, at: client, in: &staged.grants)
-            case .request(let identifier, let previous):
-                StagedChanges.restore(previous, at: identifier, in: &staged.requests)
+            case .contact(let identifier, let previous): staged.contacts[identifier] = previous
+            case .group(let identifier, let previous): staged.groups[identifier] = previous
+            case .container(let identifier, let previous): staged.containers[identifier] = previous
+            case .access(let client, let previous): staged.access[client] = previous
+            case .grants(let client, let previous): staged.grants[client] = previous
+            case .request(let identifier, let previous): staged.requests[identifier] = previous
             }
         }
     }

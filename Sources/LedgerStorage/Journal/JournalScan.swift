@@ -138,16 +138,12 @@ struct JournalScan {
         return true
     }
 
-    /// The path of the segment being scanned (or last scanned).
-    var currentSegmentPath: String? {
-        segmentIndex < sequences.count ? paths.segment(firstSequence: sequences[segmentIndex]) : nil
-    }
-
-    /// The current segment's path and its name relative to the ledger (as locations name it),
-    /// made once per segment: made for each record, they cost about a microsecond, a fourteenth
-    /// of reading and checking a record of a million-contact ledger.
+    /// The path of the segment being scanned and its name relative to the ledger (as locations
+    /// name it), made once per segment: made for each record, they cost about a microsecond, a
+    /// fourteenth of reading and checking a record of a million-contact ledger.
     private var segmentNames: (index: Int, path: String, relative: String)?
 
+    /// The path and relative name of the segment being scanned, if any.
     private mutating func currentSegmentNames() -> (path: String, relative: String)? {
         guard segmentIndex < sequences.count else { return nil }
         if let segmentNames, segmentNames.index == segmentIndex { return (segmentNames.path, segmentNames.relative) }
