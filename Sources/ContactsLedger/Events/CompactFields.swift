@@ -108,14 +108,6 @@ struct UUIDBytes: Equatable {
     var text: String {
         withBytes { UUIDText.canonical($0.assumingMemoryBound(to: UInt8.self))! }
     }
-
-    /// Calls `body` with the UTF-8 of the bytes' canonical text, written on the stack.
-    func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UUIDText.length) { text in
-            withBytes { UUIDText.write($0.assumingMemoryBound(to: UInt8.self), into: text) }
-            return body(UnsafeBufferPointer(text))
-        }
-    }
 }
 
 /// An identifier as an operation's fields hold it: text, or the 16 bytes of a UUID that stand
@@ -132,11 +124,11 @@ enum DecodedIdentifier {
         }
     }
 
-    /// Calls `body` with the identifier's UTF-8.
-    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    /// Calls `body` with the identifier's key in the projection's contact table.
+    func withTableKey<Result>(_ body: (ContactTable.IdentifierKey) -> Result) -> Result {
         switch self {
-        case .text(var text): text.withUTF8(body)
-        case .uuid(let bytes): bytes.withText(body)
+        case .text(let text): ContactTable.withKey(text, body)
+        case .uuid(let bytes): ContactTable.withKey(bytes, body)
         }
     }
 }

@@ -13,6 +13,7 @@ import LedgerStorage
 /// | snapshot format version | 1 byte, ``Projection/snapshotFormatVersion`` |
 /// | ledger id | 16 bytes |
 /// | head sequence, head hash, last commit time | fixed 8, 32 bytes, fixed 8 (signed µs) |
+/// | where the search indexes' section starts, from the version byte | fixed 8 |
 /// | default country code of the phone index | string |
 /// | containers | count; each identifier, name, type |
 /// | container identifiers by index | count; strings |
@@ -26,13 +27,14 @@ import LedgerStorage
 ///
 /// Arrays are a count and the elements' bytes (little-endian). Contacts are stored in the
 /// projection's own encoded form and its own table layout, so writing and reading them copies
-/// arrays; nothing is decoded. Version 3 differs from version 2 only in that its contacts are
-/// encoded in event schema version 2 (compact identifiers and labels). (Version 1 stored contacts
-/// slot by slot; such snapshots are passed
-/// over like any of another version.)
+/// arrays; nothing is decoded. Earlier versions are passed over like any other, and the state is
+/// replayed from the journal: version 4 kept every identifier as its text in the arena (version 5
+/// keeps a canonical UUID's 16 bytes); version 3 did not record where its index section starts,
+/// for restoring it on a thread of its own; version 2 encoded contacts in event schema version 1;
+/// version 1 stored contacts slot by slot.
 extension Projection {
     /// The version of the state encoding; a snapshot of any other version is ignored.
-    package static let snapshotFormatVersion: UInt8 = 4
+    package static let snapshotFormatVersion: UInt8 = 5
 
     /// How the search indexes are kept in the state.
     private enum IndexForm: UInt8 {

@@ -350,10 +350,9 @@ extension Projection {
             for operation in operations.operations {
                 switch operation {
                 case .add(let identifier, _, _, _), .update(let identifier, _, _):
-                    scratch.hashes.append(identifier.withUTF8(ContactTable.hash))
+                    scratch.hashes.append(identifier.withTableKey(\.hash))
                 case .other(.deleteContact(let identifier, _, _, _, _)):
-                    var text = identifier
-                    scratch.hashes.append(text.withUTF8(ContactTable.hash))
+                    scratch.hashes.append(ContactTable.withKey(identifier, \.hash))
                 case .other: break
                 }
             }
@@ -407,7 +406,7 @@ extension Projection {
         revision: UInt64, scratch: inout [UInt8]
     ) {
         precondition(indexesDeferred, "a contact updated as bytes would leave the indexes stale")
-        guard let slot = identifier.withUTF8({ contacts.lookUp(utf8: $0, hash: hash).slot }),
+        guard let slot = identifier.withTableKey({ contacts.lookUp($0, hash: hash).slot }),
             let stored = contacts.record(at: slot)
         else { return }
         let merged = contacts.withEncoded(stored) { current in
@@ -464,14 +463,13 @@ extension Projection {
     ) {
         precondition(indexesDeferred, "a contact stored as bytes would miss the indexes")
         let creator = creatorIndex(createdBy)
-        identifier.withUTF8 { identifier in
-            let (found, hash) = contacts.lookUp(utf8: identifier, hash: hash)
+        identifier.withTableKey { key in
+            let (found, hash) = contacts.lookUp(key, hash: hash)
             if let slot = found {
                 contacts.replace(slot, encoded: encoded, container: container, creator: creator, revision: revision)
             } else {
                 _ = contacts.insert(
-                    utf8: identifier, hash: hash, encoded: encoded, container: container, creator: creator,
-                    revision: revision)
+                    key, hash: hash, encoded: encoded, container: container, creator: creator, revision: revision)
             }
         }
     }

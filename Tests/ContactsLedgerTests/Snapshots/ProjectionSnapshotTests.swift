@@ -60,12 +60,14 @@ struct ProjectionSnapshotTests {
 
     /// A contact table's snapshot bytes: a 100-byte arena and one contact at `offset` of
     /// `4 + encodedBytes` bytes, in slot 0.
-    private static func contactTableBytes(offset: UInt64, encodedBytes: UInt32) -> [UInt8] {
+    private static func contactTableBytes(
+        offset: UInt64, encodedBytes: UInt32, identifierLength: UInt32 = 4
+    ) -> [UInt8] {
         var writer = SnapshotWriter(capacity: 0)
         writer.array((0..<100).map { UInt8($0) })
         writer.array([offset])
         writer.array([UInt64(1)])
-        writer.array([UInt32(4)])
+        writer.array([identifierLength])
         writer.array([encodedBytes])
         writer.array([UInt32(0)])
         writer.array([UInt16(0)])
@@ -93,6 +95,24 @@ struct ProjectionSnapshotTests {
         switch Self.restoreContactTable(Self.contactTableBytes(offset: 60, encodedBytes: 37)) {
         case .success: Issue.record("a contact running past the arena was restored")
         case .failure(let error): #expect(error.reason.contains("contact 0 lies outside the arena"))
+        }
+    }
+
+    @Test("A contact table restores an identifier kept as a UUID's 16 bytes, and refuses one of another length")
+    func contactTableUUIDIdentifier() throws {
+        let uuidFlag: UInt32 = 1 << 31
+        let table = try Self.restoreContactTable(
+            Self.contactTableBytes(offset: 60, encodedBytes: 24, identifierLength: 16 | uuidFlag)
+        ).get()
+        #expect(table.records[0].identifierIsUUID && table.records[0].identifierBytes == 16)
+        let bytes = (60..<76).map { UInt8($0) }
+        #expect(table.identifier(table.records[0]) == bytes.withUnsafeBufferPointer { UUIDText.canonical($0) })
+        #expect(table.encoded(at: 0) == (76..<100).map { UInt8($0) })
+        switch Self.restoreContactTable(
+            Self.contactTableBytes(offset: 60, encodedBytes: 36, identifierLength: 4 | uuidFlag))
+        {
+        case .success: Issue.record("a UUID identifier of 4 bytes was restored")
+        case .failure(let error): #expect(error.reason.contains("contact 0 has a UUID identifier that is not 16 bytes"))
         }
     }
 
