@@ -56,7 +56,7 @@ public struct WireReader {
     public var isAtEnd: Bool { position >= end }
 
     /// Reads a varint.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readVarint() throws(WireFormatError) -> UInt64 {
         guard position < end else {
             throw WireFormatError(offset: position, reason: .truncatedVarint)
@@ -102,7 +102,7 @@ public struct WireReader {
     }
 
     /// Reads a field's key and checks its field number and wire type.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readKey() throws(WireFormatError) -> WireKey {
         let start = position
         let raw = try readVarint()
@@ -118,7 +118,7 @@ public struct WireReader {
     }
 
     /// Reads a length and returns the range of the bytes it covers, moving past them.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readLengthDelimited() throws(WireFormatError) -> Range<Int> {
         let start = position
         let length = try readVarint()
@@ -132,7 +132,7 @@ public struct WireReader {
     }
 
     /// Reads a length-delimited value and returns a reader of its bytes, for a nested message.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readNested() throws(WireFormatError) -> WireReader {
         WireReader(buffer: buffer, range: try readLengthDelimited())
     }
@@ -169,7 +169,7 @@ public struct WireReader {
     }
 
     /// Skips the value of a field this reader's caller does not know.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func skipValue(of key: WireKey) throws(WireFormatError) {
         switch key.wireType {
         case .varint: _ = try readVarint()
