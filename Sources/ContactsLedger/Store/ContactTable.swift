@@ -63,6 +63,13 @@ struct ContactTable: Sendable {
     /// The arena's size, dead bytes included.
     var arenaBytes: Int { arena.count }
 
+    /// Where the arena's bytes lie in memory, how many it holds and how many it has room for, so
+    /// that its room can be backed with memory ahead of use (``ProjectionReplay``). The address
+    /// stays valid only while the arena neither outgrows its room nor is copied.
+    var arenaExtent: (address: UInt, count: Int, capacity: Int) {
+        arena.withUnsafeBufferPointer { (UInt(bitPattern: $0.baseAddress), $0.count, arena.capacity) }
+    }
+
     /// The bytes the arena holds room for before it must move (``SnapshotReader/growthRoom(_:)``).
     var arenaCapacity: Int { arena.capacity }
 

@@ -7,7 +7,9 @@ import LedgerStorage
 /// in order. Decoding a batch goes to whichever thread has time for it: the caller decodes the
 /// batches it hands on while the applying thread still has one queued, and hands a batch on
 /// undecoded, for the applying thread to decode, when the queue is empty. Reading, decoding and
-/// applying a record cost about the same, so neither thread waits long for the other.
+/// applying a record cost about the same, so neither thread waits long for the other; when the
+/// caller's thread would wait for room in the queue, it backs the contact arena's room with
+/// memory ahead of the applying thread instead (``warmArena()``).
 ///
 /// A thread of its own for decoding (three threads on two cores) had kept the cores only
 /// 74–84% busy: each thread waited on the others at times, and the applying thread, the
@@ -30,6 +32,11 @@ final class ProjectionReplay: @unchecked Sendable {
     /// then finished alone while a core stood idle.
     private static let batchBytesMax = 64 << 10
     private static let batchesQueuedMax = 4
+    /// How far ahead of the applying thread's last add the caller's thread backs the contact
+    /// arena's room with memory (``warmArena()``), and how much it backs at a time: four batches
+    /// of imported contacts (about 280 KB a record) are queued at most.
+    private static let warmAhead = 4 << 20
+    private static let warmChunk = 256 << 10
 
     /// A batch of records as the applying thread takes it.
     private enum Batch {
@@ -52,6 +59,17 @@ final class ProjectionReplay: @unchecked Sendable {
     /// strings and arrays, also frees them: freeing them on the applying thread cost it about a
     /// tenth of its time (reference counting, and glibc's frees of another thread's allocations).
     private var spent: [[(ReplayOperations, JournalRecord)]] = []
+    /// Where the contact arena's room lies in memory and how much of it the applying thread has
+    /// filled, as it was after the last batch it applied; nil until one is applied or when the
+    /// arena is not backed ahead (a replay onto a projection with contacts).
+    private var arena: (address: UInt, count: Int, capacity: Int)?
+    /// Whether the caller's thread backs the arena's room ahead of the applying thread while it
+    /// waits for room in the queue (``warmArena()``); cleared for good when the system refuses.
+    private var warming: Bool
+    /// How far the caller's thread has backed the arena's room, and the room's address then.
+    private var warmed: (address: UInt, end: UInt) = (0, 0)
+    /// For tests: the bytes of arena room the caller's thread backed.
+    private(set) var warmedBytes = 0
     /// The applying thread, which ``finish()`` waits for; set once it starts.
     private var applying: BackgroundWork<Void>?
     /// Whether the caller's thread has closed the queue and waited for the applying thread
@@ -80,6 +98,7 @@ final class ProjectionReplay: @unchecked Sendable {
         self.decodesOnCaller = decodesOnCaller
         self.applyingWillDecode = applyingWillDecode
         keepsAddsEncoded = projection.contactCount == 0
+        warming = keepsAddsEncoded
         if keepsAddsEncoded {
             self.projection.deferIndexes()
             self.projection.contacts.reserveArena(journalBytes())
@@ -149,13 +168,54 @@ final class ProjectionReplay: @unchecked Sendable {
         }
         _ = consume used  // freed here, on the thread that decoded most of them
         guard decodesOnCaller?(batch[0].sequence) ?? (batches.count > 0) else {
-            batches.put(.read(batch))
+            put(.read(batch))
             return
         }
         let operations = decode(batch)
         // The records before a failing one are applied, as a sequential replay applies them.
-        if !operations.isEmpty { batches.put(.decoded(operations)) }
+        if !operations.isEmpty { put(.decoded(operations)) }
     }
+
+    /// Queues a batch; while the queue is full, backs the arena's room ahead of the applying
+    /// thread instead of waiting, as long as there is room to back.
+    private func put(_ batch: Batch) {
+        while warming {
+            if batches.tryPut(batch) { return }
+            if !warmArena() { break }
+        }
+        batches.put(batch)
+    }
+
+    /// Backs the next chunk of the contact arena's room, up to ``warmAhead`` bytes past the
+    /// applying thread's last add, with memory (`MADV_POPULATE_WRITE`, which faults the pages in
+    /// as a write would and changes no byte); false when there is nothing to back.
+    ///
+    /// The applying thread is the busier of the two in a replay's record phase, and most of its
+    /// time went to the page faults of the arena's fresh memory (on a VM, each also a fault in the
+    /// hypervisor), while the caller's thread waited for room in the queue. Only whole pages past
+    /// the filled part are backed. Should the arena move (it outgrew its reservation), the old
+    /// address may be backed once more: the advice changes no byte, and a range no longer mapped
+    /// is refused, which ends the warming.
+    private func warmArena() -> Bool {
+        guard let arena = lock.withLock({ arena }), arena.address != 0 else { return false }
+        if warmed.address != arena.address { warmed = (arena.address, 0) }
+        let page = UInt(Self.pageSize)
+        let filled = (arena.address + UInt(arena.count) + page - 1) & ~(page - 1)
+        let limit = (arena.address + UInt(min(arena.capacity, arena.count + Self.warmAhead))) & ~(page - 1)
+        let start = max(filled, warmed.end)
+        guard start < limit else { return false }
+        let length = min(UInt(Self.warmChunk), limit - start)
+        guard madvise(UnsafeMutableRawPointer(bitPattern: start), Int(length), MADV_POPULATE_WRITE) == 0 else {
+            // Before Linux 5.14 the advice is unknown (EINVAL).
+            warming = false
+            return false
+        }
+        warmed.end = start + length
+        warmedBytes += Int(length)
+        return true
+    }
+
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// Decodes a batch up to its first record that cannot be decoded, whose error it records.
     private func decode(_ batch: [JournalRecord]) -> [(ReplayOperations, JournalRecord)] {
@@ -192,7 +252,11 @@ final class ProjectionReplay: @unchecked Sendable {
                 stopped = operations.count < records.count
             }
             projection.apply(operations, scratch: &scratch)
-            lock.withLock { spent.append(operations) }
+            let extent = keepsAddsEncoded ? projection.contacts.arenaExtent : nil
+            lock.withLock {
+                spent.append(operations)
+                arena = extent
+            }
         }
     }
 }
@@ -208,6 +272,16 @@ final class Handoff<Element>: @unchecked Sendable {
 
     /// A queue that holds at most `capacity` elements.
     init(capacity: Int) { self.capacity = capacity }
+
+    /// Adds an element unless the queue is full; whether it was added.
+    func tryPut(_ element: Element) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard elements.count < capacity else { return false }
+        elements.append(element)
+        condition.broadcast()
+        return true
+    }
 
     /// Adds an element, waiting while the queue is full.
     func put(_ element: Element) {

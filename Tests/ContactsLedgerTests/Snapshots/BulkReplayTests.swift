@@ -236,6 +236,31 @@ struct BulkReplayTests {
         expectSameState(replayed, expected)
     }
 
+    @Test("While the applying thread is behind, the caller's thread backs the arena's room, and the state is unchanged")
+    func callerBacksTheArenaWhileWaiting() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 11, requests: 40)
+        let journal = try Journal.open(at: directory.ledger)
+        // Imports of 2,500 contacts (over 600 KB each): more arena than one chunk of backing.
+        for index in 0..<8 { _ = try journal.appendAndWait(Self.importEntry("import\(index)", count: 2_500)) }
+        journal.close()
+        let expected = try fullReplay(of: directory.ledger)
+        final class Seen: @unchecked Sendable {
+            // Set by the applying thread before it decodes; read once the replay has finished.
+            var replay: ProjectionReplay?
+        }
+        let seen = Seen()
+        // Every batch is decoded on the applying thread, which dawdles, so the queue fills.
+        let replayed = try replay(directory.ledger, decodesOnCaller: { _ in false }) { replay in
+            seen.replay = replay
+            usleep(2_000)
+        }.get()
+        expectSameState(replayed, expected)
+        let backed = try #require(seen.replay).warmedBytes
+        #expect(backed > 0)
+        #expect(backed % Int(sysconf(Int32(_SC_PAGESIZE))) == 0)
+    }
+
     /// An entry adding `count` contacts, as an import writes them.
     static func importEntry(_ prefix: String, count: Int) -> JournalEntry {
         let event = LedgerEvent(
