@@ -37,9 +37,10 @@ public struct ContactKeySet: OptionSet, Sendable, Hashable {
         self = set
     }
 
-    private static let allBits: UInt64 = ContactKey.allCases.reduce(0) { bits, key in
-        bits | 1 << UInt64(key.bitIndex)
-    }
+    /// Bits 0 to 29, one per ``ContactKey`` (`ContactKeyTests` checks it against the keys).
+    /// A literal, so that it needs no lazy initialization: every ``init(rawValue:)`` reads it, and
+    /// a replay makes millions of sets.
+    private static let allBits: UInt64 = (1 << 30) - 1
 
     /// Every contact key.
     public static let all = ContactKeySet(rawValue: allBits)
@@ -48,9 +49,8 @@ public struct ContactKeySet: OptionSet, Sendable, Hashable {
     public static let writable = ContactKeySet(ContactKey.allCases.filter(\.isWritable))
 
     /// The keys whose values come from the stored image data.
-    package static let image: ContactKeySet = [
-        .imageData, .thumbnailImageData, .imageDataAvailable,
-    ]
+    /// (Bits 27 to 29, as a literal for the reason ``allBits`` is one; checked by the same tests.)
+    package static let image = ContactKeySet(rawValue: 0b111 << 27)
 
     /// Whether the set holds the given key.
     public func contains(_ key: ContactKey) -> Bool {

@@ -192,39 +192,9 @@ struct ByteStringTable: Sendable {
         UInt32(truncatingIfNeeded: hash(key))
     }
 
-    /// A 64-bit hash of bytes: eight bytes at a time through a multiply-xorshift mix. Not a
-    /// cryptographic hash; the table compares bytes, so a collision costs time, not answers.
+    /// The hash the table keeps (``ByteHash/hash(_:seed:)`` from seed 0).
     static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(key.count)
-        let raw = UnsafeRawBufferPointer(key)
-        var offset = 0
-        while offset + 8 <= raw.count {
-            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            state = mix(state ^ word)
-            offset += 8
-        }
-        if offset < raw.count {
-            var word: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < raw.count {
-                word |= UInt64(raw[offset]) << shift
-                shift += 8
-                offset += 1
-            }
-            state = mix(state ^ word)
-        }
-        return mix(state)
-    }
-
-    /// The finalizer of MurmurHash3 (fmix64): every input bit affects every output bit.
-    private static func mix(_ value: UInt64) -> UInt64 {
-        var x = value
-        x ^= x >> 33
-        x &*= 0xFF51_AFD7_ED55_8CCD
-        x ^= x >> 33
-        x &*= 0xC4CE_B9FE_1A85_EC53
-        x ^= x >> 33
-        return x
+        ByteHash.hash(key)
     }
 }
 

@@ -527,34 +527,10 @@ struct ContactTable: Sendable {
         garbage = 0
     }
 
-    /// A 32-bit hash of bytes: eight at a time through a multiply-xorshift mix (MurmurHash3's
-    /// finalizer), from a seed that differs for a UUID's bytes. The table compares bytes, so a
-    /// collision costs time, never a wrong answer.
+    /// The 32 bits of ``ByteHash/hash(_:seed:)`` that the identifier table keeps, from a seed
+    /// that differs for a UUID's bytes.
     static func hash(_ key: UnsafeBufferPointer<UInt8>, uuid: Bool) -> UInt32 {
-        func mix(_ value: UInt64) -> UInt64 {
-            var x = value
-            x ^= x >> 33
-            x &*= 0xFF51_AFD7_ED55_8CCD
-            x ^= x >> 33
-            x &*= 0xC4CE_B9FE_1A85_EC53
-            x ^= x >> 33
-            return x
-        }
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(key.count) ^ (uuid ? 1 << 63 : 0)
-        let raw = UnsafeRawBufferPointer(key)
-        var offset = 0
-        while offset + 8 <= raw.count {
-            state = mix(state ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            offset += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < raw.count {
-            tail |= UInt64(raw[offset]) << shift
-            shift += 8
-            offset += 1
-        }
-        return UInt32(truncatingIfNeeded: mix(state ^ tail))
+        UInt32(truncatingIfNeeded: ByteHash.hash(key, seed: uuid ? 1 << 63 : 0))
     }
 
     /// Checks that every live contact is found by its identifier and the counts agree; for tests.

@@ -26,6 +26,7 @@ struct ContactKeyTests {
         #expect(indexes.allSatisfy { (0..<64).contains($0) })
         #expect(ContactKeySet.all.count == ContactKey.allCases.count)
         #expect(ContactKeySet.all.keys == ContactKey.allCases)
+        #expect(ContactKeySet.image.keys == [.imageData, .thumbnailImageData, .imageDataAvailable])
     }
 
     @Test("A key set holds exactly the keys put in it", arguments: ContactKey.allCases)
