@@ -537,15 +537,37 @@ enum SearchFolding {
         while start < end, isASCIIWhitespace(utf8[start]) { start += 1 }
         while end > start, isASCIIWhitespace(utf8[end - 1]) { end -= 1 }
         folded.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<end]))
-        let ascii = folded.withUnsafeMutableBufferPointer { buffer in
-            for index in 0..<buffer.count {
-                let byte = buffer[index]
+        let ascii = folded.withUnsafeMutableBytes { bytes in
+            // Eight bytes at a time, then the rest one by one.
+            var index = 0
+            while index + 8 <= bytes.count {
+                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if word & 0x8080_8080_8080_8080 != 0 { return false }
+                bytes.storeBytes(of: lowercasedASCII(word), toByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
                 if byte >= 0x80 { return false }
-                buffer[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                bytes[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                index += 1
             }
             return true
         }
         return ascii && !folded.isEmpty
+    }
+
+    /// Eight ASCII bytes with `A` to `Z` made lower case, all at once: a byte's top bit is set by
+    /// adding 0x3F when it is at least `A`, and by adding 0x25 when it is above `Z` (no byte
+    /// carries into the next, each being below 0x80), and 0x20 is added where the first is set
+    /// and the second is not.
+    @inline(__always)
+    static func lowercasedASCII(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let atLeastA = word &+ ones &* (0x80 - 0x41)
+        let aboveZ = word &+ ones &* (0x80 - 0x5B)
+        let upper = atLeastA & ~aboveZ & (ones &* 0x80)
+        return word | upper >> 2
     }
 
     /// Folds an address with Foundation (any text; the path for non-ASCII addresses).

@@ -34,6 +34,38 @@ struct EmailSearchTests {
         #expect(Self.indexes.slots(matchingEmailAddress: query).isEmpty)
     }
 
+    @Test("An ASCII address folds eight bytes at a time exactly as byte by byte, every byte value and length")
+    func asciiFoldMatchesByteByByte() {
+        // Every byte value in every position of a word: each ASCII byte, surrounded by others.
+        for byte in UInt8(0)..<0x80 {
+            for position in 0..<8 {
+                var word = [UInt8](repeating: UInt8(ascii: "q"), count: 8)
+                word[position] = byte
+                let packed = word.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                let lowered = withUnsafeBytes(of: SearchFolding.lowercasedASCII(packed)) { Array($0) }
+                #expect(lowered == word.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, "byte \(byte) at \(position)")
+            }
+        }
+        // Whole addresses of every length to 40, with a non-ASCII byte in some.
+        var random = SeededRandom(seed: 0xE4A1)
+        let alphabet = Array("AbCdEfGhIjKlMnOpQrStUvWxYz0123456789.@_-+Z[`@".utf8)
+        for length in 1...40 {
+            for trial in 0..<40 {
+                var bytes = (0..<length).map { _ in alphabet.randomElement(using: &random)! }
+                if trial % 4 == 0 { bytes[Int.random(in: 0..<length, using: &random)] = 0xC3 }
+                var folded: [UInt8] = []
+                let ascii = bytes.withUnsafeBufferPointer { SearchFolding.foldEmail(utf8: $0, into: &folded) }
+                #expect(ascii)
+                if trial % 4 == 0 {
+                    // Not ASCII: folded by Foundation, so only checked to be lower case here.
+                    #expect(!folded.contains { $0 &- 0x41 < 26 })
+                } else {
+                    #expect(folded == bytes.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, "\(bytes)")
+                }
+            }
+        }
+    }
+
     @Test("Removing and updating addresses keep the answers right")
     func removeAndUpdate() {
         let before = SearchFixtures.contact(given: "A", emails: ["a@example.com", "shared@example.com"])
