@@ -218,21 +218,20 @@ package struct SearchIndexes: Sendable {
         consuming func finish() -> NameIndex { builder.finish() }
     }
 
-    /// Email addresses and phone numbers as contacts' encoded messages hold them (UTF-8, not
-    /// yet folded or keyed), with their slots, in the order read: what the bulk build's name
-    /// thread, which walks the contacts, hands in batches to the thread that folds, keys and
-    /// inserts them (``AddressBuild/add(_:)``), so that the contacts are walked once.
+    /// Where email addresses and phone numbers lie in the contact arena, as contacts' encoded
+    /// messages hold them (UTF-8, not yet folded or keyed), with their slots, in the order read:
+    /// what the bulk build's name thread, which walks the contacts, hands in batches to the
+    /// thread that folds, keys and inserts them (``AddressBuild/add(_:arena:)``), so that the
+    /// contacts are walked once and the fields' bytes are not copied on the way.
     struct FieldQueue {
         fileprivate struct Field {
             var slot: ContactSlot
             var isEmail: Bool
-            /// Where the field's bytes lie in `bytes`.
+            /// Where the field's bytes lie in the contact arena.
             var bytes: Range<Int>
         }
 
         fileprivate var fields: [Field] = []
-        /// The bytes of the fields, back to back.
-        fileprivate var bytes: [UInt8] = []
         /// The contacts whose fields were read.
         private(set) var contacts = 0
 
@@ -243,13 +242,13 @@ package struct SearchIndexes: Sendable {
         /// An empty queue.
         init() {}
 
-        /// Keeps an email address or phone number (its UTF-8 bytes) of the contact in `slot`,
-        /// which is being read; a name field is ignored.
-        mutating func read(_ slot: ContactSlot, field: ContactCodec.IndexedField, utf8: UnsafeBufferPointer<UInt8>) {
+        /// Keeps where an email address or phone number (its UTF-8 bytes) of the contact in
+        /// `slot`, which is being read, lies in the contact arena: the fields are read from there
+        /// rather than copied, the arena being left unchanged while the indexes are built; a name
+        /// field is ignored.
+        mutating func read(_ slot: ContactSlot, field: ContactCodec.IndexedField, arenaBytes: Range<Int>) {
             if field == .name { return }
-            let start = bytes.count
-            bytes.append(contentsOf: utf8)
-            fields.append(Field(slot: slot, isEmail: field == .email, bytes: start..<bytes.count))
+            fields.append(Field(slot: slot, isEmail: field == .email, bytes: arenaBytes))
         }
 
         /// Ends the contact whose fields were read; contacts end in ascending slot order.
@@ -258,7 +257,6 @@ package struct SearchIndexes: Sendable {
         /// Empties the queue, keeping its storage when no copy shares it.
         mutating func removeAll() {
             fields.removeAll(keepingCapacity: true)
-            bytes.removeAll(keepingCapacity: true)
             contacts = 0
         }
     }
@@ -402,21 +400,20 @@ package struct SearchIndexes: Sendable {
         }
 
         /// Adds the email addresses and phone numbers of a queue of contacts above every contact
-        /// added before, as ``add(_:field:utf8:)`` and ``endContact()`` would one by one.
-        mutating func add(_ fields: FieldQueue) {
-            fields.bytes.withUnsafeBufferPointer { bytes in
-                var index = 0
-                while index < fields.fields.count {
-                    let slot = fields.fields[index].slot
-                    repeat {
-                        let field = fields.fields[index]
-                        add(
-                            slot, field: field.isEmail ? .email : .phone,
-                            utf8: UnsafeBufferPointer(rebasing: bytes[field.bytes]))
-                        index += 1
-                    } while index < fields.fields.count && fields.fields[index].slot == slot
-                    endContact()
-                }
+        /// added before, as ``add(_:field:utf8:)`` and ``endContact()`` would one by one; the
+        /// fields' bytes lie in `arena`, the contact arena they were read from.
+        mutating func add(_ fields: FieldQueue, arena bytes: UnsafeBufferPointer<UInt8>) {
+            var index = 0
+            while index < fields.fields.count {
+                let slot = fields.fields[index].slot
+                repeat {
+                    let field = fields.fields[index]
+                    add(
+                        slot, field: field.isEmail ? .email : .phone,
+                        utf8: UnsafeBufferPointer(rebasing: bytes[field.bytes]))
+                    index += 1
+                } while index < fields.fields.count && fields.fields[index].slot == slot
+                endContact()
             }
         }
 

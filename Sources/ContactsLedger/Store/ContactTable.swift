@@ -162,19 +162,25 @@ struct ContactTable: Sendable {
     /// costs address space, not memory.
     static let arenaReservationMax = Int(min(ProcessInfo.processInfo.physicalMemory / 8, 4 << 30))
 
-    /// Calls `body` with each live contact's slot and encoded values, in slot order, until it
-    /// returns a failure, which is returned.
+    /// Calls `body` with each live contact's slot, encoded values and where they start in the
+    /// arena (``withArena(_:)``), in slot order, until it returns a failure, which is returned.
     func forEachContact<Failure>(
-        _ body: (ContactSlot, UnsafeBufferPointer<UInt8>) -> Failure?
+        _ body: (ContactSlot, UnsafeBufferPointer<UInt8>, _ arenaOffset: Int) -> Failure?
     ) -> Failure? {
         arena.withUnsafeBufferPointer { arena in
             for (slot, record) in records.enumerated() where !record.isFree {
                 let start = record.offset + Int(record.identifierBytes)
                 let encoded = UnsafeBufferPointer(rebasing: arena[start..<start + Int(record.encodedBytes)])
-                if let failure = body(ContactSlot(slot), encoded) { return failure }
+                if let failure = body(ContactSlot(slot), encoded, start) { return failure }
             }
             return nil
         }
+    }
+
+    /// Calls `body` with the arena's bytes, for reading the parts of contacts that
+    /// ``forEachContact(_:)`` located.
+    func withArena<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try arena.withUnsafeBufferPointer(body)
     }
 
     /// Calls `body` with the encoded values of a record, without copying them.

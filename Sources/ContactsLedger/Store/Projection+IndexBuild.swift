@@ -27,8 +27,8 @@ extension Projection {
     /// encoded messages without decoding them (``ContactCodec/forEachIndexedField(in:_:)``): it
     /// builds the name index (``SearchIndexes/NameBuild``, which sorts (word, slot) pairs rather
     /// than inserting into a set per word, and folds a name field once however many contacts
-    /// share it), and hands the email addresses and phone numbers, as their bytes, to the
-    /// caller's thread in batches of `contactsHandedOn` contacts (``SearchIndexes/FieldQueue``),
+    /// share it), and hands where the email addresses and phone numbers lie in the contact arena
+    /// to the caller's thread, which reads them there, in batches of `contactsHandedOn` contacts (``SearchIndexes/FieldQueue``),
     /// which folds, keys and inserts them (``SearchIndexes/AddressBuild``) and hands the batches
     /// back to be filled again. Once the walk is done, the name thread offers the word starts'
     /// pairs too (``NameIndex/Builder/takeStartPairs()``): whichever thread is done with its own
@@ -51,12 +51,14 @@ extension Projection {
                 into: (
                     names: SearchIndexes.NameBuild(slotBound: contacts.slotCount), addresses: SearchIndexes.FieldQueue()
                 )
-            ) { (build, slot, encoded) throws(EventDecodingError) in
+            ) { (build, slot, encoded, arenaOffset) throws(EventDecodingError) in
                 try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
                     if field == .name {
                         build.names.addNameField(utf8)
                     } else {
-                        build.addresses.read(slot, field: field, utf8: utf8)
+                        // Where the bytes lie in the arena, which the caller's thread reads them from.
+                        let start = arenaOffset + (utf8.baseAddress! - encoded.baseAddress!)
+                        build.addresses.read(slot, field: field, arenaBytes: start..<start + utf8.count)
                     }
                 }
                 build.names.endContact(slot)
@@ -90,13 +92,15 @@ extension Projection {
         }
         var build = SearchIndexes.AddressBuild(into: SearchIndexes(defaultCountryCode: indexes.defaultCountryCode))
         var sampled = false
-        while let batch = addresses.take() {
-            if !sampled {
-                sampled = true
-                build.reserve(forContacts: contacts.count, like: batch)
+        contacts.withArena { arena in
+            while let batch = addresses.take() {
+                if !sampled {
+                    sampled = true
+                    build.reserve(forContacts: contacts.count, like: batch)
+                }
+                build.add(batch, arena: arena)
+                emptied.put(batch)
             }
-            build.add(batch)
-            emptied.put(batch)
         }
         var built = build.finish()
         // While the name thread may still be at work.
@@ -114,12 +118,13 @@ extension Projection {
     /// first contact whose bytes it cannot read.
     private static func index<Built>(
         _ contacts: ContactTable, into built: consuming Built,
-        _ insert: (inout Built, ContactSlot, UnsafeBufferPointer<UInt8>) throws(EventDecodingError) -> Void
+        _ insert: (inout Built, ContactSlot, UnsafeBufferPointer<UInt8>, _ arenaOffset: Int) throws(EventDecodingError)
+            -> Void
     ) -> Result<Built, IndexBuildFailure> {
         var built = built
-        let failure = contacts.forEachContact { slot, encoded -> IndexBuildFailure? in
+        let failure = contacts.forEachContact { slot, encoded, arenaOffset -> IndexBuildFailure? in
             do throws(EventDecodingError) {
-                try insert(&built, slot, encoded)
+                try insert(&built, slot, encoded, arenaOffset)
                 return nil
             } catch {
                 return IndexBuildFailure(slot: slot, error: error)
