@@ -123,13 +123,7 @@ struct IntegerKeyIndex: Sendable {
     /// The bucket where probing for a key starts: the key's bits mixed (MurmurHash3's fmix64),
     /// because packed phone numbers differ mostly in their middle bits.
     private static func home(_ key: UInt64) -> Int {
-        var x = key
-        x ^= x >> 33
-        x &*= 0xFF51_AFD7_ED55_8CCD
-        x ^= x >> 33
-        x &*= 0xC4CE_B9FE_1A85_EC53
-        x ^= x >> 33
-        return Int(truncatingIfNeeded: x)
+        Int(truncatingIfNeeded: ByteHash.mix(key))
     }
 
     /// Gives back unused capacity of the lists of shared numbers.
