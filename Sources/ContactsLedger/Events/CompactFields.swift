@@ -20,6 +20,11 @@ enum CompactFields {
         return Array(utf8).withUnsafeBufferPointer(parseUUID)
     }
 
+    /// ``uuidBytes(_:)`` of an identifier's UTF-8.
+    static func uuidBytes(utf8: UnsafeBufferPointer<UInt8>) -> UUIDBytes? {
+        parseUUID(utf8)
+    }
+
     /// The offsets of the 32 hex digits in the canonical text, in order.
     private static let digitOffsets: [Int] = (0..<36).filter { ![8, 13, 18, 23].contains($0) }
 

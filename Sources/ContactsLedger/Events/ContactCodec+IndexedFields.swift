@@ -13,8 +13,9 @@ extension ContactCodec {
     }
 
     /// Calls `body` with the UTF-8 bytes of every name field, email address and phone number
-    /// of an encoded Contact message, without building strings or values; the bytes are valid
-    /// only during the call. Name fields come after the addresses and numbers.
+    /// of an encoded Contact message, without building strings or values: each is a part of
+    /// `bytes`, never a copy (the bulk index build hands on where addresses lie by their offset
+    /// in it). Name fields come after the addresses and numbers.
     ///
     /// A bulk index build reads a million contacts this way (decision 0009): decoding each into
     /// a ``ContactValues`` allocated a string per field and an array per labeled property. What

@@ -24,7 +24,7 @@ enum ByteHash {
     /// that end the key, shifted, when it has eight; else two four-byte loads that overlap, or
     /// the first, middle and last byte.
     @inline(__always)
-    static func tail(_ raw: UnsafeRawBufferPointer, _ rest: Int) -> UInt64 {
+    private static func tail(_ raw: UnsafeRawBufferPointer, _ rest: Int) -> UInt64 {
         let count = raw.count
         if count >= 8 {
             return raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) >> (8 * UInt64(8 - rest))

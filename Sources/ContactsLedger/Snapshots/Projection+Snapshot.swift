@@ -5,7 +5,7 @@ import LedgerStorage
 /// The state bytes a ``Projection`` puts in a snapshot file (`SnapshotStore` in LedgerStorage
 /// frames them with the sequence, chain hash, length, digest and CRC).
 ///
-/// Version 3, in order (integers are LEB128 varints unless marked fixed; strings and byte
+/// Version 6, in order (integers are LEB128 varints unless marked fixed; strings and byte
 /// strings are a varint length and the bytes; sets are a count and their sorted elements):
 ///
 /// | field | form |
@@ -18,7 +18,7 @@ import LedgerStorage
 /// | containers | count; each identifier, name, type |
 /// | container identifiers by index | count; strings |
 /// | creators by index | count; strings |
-/// | contacts | the live contacts' identifiers and encoded values (``ContactCodec``, all keys) back to back, as one byte array; then per slot, as arrays: offset in it, revision, identifier length, encoded length, creator index, container index (65535 for a free slot); the identifier table's buckets; the free slots in the order they will be reused |
+/// | contacts | the live contacts' identifiers (a canonical UUID's 16 bytes, any other identifier its UTF-8; ``ContactTable/IdentifierKey``) and encoded values (``ContactCodec``, all keys) back to back, as one byte array; then per slot, as arrays: offset in it, revision, identifier length, encoded length, creator index, container index (65535 for a free slot); the identifier table's buckets; the free slots in the order they will be reused |
 /// | groups | count; each identifier, name, container, revision, members, subgroups, parents |
 /// | access | count; each client, status, notes entitlement (1 byte) |
 /// | grants | count; each client, contact identifiers |
@@ -28,9 +28,9 @@ import LedgerStorage
 /// Arrays are a count and the elements' bytes (little-endian). Contacts are stored in the
 /// projection's own encoded form and its own table layout, so writing and reading them copies
 /// arrays; nothing is decoded. Earlier versions are passed over like any other, and the state is
-/// replayed from the journal: version 5 hashed the contact table's identifiers otherwise
-/// (``ByteHash``); version 4 kept every identifier as its text in the arena (version 5 on keep a
-/// canonical UUID's 16 bytes); version 3 did not record where its index section starts,
+/// replayed from the journal: version 5 hashed the contact table's identifiers otherwise (before
+/// ``ByteHash``); version 4 kept every identifier as its text in the arena (versions 5 and later
+/// keep a canonical UUID's 16 bytes); version 3 did not record where its index section starts,
 /// for restoring it on a thread of its own; version 2 encoded contacts in event schema version 1;
 /// version 1 stored contacts slot by slot.
 extension Projection {

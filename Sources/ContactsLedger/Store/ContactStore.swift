@@ -198,7 +198,8 @@ public final class ContactStore: @unchecked Sendable {
                             ?? Projection(
                                 ledgerID: LedgerDirectory.identity(at: path, fileSystem: options.fileSystem).ledgerID),
                         journalBytes: LedgerDirectory.segmentBytes(
-                            LedgerPaths(root: path), from: record.sequence, fileSystem: options.fileSystem))
+                            LedgerPaths(root: path), from: record.sequence, fileSystem: options.fileSystem),
+                        fileSystem: options.fileSystem)
                 }
                 try replay!.add(record)
             }
@@ -291,7 +292,8 @@ public final class ContactStore: @unchecked Sendable {
             let replay = ProjectionReplay(
                 projection,
                 journalBytes: LedgerDirectory.segmentBytes(
-                    reader.paths, from: projection.head.sequence + 1, fileSystem: reader.fileSystem))
+                    reader.paths, from: projection.head.sequence + 1, fileSystem: reader.fileSystem),
+                fileSystem: reader.fileSystem)
             do {
                 try journal.forEachRecord(from: projection.head.sequence + 1) { record in
                     try replay.add(record)
@@ -352,7 +354,8 @@ public final class ContactStore: @unchecked Sendable {
             replay = ProjectionReplay(
                 projection,
                 journalBytes: LedgerDirectory.segmentBytes(
-                    reader.paths, from: head.sequence + 1, fileSystem: reader.fileSystem))
+                    reader.paths, from: head.sequence + 1, fileSystem: reader.fileSystem),
+                fileSystem: reader.fileSystem)
             do {
                 while let record = try cursor.next() {
                     if let last, record.sequence > last { break }

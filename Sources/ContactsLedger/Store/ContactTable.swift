@@ -351,16 +351,17 @@ struct ContactTable: Sendable {
         // The state stays alive and unchanged until the copy is waited for, on every path.
         let rest = Result { () throws(SnapshotDecodingError) in
             try Self.restoreColumns(
-                from: &reader, arenaBytes: arenaSource.buffer.count, containers: containers, creators: creators)
+                from: &reader, arena: arenaSource.buffer, containers: containers, creators: creators)
         }
         arena = arenaCopy.wait()
         (records, count, buckets, freeSlots) = try rest.get()
     }
 
-    /// The rest of ``init(from:containers:creators:)`` after the arena (which holds `arenaBytes`
-    /// bytes): the records, the number of live ones, the identifier table and the free slots.
+    /// The rest of ``init(from:containers:creators:)`` after the arena (`arena`, the snapshot's
+    /// bytes of it, which are being copied meanwhile): the records, the number of live ones, the
+    /// identifier table and the free slots.
     private static func restoreColumns(
-        from reader: inout SnapshotReader, arenaBytes: Int, containers: Int, creators: Int
+        from reader: inout SnapshotReader, arena: UnsafeBufferPointer<UInt8>, containers: Int, creators: Int
     ) throws(SnapshotDecodingError) -> (
         records: [StoredContact], count: Int, buckets: [UInt64], freeSlots: [ContactSlot]
     ) {
@@ -392,8 +393,15 @@ struct ContactTable: Sendable {
                 !isUUID || record.identifierBytes == 16,
                 "contact \(slot) has a UUID identifier that is not 16 bytes")
             try reader.check(
-                offsets[slot] <= UInt64(arenaBytes) && record.bytes <= arenaBytes - record.offset,
+                offsets[slot] <= UInt64(arena.count) && record.bytes <= arena.count - record.offset,
                 "contact \(slot) lies outside the arena")
+            // A canonical UUID kept as text would be a second key for its identifier (lookups
+            // make the 16-byte one), so that an add of it would not find the contact.
+            try reader.check(
+                isUUID || record.identifierBytes != 36
+                    || CompactFields.uuidBytes(
+                        utf8: UnsafeBufferPointer(rebasing: arena[record.offset..<record.offset + 36])) == nil,
+                "contact \(slot) keeps a UUID identifier as text")
             try reader.check(
                 Int(record.container) < containers && Int(record.creator) < creators,
                 "contact \(slot) refers to a container or creator that does not exist")
@@ -406,10 +414,15 @@ struct ContactTable: Sendable {
                 || (buckets.count & (buckets.count - 1) == 0 && live * 4 <= buckets.count * 3),
             "the identifier table has the wrong size")
         var occupied = 0
+        // A slot named by two buckets would leave another contact without one.
+        var named = [UInt64](repeating: 0, count: (slots + 63) / 64)
         for bucket in buckets where bucket != 0 {
             let slot = Int(UInt32(truncatingIfNeeded: bucket)) - 1
             try reader.check(
                 slot >= 0 && slot < slots && !records[slot].isFree, "an identifier bucket names no contact")
+            let bit: UInt64 = 1 << UInt64(slot % 64)
+            try reader.check(named[slot / 64] & bit == 0, "two identifier buckets name contact \(slot)")
+            named[slot / 64] |= bit
             occupied += 1
         }
         try reader.check(occupied == live, "the identifier table is miscounted")

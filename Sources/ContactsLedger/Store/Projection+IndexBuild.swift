@@ -27,9 +27,9 @@ extension Projection {
     /// encoded messages without decoding them (``ContactCodec/forEachIndexedField(in:_:)``): it
     /// builds the name index (``SearchIndexes/NameBuild``, which sorts (word, slot) pairs rather
     /// than inserting into a set per word, and folds a name field once however many contacts
-    /// share it), and hands where the email addresses and phone numbers lie in the contact arena
-    /// to the caller's thread, which reads them there, in batches of `contactsHandedOn` contacts (``SearchIndexes/FieldQueue``),
-    /// which folds, keys and inserts them (``SearchIndexes/AddressBuild``) and hands the batches
+    /// share it), and hands where the email addresses and phone numbers lie in the contact arena,
+    /// in batches of `contactsHandedOn` contacts (``SearchIndexes/FieldQueue``), to the caller's
+    /// thread, which reads, folds, keys and inserts them (``SearchIndexes/AddressBuild``) and hands the batches
     /// back to be filled again. Once the walk is done, the name thread offers the word starts'
     /// pairs too (``NameIndex/Builder/takeStartPairs()``): whichever thread is done with its own
     /// part first sorts them into postings (the other thread is then still sorting the words' or
@@ -56,8 +56,13 @@ extension Projection {
                     if field == .name {
                         build.names.addNameField(utf8)
                     } else {
-                        // Where the bytes lie in the arena, which the caller's thread reads them from.
+                        // Where the bytes lie in the arena, which the caller's thread reads them
+                        // from: `utf8` is a part of `encoded` (forEachIndexedField's promise).
                         let start = arenaOffset + (utf8.baseAddress! - encoded.baseAddress!)
+                        assert(
+                            utf8.baseAddress! >= encoded.baseAddress!
+                                && utf8.baseAddress! + utf8.count <= encoded.baseAddress! + encoded.count,
+                            "an indexed field outside its contact's bytes")
                         build.addresses.read(slot, field: field, arenaBytes: start..<start + utf8.count)
                     }
                 }

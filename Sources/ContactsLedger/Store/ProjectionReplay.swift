@@ -22,8 +22,8 @@ import LedgerStorage
 /// checked, not decoded. The result is the projection a sequential replay gives: one thread
 /// applies every record, in sequence order, and the indexes answer every query alike.
 final class ProjectionReplay: @unchecked Sendable {
-    // Thread-safety: `filling` belongs to the caller's thread. `batches` is a thread-safe queue.
-    // `failure` and `spent` are guarded by `lock`. `projection` belongs to the applying thread
+    // Thread-safety: `filling`, `warming`, `warmed` and `warmedBytes` belong to the caller's
+    // thread. `batches` is a thread-safe queue. `failure`, `spent` and `arena` are guarded by `lock`. `projection` belongs to the applying thread
     // until it returns, and to the caller after `finish()` has waited for that (`applying`).
     private static let batchRecords = 128
     /// A batch is handed on once its payloads reach this many bytes, whatever its records: an
@@ -32,9 +32,10 @@ final class ProjectionReplay: @unchecked Sendable {
     /// then finished alone while a core stood idle.
     private static let batchBytesMax = 64 << 10
     private static let batchesQueuedMax = 4
-    /// How far ahead of the applying thread's last add the caller's thread backs the contact
-    /// arena's room with memory (``warmArena()``), and how much it backs at a time: four batches
-    /// of imported contacts (about 280 KB a record) are queued at most.
+    /// How far past the arena's filled part, as the applying thread published it after its last
+    /// batch, the caller's thread backs the arena's room with memory (``warmArena()``), and how
+    /// much it backs at a time: four batches of imported contacts (about 280 KB a record) are
+    /// queued at most.
     private static let warmAhead = 4 << 20
     private static let warmChunk = 256 << 10
 
@@ -64,10 +65,14 @@ final class ProjectionReplay: @unchecked Sendable {
     /// arena is not backed ahead (a replay onto a projection with contacts).
     private var arena: (address: UInt, count: Int, capacity: Int)?
     /// Whether the caller's thread backs the arena's room ahead of the applying thread while it
-    /// waits for room in the queue (``warmArena()``); cleared for good when the system refuses.
+    /// waits for room in the queue (``warmArena()``); cleared for good when the system does not
+    /// know the advice.
     private var warming: Bool
-    /// How far the caller's thread has backed the arena's room, and the room's address then.
-    private var warmed: (address: UInt, end: UInt) = (0, 0)
+    /// How far the caller's thread has backed the arena's room, the room's address then, and
+    /// whether backing it was refused (it is tried again only at another address).
+    private var warmed: (address: UInt, end: UInt, refused: Bool) = (0, 0, false)
+    /// The layer that advises the system about memory (``FileSystem/populateForWriting(_:)``).
+    private let fileSystem: any FileSystem
     /// For tests: the bytes of arena room the caller's thread backed.
     private(set) var warmedBytes = 0
     /// The applying thread, which ``finish()`` waits for; set once it starts.
@@ -91,10 +96,12 @@ final class ProjectionReplay: @unchecked Sendable {
     /// before it decodes one.
     init(
         _ projection: Projection, journalBytes: @autoclosure () -> Int = 0,
+        fileSystem: any FileSystem = SystemFileSystem(),
         decodesOnCaller: (@Sendable (_ firstSequence: UInt64) -> Bool)? = nil,
         applyingWillDecode: (@Sendable () -> Void)? = nil
     ) {
         self.projection = projection
+        self.fileSystem = fileSystem
         self.decodesOnCaller = decodesOnCaller
         self.applyingWillDecode = applyingWillDecode
         keepsAddsEncoded = projection.contactCount == 0
@@ -186,28 +193,33 @@ final class ProjectionReplay: @unchecked Sendable {
         batches.put(batch)
     }
 
-    /// Backs the next chunk of the contact arena's room, up to ``warmAhead`` bytes past the
-    /// applying thread's last add, with memory (`MADV_POPULATE_WRITE`, which faults the pages in
-    /// as a write would and changes no byte); false when there is nothing to back.
+    /// Backs the next chunk of the contact arena's room, up to ``warmAhead`` bytes past its filled
+    /// part, with memory (``FileSystem/populateForWriting(_:)``, which faults the pages in as a
+    /// write would and changes no byte); false when there is nothing to back.
     ///
     /// The applying thread is the busier of the two in a replay's record phase, and most of its
     /// time went to the page faults of the arena's fresh memory (on a VM, each also a fault in the
     /// hypervisor), while the caller's thread waited for room in the queue. Only whole pages past
-    /// the filled part are backed. Should the arena move (it outgrew its reservation), the old
-    /// address may be backed once more: the advice changes no byte, and a range no longer mapped
-    /// is refused, which ends the warming.
+    /// the filled part are backed. The extent is the one published after the last batch applied:
+    /// should the arena have moved since (it outgrew its room, or was compacted), the old address
+    /// may be advised once more, which changes no byte; a refusal (a range no longer mapped)
+    /// stops the backing until another address is published, and an advice the system does not
+    /// know (EINVAL, before Linux 5.14) stops it for the replay.
     private func warmArena() -> Bool {
         guard let arena = lock.withLock({ arena }), arena.address != 0 else { return false }
-        if warmed.address != arena.address { warmed = (arena.address, 0) }
+        if warmed.address != arena.address { warmed = (arena.address, 0, false) }
+        guard !warmed.refused else { return false }
         let page = UInt(Self.pageSize)
         let filled = (arena.address + UInt(arena.count) + page - 1) & ~(page - 1)
         let limit = (arena.address + UInt(min(arena.capacity, arena.count + Self.warmAhead))) & ~(page - 1)
         let start = max(filled, warmed.end)
-        guard start < limit else { return false }
+        guard start < limit, let base = UnsafeMutableRawPointer(bitPattern: start) else { return false }
         let length = min(UInt(Self.warmChunk), limit - start)
-        guard madvise(UnsafeMutableRawPointer(bitPattern: start), Int(length), MADV_POPULATE_WRITE) == 0 else {
-            // Before Linux 5.14 the advice is unknown (EINVAL).
-            warming = false
+        do {
+            try fileSystem.populateForWriting(UnsafeMutableRawBufferPointer(start: base, count: Int(length)))
+        } catch {
+            if case .system(_, _, EINVAL) = error { warming = false }
+            warmed.refused = true
             return false
         }
         warmed.end = start + length

@@ -52,6 +52,8 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     public enum Operation: String, Sendable, CaseIterable {
         case open, close, write, read, synchronizeData, synchronize, truncate, size, lock, rename, remove
         case makeDirectory, synchronizeDirectory, contentsOfDirectory
+        /// ``FileSystem/populateForWriting(_:)``, whose path is `(memory)`.
+        case populateMemory
 
         /// The system call this operation stands for, as errors name it.
         public var systemCall: String {
@@ -70,6 +72,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
             case .makeDirectory: "mkdir"
             case .synchronizeDirectory: "fsync directory"
             case .contentsOfDirectory: "opendir"
+            case .populateMemory: "madvise(MADV_POPULATE_WRITE)"
             }
         }
     }
@@ -227,7 +230,8 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         -> Effect?
     {
         counts[operation, default: 0] += 1
-        directories.insert(isDirectory ? path : parentDirectory(of: path))
+        // Memory is not a file: it widens no crash's scope.
+        if operation != .populateMemory { directories.insert(isDirectory ? path : parentDirectory(of: path)) }
         if crashed { throw StorageError.system(operation: operation.systemCall, path: path, errno: EIO) }
         guard
             let index = faults.firstIndex(where: {
@@ -406,6 +410,14 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     /// Whether anything exists at the path.
     public func exists(_ path: String) -> Bool {
         base.exists(path)
+    }
+
+    /// Backs memory through the layer below, unless a fault for ``Operation/populateMemory`` fires.
+    public func populateForWriting(_ region: UnsafeMutableRawBufferPointer) throws(StorageError) {
+        lock.lock()
+        defer { lock.unlock() }
+        _ = try check(.populateMemory, SystemFileSystem.memoryPath)
+        try base.populateForWriting(region)
     }
 }
 

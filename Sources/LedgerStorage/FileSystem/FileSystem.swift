@@ -83,9 +83,17 @@ public protocol FileSystem: Sendable {
     /// A whole file's bytes for reading, mapped where the layer can map files; the default reads
     /// the file into memory with ``readAll(_:)``.
     func mapReadOnly(_ path: String) throws(StorageError) -> MappedFile
+    /// Backs whole pages of this process's memory with memory now, as writing them would, without
+    /// changing a byte (`madvise(MADV_POPULATE_WRITE)`): a hint for memory about to be filled,
+    /// whose pages are dear to fault in one by one. The region must lie in memory the process
+    /// has mapped writable. The default does nothing.
+    func populateForWriting(_ region: UnsafeMutableRawBufferPointer) throws(StorageError)
 }
 
 extension FileSystem {
+    /// Does nothing: not every layer can advise the system about memory.
+    public func populateForWriting(_ region: UnsafeMutableRawBufferPointer) throws(StorageError) {}
+
     /// Reads the whole file into memory: the form every layer can give.
     public func mapReadOnly(_ path: String) throws(StorageError) -> MappedFile {
         MappedFile(bytes: try readAll(path))

@@ -105,6 +105,18 @@ public struct SystemFileSystem: FileSystem {
         return MappedFile(mapping: UnsafeRawPointer(address), count: count)
     }
 
+    /// Backs the pages of `region` with memory (`madvise(MADV_POPULATE_WRITE)`, Linux 5.14 and
+    /// later; EINVAL before).
+    public func populateForWriting(_ region: UnsafeMutableRawBufferPointer) throws(StorageError) {
+        guard let base = region.baseAddress, region.count > 0 else { return }
+        _ = try retryingInterrupts("madvise(MADV_POPULATE_WRITE)", Self.memoryPath) {
+            Glibc.madvise(base, region.count, MADV_POPULATE_WRITE)
+        }
+    }
+
+    /// What errors about memory name in place of a path.
+    static let memoryPath = "(memory)"
+
     /// Makes the file's data durable (fdatasync).
     public func synchronizeData(_ file: OpenFile) throws(StorageError) {
         _ = try retryingInterrupts("fdatasync", file.path) { Glibc.fdatasync(file.descriptor) }

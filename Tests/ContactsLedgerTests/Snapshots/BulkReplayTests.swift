@@ -194,7 +194,8 @@ struct BulkReplayTests {
     /// Feeds every record of a ledger to a replay whose batches are decoded where `placement`
     /// says, as the store's replay does, and returns what it finished with.
     private func replay(
-        _ path: String, decodesOnCaller: @escaping @Sendable (UInt64) -> Bool,
+        _ path: String, fileSystem: any FileSystem = SystemFileSystem(),
+        decodesOnCaller: @escaping @Sendable (UInt64) -> Bool,
         applyingWillDecode: (@Sendable (ProjectionReplay) -> Void)? = nil
     ) throws -> Result<Projection, ContactStoreError> {
         let reader = try JournalReader(at: path)
@@ -211,8 +212,11 @@ struct BulkReplayTests {
                 if let replay = started.replay { applyingWillDecode(replay) }
             }
         }
+        // The arena's room reserved as the store reserves it.
         let replay = ProjectionReplay(
-            Projection(ledgerID: reader.identity.ledgerID), decodesOnCaller: decodesOnCaller, applyingWillDecode: hold)
+            Projection(ledgerID: reader.identity.ledgerID),
+            journalBytes: LedgerDirectory.segmentBytes(reader.paths, from: 1, fileSystem: reader.fileSystem),
+            fileSystem: fileSystem, decodesOnCaller: decodesOnCaller, applyingWillDecode: hold)
         started.replay = replay
         do throws(ContactStoreError) {
             for record in records { try replay.add(record) }
@@ -236,29 +240,70 @@ struct BulkReplayTests {
         expectSameState(replayed, expected)
     }
 
-    @Test("While the applying thread is behind, the caller's thread backs the arena's room, and the state is unchanged")
-    func callerBacksTheArenaWhileWaiting() throws {
-        let directory = StoreDirectory()
+    /// A ledger of imports (2,500 contacts, over 600 KB, a record: more arena than one chunk of
+    /// backing) after a history, and the projection that applying each record gives.
+    private func importLedger(_ directory: StoreDirectory) throws -> Projection {
         try writeLedger(directory, seed: 11, requests: 40)
         let journal = try Journal.open(at: directory.ledger)
-        // Imports of 2,500 contacts (over 600 KB each): more arena than one chunk of backing.
         for index in 0..<8 { _ = try journal.appendAndWait(Self.importEntry("import\(index)", count: 2_500)) }
         journal.close()
-        let expected = try fullReplay(of: directory.ledger)
+        return try fullReplay(of: directory.ledger)
+    }
+
+    /// Replays a ledger with every batch decoded on an applying thread that dawdles, so that the
+    /// queue fills and the caller's thread would wait; returns the projection and the bytes of
+    /// arena room the caller's thread backed.
+    private func replayWithSlowApplying(
+        _ path: String, fileSystem: any FileSystem
+    ) throws -> (projection: Projection, backed: Int) {
         final class Seen: @unchecked Sendable {
             // Set by the applying thread before it decodes; read once the replay has finished.
             var replay: ProjectionReplay?
         }
         let seen = Seen()
-        // Every batch is decoded on the applying thread, which dawdles, so the queue fills.
-        let replayed = try replay(directory.ledger, decodesOnCaller: { _ in false }) { replay in
+        let replayed = try replay(path, fileSystem: fileSystem, decodesOnCaller: { _ in false }) { replay in
             seen.replay = replay
             usleep(2_000)
         }.get()
+        return (replayed, try #require(seen.replay).warmedBytes)
+    }
+
+    /// Whether this system backs memory on advice (Linux 5.14 and later).
+    static let systemPopulatesMemory: Bool = {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let region = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * page, alignment: page)
+        defer { region.deallocate() }
+        return (try? SystemFileSystem().populateForWriting(UnsafeMutableRawBufferPointer(rebasing: region[..<page])))
+            != nil
+    }()
+
+    @Test(
+        "While the applying thread is behind, the caller's thread backs the arena's room, and the state is unchanged",
+        .enabled(if: systemPopulatesMemory, "this system does not back memory on advice"))
+    func callerBacksTheArenaWhileWaiting() throws {
+        let directory = StoreDirectory()
+        let expected = try importLedger(directory)
+        let fileSystem = FaultInjectingFileSystem()
+        let (replayed, backed) = try replayWithSlowApplying(directory.ledger, fileSystem: fileSystem)
         expectSameState(replayed, expected)
-        let backed = try #require(seen.replay).warmedBytes
         #expect(backed > 0)
-        #expect(backed % Int(sysconf(Int32(_SC_PAGESIZE))) == 0)
+        #expect(fileSystem.callCount(.populateMemory) > 0)
+    }
+
+    @Test(
+        "Memory advice the system refuses stops the backing, and the replay's state is unchanged",
+        arguments: [EINVAL, ENOMEM])
+    func refusedAdviceStopsBacking(errno code: Int32) throws {
+        let directory = StoreDirectory()
+        let expected = try importLedger(directory)
+        let fileSystem = FaultInjectingFileSystem()
+        fileSystem.inject(.init(.populateMemory, effect: .fail(errno: code)))
+        let (replayed, backed) = try replayWithSlowApplying(directory.ledger, fileSystem: fileSystem)
+        expectSameState(replayed, expected)
+        #expect(backed == 0)
+        // Not asked again: after EINVAL for the replay, after any other refusal for the arena's
+        // address, which its reserved room keeps for the whole replay here.
+        #expect(fileSystem.callCount(.populateMemory) == 1)
     }
 
     /// An entry adding `count` contacts, as an import writes them.

@@ -59,19 +59,29 @@ struct ProjectionSnapshotTests {
     }
 
     /// A contact table's snapshot bytes: a 100-byte arena and one contact at `offset` of
-    /// `4 + encodedBytes` bytes, in slot 0.
+    /// `identifierLength` (without bit 31, the UUID flag) `+ encodedBytes` bytes, in slot 0.
     private static func contactTableBytes(
         offset: UInt64, encodedBytes: UInt32, identifierLength: UInt32 = 4
     ) -> [UInt8] {
+        contactTableBytes(
+            arena: (0..<100).map { UInt8($0) },
+            contacts: [(offset, identifierLength, encodedBytes)], buckets: [UInt64(0x1234) << 32 | 1, 0])
+    }
+
+    /// A contact table's snapshot bytes: `arena`, contacts in slots from 0 (each its offset, its
+    /// identifier's length with the UUID flag, and its encoded length), and `buckets`.
+    private static func contactTableBytes(
+        arena: [UInt8], contacts: [(offset: UInt64, identifier: UInt32, encoded: UInt32)], buckets: [UInt64]
+    ) -> [UInt8] {
         var writer = SnapshotWriter(capacity: 0)
-        writer.array((0..<100).map { UInt8($0) })
-        writer.array([offset])
-        writer.array([UInt64(1)])
-        writer.array([identifierLength])
-        writer.array([encodedBytes])
-        writer.array([UInt32(0)])
-        writer.array([UInt16(0)])
-        writer.array([UInt64(0x1234) << 32 | 1, 0])
+        writer.array(arena)
+        writer.array(contacts.map(\.offset))
+        writer.array(contacts.indices.map { UInt64($0 + 1) })
+        writer.array(contacts.map(\.identifier))
+        writer.array(contacts.map(\.encoded))
+        writer.array([UInt32](repeating: 0, count: contacts.count))
+        writer.array([UInt16](repeating: 0, count: contacts.count))
+        writer.array(buckets)
         writer.array([ContactSlot]())
         return writer.bytes
     }
@@ -113,6 +123,32 @@ struct ProjectionSnapshotTests {
         {
         case .success: Issue.record("a UUID identifier of 4 bytes was restored")
         case .failure(let error): #expect(error.reason.contains("contact 0 has a UUID identifier that is not 16 bytes"))
+        }
+    }
+
+    @Test("A contact table refuses a canonical UUID kept as text, and a contact named by two buckets")
+    func contactTableRefusesSecondKeys() throws {
+        let canonical = Array("E621E1F8-C36C-495A-93FC-0C247A3E6E5F".utf8)
+        func table(_ identifier: [UInt8]) -> Result<ContactTable, SnapshotDecodingError> {
+            Self.restoreContactTable(
+                Self.contactTableBytes(
+                    arena: identifier + [0x0A, 0x00], contacts: [(0, UInt32(identifier.count), 2)],
+                    buckets: [UInt64(0x1234) << 32 | 1, 0]))
+        }
+        switch table(canonical) {
+        case .success: Issue.record("a canonical UUID kept as text was restored")
+        case .failure(let error): #expect(error.reason.contains("contact 0 keeps a UUID identifier as text"))
+        }
+        // Any other 36-character identifier is text, as the table keeps it.
+        let lower = Array("e621e1f8-c36c-495a-93fc-0c247a3e6e5f".utf8)
+        #expect(try table(lower).get().identifier(at: 0) == String(decoding: lower, as: UTF8.self))
+        // Two contacts, both buckets naming the first.
+        let twice = Self.contactTableBytes(
+            arena: Array("ab".utf8) + [0x0A, 0x00], contacts: [(0, 1, 1), (2, 1, 1)],
+            buckets: [UInt64(1) << 32 | 1, UInt64(2) << 32 | 1, 0, 0])
+        switch Self.restoreContactTable(twice) {
+        case .success: Issue.record("a contact named by two buckets was restored")
+        case .failure(let error): #expect(error.reason.contains("two identifier buckets name contact 0"))
         }
     }
 
