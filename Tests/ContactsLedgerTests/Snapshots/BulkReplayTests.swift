@@ -261,9 +261,11 @@ struct BulkReplayTests {
             var replay: ProjectionReplay?
         }
         let seen = Seen()
+        // 20 ms a batch: far longer than reading one takes, even in a debug build on a slow
+        // machine, so that the caller's thread finds the queue full.
         let replayed = try replay(path, fileSystem: fileSystem, decodesOnCaller: { _ in false }) { replay in
             seen.replay = replay
-            usleep(2_000)
+            usleep(20_000)
         }.get()
         return (replayed, try #require(seen.replay).warmedBytes)
     }
