@@ -98,7 +98,7 @@ struct FoldedWords: Sendable {
                     isASCII = false
                     return
                 }
-                let lowered = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                let lowered = SearchFolding.lowercasedASCII(byte)
                 if lowered &- 0x61 < 26 || lowered &- 0x30 < 10 {
                     buffer[written] = lowered
                     written += 1
@@ -159,7 +159,7 @@ struct FoldedWords: Sendable {
                 }
             } else {
                 let byte = UInt8(value)
-                let lowered = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                let lowered = SearchFolding.lowercasedASCII(byte)
                 if lowered &- 0x61 < 26 || lowered &- 0x30 < 10 {
                     bytes.append(lowered)
                     continue
@@ -549,7 +549,7 @@ enum SearchFolding {
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte >= 0x80 { return false }
-                bytes[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                bytes[index] = lowercasedASCII(byte)
                 index += 1
             }
             return true
@@ -557,10 +557,16 @@ enum SearchFolding {
         return ascii && !folded.isEmpty
     }
 
-    /// Eight ASCII bytes with `A` to `Z` made lower case, all at once: a byte's top bit is set by
-    /// adding 0x3F when it is at least `A`, and by adding 0x25 when it is above `Z` (no byte
-    /// carries into the next, each being below 0x80), and 0x20 is added where the first is set
-    /// and the second is not.
+    /// An ASCII byte, lower case if it is `A` to `Z`.
+    @inline(__always)
+    static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
+        byte &- 0x41 < 26 ? byte | 0x20 : byte
+    }
+
+    /// Eight ASCII bytes with `A` to `Z` made lower case, all at once, as the one-byte form makes
+    /// each: a byte's top bit is set by adding 0x3F when it is at least `A`, and by adding 0x25
+    /// when it is above `Z` (no byte carries into the next, each being below 0x80), and 0x20 is
+    /// added where the first is set and the second is not.
     @inline(__always)
     static func lowercasedASCII(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101

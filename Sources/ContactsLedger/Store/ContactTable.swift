@@ -446,8 +446,9 @@ struct ContactTable: Sendable {
         /// Whether ``bytes`` are a UUID's 16.
         let isUUID: Bool
 
-        /// The key's hash in the table.
-        var hash: UInt32 { ContactTable.hash(bytes, uuid: isUUID) }
+        /// The key's hash in the table: the low 32 bits of ``ByteHash/hash(_:seed:)``, from a
+        /// seed that differs for a UUID's bytes.
+        var hash: UInt32 { UInt32(truncatingIfNeeded: ByteHash.hash(bytes, seed: isUUID ? 1 << 63 : 0)) }
     }
 
     /// Calls `body` with the key of an identifier.
@@ -544,12 +545,6 @@ struct ContactTable: Sendable {
         }
         arena = compacted
         garbage = 0
-    }
-
-    /// The 32 bits of ``ByteHash/hash(_:seed:)`` that the identifier table keeps, from a seed
-    /// that differs for a UUID's bytes.
-    static func hash(_ key: UnsafeBufferPointer<UInt8>, uuid: Bool) -> UInt32 {
-        UInt32(truncatingIfNeeded: ByteHash.hash(key, seed: uuid ? 1 << 63 : 0))
     }
 
     /// Checks that every live contact is found by its identifier and the counts agree; for tests.

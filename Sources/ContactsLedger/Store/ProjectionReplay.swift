@@ -23,8 +23,9 @@ import LedgerStorage
 /// applies every record, in sequence order, and the indexes answer every query alike.
 final class ProjectionReplay: @unchecked Sendable {
     // Thread-safety: `filling`, `warming`, `warmed` and `warmedBytes` belong to the caller's
-    // thread. `batches` is a thread-safe queue. `failure`, `spent` and `arena` are guarded by `lock`. `projection` belongs to the applying thread
-    // until it returns, and to the caller after `finish()` has waited for that (`applying`).
+    // thread. `batches` is a thread-safe queue. `failure`, `spent` and `arena` are guarded by
+    // `lock`. `projection` belongs to the applying thread until it returns, and to the caller
+    // after `finish()` has waited for that (`applying`).
     private static let batchRecords = 128
     /// A batch is handed on once its payloads reach this many bytes, whatever its records: an
     /// import writes records of a thousand contacts (about 280 KB), and batches of 128 of those
