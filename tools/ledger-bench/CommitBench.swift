@@ -5,6 +5,14 @@ import LedgerStorage
 /// Nanoseconds of the monotonic clock.
 func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
+/// The CPU time the process has used so far, user and system, over all its threads.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return .nan }
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 /// The value at `fraction` of the sorted values (nearest rank).
 func percentile(_ values: [Double], _ fraction: Double) -> Double {
     guard !values.isEmpty else { return .nan }
@@ -146,6 +154,8 @@ struct CommitBench {
         var commits: Int
         var syncs: Int
         var seconds: Double
+        /// The process's CPU time (user and system, every thread) over the same interval.
+        var cpuSeconds: Double
     }
 
     /// `writers` tasks, each executing its own one-contact save requests through the async
@@ -162,6 +172,7 @@ struct CommitBench {
         }
         let syncsBefore = fileSystem.dataSyncs
         let before = store.headDigest.sequence
+        let cpuBefore = processCPUSeconds()
         let start = nanoseconds()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for batch in batches {
@@ -176,9 +187,10 @@ struct CommitBench {
             try await group.waitForAll()
         }
         let seconds = Double(nanoseconds() - start) / 1e9
+        let cpuSeconds = processCPUSeconds() - cpuBefore
         let commits = Int(store.headDigest.sequence - before)
         let syncs = fileSystem.dataSyncs - syncsBefore
         store.close()
-        return Group(writers: writers, commits: commits, syncs: syncs, seconds: seconds)
+        return Group(writers: writers, commits: commits, syncs: syncs, seconds: seconds, cpuSeconds: cpuSeconds)
     }
 }

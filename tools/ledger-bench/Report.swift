@@ -22,6 +22,8 @@ struct Report {
         [
             "writers": group.writers, "commits_per_s": Double(group.commits) / group.seconds,
             "fsyncs_per_s": Double(group.syncs) / group.seconds,
+            "cpu_us_per_commit": group.cpuSeconds * 1e6 / Double(max(1, group.commits)),
+            "cpus_busy": group.cpuSeconds / group.seconds,
         ]
     }
 
@@ -133,7 +135,9 @@ struct Report {
         for group in groups {
             line(
                 "group commit, \(group.writers) writers",
-                "\(format(Double(group.commits) / group.seconds, 0)) commits/s, \(format(Double(group.syncs) / group.seconds, 0)) fsyncs/s"
+                "\(format(Double(group.commits) / group.seconds, 0)) commits/s, \(format(Double(group.syncs) / group.seconds, 0)) fsyncs/s, "
+                    + "\(format(group.cpuSeconds * 1e6 / Double(max(1, group.commits)))) CPU us/commit, "
+                    + "\(format(group.cpuSeconds / group.seconds, 2)) CPUs busy"
             )
         }
         for ledger in ledgers {

@@ -172,6 +172,7 @@ do {
                 groups[index].commits += measured.commits
                 groups[index].syncs += measured.syncs
                 groups[index].seconds += measured.seconds
+                groups[index].cpuSeconds += measured.cpuSeconds
             }
         }
     }

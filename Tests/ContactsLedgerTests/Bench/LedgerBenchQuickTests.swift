@@ -54,6 +54,11 @@ struct LedgerBenchQuickTests {
             let commits = try #require(number(group, "commits_per_s"))
             let syncs = try #require(number(group, "fsyncs_per_s"))
             #expect(commits > 0 && syncs > 0 && syncs <= commits * 1.5, "\(group)")
+            // The CPU figures come from getrusage around the same interval: the process does
+            // work for every commit, and cannot keep more processors busy than it has threads.
+            let cpu = try #require(number(group, "cpu_us_per_commit"))
+            let busy = try #require(number(group, "cpus_busy"))
+            #expect(cpu > 0 && cpu.isFinite && busy > 0 && busy < 64, "\(group)")
         }
 
         let replay = try #require(json["replay"] as? [String: [String: Any]])
