@@ -141,6 +141,28 @@ package struct SearchIndexes: Sendable {
         }
     }
 
+    /// One change to the indexes, recorded while a projection's contacts change and applied
+    /// afterwards with ``apply(_:)`` (a store's finish, decision 0014).
+    package enum Change: Sendable {
+        /// ``insert(_:values:)``.
+        case insert(ContactSlot, ContactValues)
+        /// ``update(_:from:to:)``.
+        case update(ContactSlot, old: ContactValues, new: ContactValues)
+        /// ``remove(_:values:)``.
+        case remove(ContactSlot, ContactValues)
+    }
+
+    /// Applies recorded changes in their order (a slot freed by one may be reused by a later one).
+    package mutating func apply(_ changes: [Change]) {
+        for change in changes {
+            switch change {
+            case .insert(let slot, let values): insert(slot, values: values)
+            case .update(let slot, let old, let new): update(slot, from: old, to: new)
+            case .remove(let slot, let values): remove(slot, values: values)
+            }
+        }
+    }
+
     /// Re-indexes a changed contact; fields that did not change cost a comparison, and of
     /// those that did, only the words, addresses and numbers that differ are touched.
     package mutating func update(_ slot: ContactSlot, from old: ContactValues, to new: ContactValues) {

@@ -172,12 +172,13 @@ final class ProjectionSnapshotter: @unchecked Sendable {
         return lastFailure
     }
 
-    /// Called after each committed record is applied, with the projection that includes it;
-    /// starts a background write when one is due. Cheap: a counter, and rarely a copy.
-    func applied(operations: Int, projection: Projection) {
+    /// Called after committed records are applied, with how many contacts there are now and the
+    /// projection that includes them, made only when a write is due; starts a background write
+    /// when one is due. Cheap: a counter, and rarely a copy.
+    func applied(operations: Int, contacts: Int, projection make: () -> Projection) {
         lock.lock()
         operationsSince += operations
-        let due = max(Self.eventsBetweenSnapshotsMin, projection.contactCount / Self.contactsPerEventBetweenSnapshots)
+        let due = max(Self.eventsBetweenSnapshotsMin, contacts / Self.contactsPerEventBetweenSnapshots)
         guard !inFlight, operationsSince >= due else {
             lock.unlock()
             return
@@ -185,7 +186,7 @@ final class ProjectionSnapshotter: @unchecked Sendable {
         inFlight = true
         operationsSince = 0
         lock.unlock()
-        let copy = projection
+        let copy = make()
         queue.async { self.write(copy) }
     }
 

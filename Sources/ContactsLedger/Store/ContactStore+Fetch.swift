@@ -38,7 +38,7 @@ extension ContactStore {
         let access = currentAccess
         try checkCanRead(access)
         let keys = try keys(keysToFetch, access)
-        let found: Contact? = withProjection { projection in
+        let found: Contact? = readState { projection, _ in
             guard let state = projection.contact(identifier),
                 isVisible(projection, identifier: identifier, createdBy: state.createdBy, access)
             else { return nil }
@@ -69,20 +69,20 @@ extension ContactStore {
         let access = currentAccess
         try checkCanRead(access)
         let keys = try keys(request.keysToFetch, access)
-        let (slots, readable) = try withProjection { projection throws -> ([ContactSlot], ContactKeySet) in
+        let (slots, readable) = try readState { projection, indexes throws -> ([ContactSlot], ContactKeySet) in
             var readable = ContactKeySet.all
             if !access.notesEntitlement { readable.remove(.note) }
-            return (try selectSlots(projection, request.predicate, access, readable: readable), readable)
+            return (try selectSlots(projection, indexes, request.predicate, access, readable: readable), readable)
         }
         _ = readable
-        let ordered = withProjection { projection in sort(slots, in: projection, by: request.sortOrder) }
+        let ordered = readState { projection, _ in sort(slots, in: projection, by: request.sortOrder) }
         // Decode in batches so a long enumeration does not hold the read lock throughout.
         var stop = false
         var index = 0
         while index < ordered.count && !stop {
             let batch = ordered[index..<min(ordered.count, index + 256)]
             index += batch.count
-            let contacts: [Contact] = withProjection { projection in
+            let contacts: [Contact] = readState { projection, _ in
                 batch.compactMap { slot in
                     guard let owner = projection.owner(at: slot), let state = projection.state(at: slot) else {
                         return nil
@@ -101,7 +101,8 @@ extension ContactStore {
 
     /// The slots a predicate selects, visible to the client, in slot order.
     private func selectSlots(
-        _ projection: Projection, _ predicate: ContactPredicate?, _ access: ClientAccess, readable: ContactKeySet
+        _ projection: Projection, _ indexes: SearchIndexes, _ predicate: ContactPredicate?, _ access: ClientAccess,
+        readable: ContactKeySet
     )
         throws -> [ContactSlot]
     {
@@ -110,11 +111,11 @@ extension ContactStore {
         case nil:
             slots = projection.occupiedSlots
         case .name(let query):
-            slots = projection.indexes.slots(matchingName: query)
+            slots = indexes.slots(matchingName: query)
         case .emailAddress(let address):
-            slots = projection.indexes.slots(matchingEmailAddress: address)
+            slots = indexes.slots(matchingEmailAddress: address)
         case .phoneNumber(let number):
-            slots = projection.indexes.slots(matchingPhoneNumber: number.stringValue)
+            slots = indexes.slots(matchingPhoneNumber: number.stringValue)
         case .identifiers(let identifiers):
             slots = Array(Set(identifiers.compactMap { projection.slot(of: $0) })).sorted()
         case .group(let identifier):
@@ -181,7 +182,7 @@ extension ContactStore {
     /// The groups matching a predicate (all groups when nil), like `groups(matching:)`.
     public func groups(matching predicate: GroupPredicate? = nil) throws -> [Group] {
         try checkCanRead(currentAccess)
-        return withProjection { projection in
+        return readState { projection, _ in
             let identifiers: [String]
             switch predicate {
             case nil: identifiers = projection.groupIdentifiers
@@ -201,7 +202,7 @@ extension ContactStore {
     /// The containers matching a predicate (all when nil), like `containers(matching:)`.
     public func containers(matching predicate: ContainerPredicate? = nil) throws -> [Container] {
         try checkCanRead(currentAccess)
-        return withProjection { projection in
+        return readState { projection, _ in
             switch predicate {
             case nil: return projection.allContainers
             case .withIdentifiers(let wanted): return wanted.compactMap { projection.container($0) }
@@ -219,6 +220,6 @@ extension ContactStore {
 
     /// The container new contacts go to when a save request names none.
     public func defaultContainerIdentifier() -> String {
-        withProjection { $0.defaultContainer.identifier }
+        readState { projection, _ in projection.defaultContainer.identifier }
     }
 }

@@ -121,11 +121,12 @@ extension ContactStore {
         let token = ChangeHistoryToken(ledgerID: identity.ledgerID, sequence: head).data
         let visible: (String, ContactState) -> Bool = { identifier, state in
             access.status == .authorized || state.createdBy == self.client.identifier
-                || self.withProjection { $0.grants(of: self.client.identifier).contains(identifier) }
+                || self.readState { projection, _ in projection.grants(of: self.client.identifier).contains(identifier)
+                }
         }
         guard let data = request.startingToken else {
             var events: [ChangeHistoryEvent] = [.dropEverything]
-            withProjection { projection in
+            readState { projection, _ in
                 for slot in projection.occupiedSlots {
                     guard let owner = projection.owner(at: slot), let state = projection.state(at: slot),
                         visible(owner.identifier, state)
@@ -195,7 +196,7 @@ extension ContactStore {
             }
         }
         var events: [ChangeHistoryEvent] = []
-        withProjection { projection in
+        readState { projection, _ in
             for identifier in contactOrder {
                 let wasNew = contactWasNew[identifier]!
                 if let state = projection.contact(identifier) {

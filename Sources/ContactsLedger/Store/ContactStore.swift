@@ -48,7 +48,8 @@ public enum LedgerPoint: Sendable, Hashable {
 /// after their record is on disk; reads see only durable state.
 public final class ContactStore: @unchecked Sendable {
     // Thread-safety: `projection` is guarded by `projectionLock` (readers share it; applying a
-    // record takes it exclusively). `staged`, `nextSequence`, `failure`, `access` and
+    // record takes it exclusively); `indexes` and `pendingIndexChanges` by `indexLock`, taken
+    // after `projectionLock` or with no lock held (decision 0014). `staged`, `nextSequence`, `failure`, `access` and
     // `pendingRequests` are guarded by `commitLock`. Lock order: `commitLock`, then
     // `projectionLock`, then the journal's own lock. `observers` is guarded by `observerLock`,
     // `completed` by `completedLock` (taken with no other lock held), `submissions` and `planning`
@@ -68,7 +69,17 @@ public final class ContactStore: @unchecked Sendable {
     /// The client this store serves.
     public let client: ClientContext
     private let projectionLock = ReadWriteLock()
+    /// The state, without its search indexes: the projection's own are left empty in a store,
+    /// which keeps them in `indexes` (decision 0014).
     private var projection: Projection
+    private let indexLock = ReadWriteLock()
+    /// The search indexes of `projection`, as of the records applied before the changes in
+    /// `pendingIndexChanges`.
+    private var indexes: SearchIndexes
+    /// Index changes of applied records, in order, that `indexes` does not have yet: a finish
+    /// records them, answers its callers, and then applies them (``catchUpIndexes()``), unless a
+    /// reader that needed the indexes did first.
+    private var pendingIndexChanges: [SearchIndexes.Change] = []
     private let commitLock = NSLock()
     private var staged = StagedChanges()
     private var nextSequence: UInt64
@@ -108,7 +119,10 @@ public final class ContactStore: @unchecked Sendable {
     ) {
         self.backing = backing
         self.identity = identity
-        self.projection = projection
+        var state = projection
+        indexes = state.indexes
+        state.indexes = SearchIndexes(defaultCountryCode: indexes.defaultCountryCode)
+        self.projection = state
         self.client = client
         self.snapshotter = snapshotter
         defaultContainerID = projection.defaultContainer.identifier
@@ -395,7 +409,7 @@ public final class ContactStore: @unchecked Sendable {
             if failedWriting {
                 snapshotter.waitForWrites()
             } else {
-                snapshotter.writeFinal(projectionLock.read { projection })
+                snapshotter.writeFinal(withProjection { $0 })
             }
         }
         observerLock.lock()
@@ -418,7 +432,7 @@ public final class ContactStore: @unchecked Sendable {
     package func writeSnapshot() throws {
         guard let snapshotter else { return }
         snapshotter.waitForWrites()
-        let current = projectionLock.read { projection }
+        let current = withProjection { $0 }
         do {
             try ProjectionSnapshots.write(
                 current, paths: snapshotter.paths, identity: snapshotter.identity, fileSystem: snapshotter.fileSystem)
@@ -447,9 +461,39 @@ public final class ContactStore: @unchecked Sendable {
         }
     }
 
-    /// Reads the projection under the read lock.
+    /// Reads the projection, search indexes included, under the read lock: a copy of the state
+    /// with the indexes put back in (decision 0014). The store's own reads use ``readState(_:)``.
     package func withProjection<R>(_ body: (Projection) throws -> R) rethrows -> R {
-        try projectionLock.read { try body(projection) }
+        try projectionLock.read {
+            catchUpIndexes()
+            return try indexLock.read {
+                var whole = projection
+                whole.indexes = indexes
+                return try body(whole)
+            }
+        }
+    }
+
+    /// Reads the state (whose own indexes are empty) and its search indexes, brought up to it,
+    /// under the read locks.
+    func readState<R>(_ body: (Projection, SearchIndexes) throws -> R) rethrows -> R {
+        try projectionLock.read {
+            catchUpIndexes()
+            return try indexLock.read { try body(projection, indexes) }
+        }
+    }
+
+    /// Applies the pending index changes, if any: the indexes then match the state. Called by a
+    /// finish after it answered its callers, and by any reader before it reads the indexes; a
+    /// reader holds `projectionLock`, so no finish adds changes meanwhile.
+    private func catchUpIndexes() {
+        if indexLock.read({ pendingIndexChanges.isEmpty }) { return }
+        indexLock.write {
+            guard !pendingIndexChanges.isEmpty else { return }
+            indexes.apply(pendingIndexChanges)
+            pendingIndexChanges.removeAll(keepingCapacity: true)
+            indexes.prepareForQueries()
+        }
     }
 
     // MARK: Saving
@@ -802,7 +846,10 @@ public final class ContactStore: @unchecked Sendable {
         let durable = records.contains { if case .success = $0.result { true } else { false } }
         if durable {
             projectionLock.write {
+                // The index changes are recorded, and applied after the callers are answered
+                // (decision 0014): readers that need the indexes apply them first.
                 var operations = 0
+                projection.recordIndexChanges()
                 for index in records.indices {
                     guard case .success(let receipt) = records[index].result else { continue }
                     projection.apply(
@@ -810,8 +857,14 @@ public final class ContactStore: @unchecked Sendable {
                         requestID: records[index].requestID)
                     operations += records[index].event.operations.count
                 }
-                projection.prepareForQueries()
-                snapshotter?.applied(operations: operations, projection: projection)
+                let changes = projection.takeIndexChanges()
+                indexLock.write { pendingIndexChanges.append(contentsOf: changes) }
+                snapshotter?.applied(operations: operations, contacts: projection.contactCount) {
+                    catchUpIndexes()
+                    var whole = projection
+                    whole.indexes = indexes
+                    return whole
+                }
             }
         }
         for index in records.indices {
@@ -852,6 +905,7 @@ public final class ContactStore: @unchecked Sendable {
         for index in outcomes.indices {
             for completion in waiting[index] { completion(outcomes[index]) }
         }
+        catchUpIndexes()
         return true
     }
 
@@ -1039,9 +1093,12 @@ public final class ContactStore: @unchecked Sendable {
                 origin: .otherProcess)
         else { return 0 }
         projectionLock.write {
+            projection.recordIndexChanges()
             for (record, event) in applied { projection.apply(event, record: record) }
-            projection.prepareForQueries()
+            let changes = projection.takeIndexChanges()
+            indexLock.write { pendingIndexChanges.append(contentsOf: changes) }
         }
+        catchUpIndexes()
         for stream in observingStreams() { stream.yield(change) }
         post(change)
         return applied.count

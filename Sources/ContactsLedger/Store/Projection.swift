@@ -31,6 +31,9 @@ package struct Projection: LedgerState, Sendable {
     package internal(set) var indexes: SearchIndexes
     /// Whether contact changes leave the indexes alone until ``buildIndexes()`` (see ``deferIndexes()``).
     var indexesDeferred = false
+    /// While non-nil, contact changes are recorded here for the indexes instead of applied to
+    /// them (see ``recordIndexChanges()``).
+    private var indexChanges: [SearchIndexes.Change]?
     /// The last record applied.
     package internal(set) var head: HeadDigest = .empty
     /// The commit time of the last record applied.
@@ -143,7 +146,13 @@ package struct Projection: LedgerState, Sendable {
         } else if let slot = contacts.slot(of: identifier) {
             let old = indexesDeferred ? nil : decodeValues(contacts.encoded(at: slot))
             contacts.remove(slot)
-            if let old { indexes.remove(slot, values: old) }
+            if let old {
+                if indexChanges != nil {
+                    indexChanges!.append(.remove(slot, old))
+                } else {
+                    indexes.remove(slot, values: old)
+                }
+            }
         }
     }
 
@@ -170,11 +179,21 @@ package struct Projection: LedgerState, Sendable {
                 // While the indexes are deferred, nothing needs the old values.
                 let old = indexesDeferred ? nil : knownOld ?? decodeValues(contacts.encoded(at: slot))
                 contacts.replace(slot, encoded: encoded, container: container, creator: creator, revision: revision)
-                if let old { indexes.update(slot, from: old, to: values) }
+                if let old {
+                    if indexChanges != nil {
+                        indexChanges!.append(.update(slot, old: old, new: values))
+                    } else {
+                        indexes.update(slot, from: old, to: values)
+                    }
+                }
             } else {
                 let slot = contacts.insert(
                     key, hash: hash, encoded: encoded, container: container, creator: creator, revision: revision)
-                if !indexesDeferred { indexes.insert(slot, values: values) }
+                if indexChanges != nil {
+                    indexChanges!.append(.insert(slot, values))
+                } else if !indexesDeferred {
+                    indexes.insert(slot, values: values)
+                }
             }
         }
     }
@@ -212,6 +231,21 @@ package struct Projection: LedgerState, Sendable {
         creators.append(client)
         creatorIndexes[client] = index
         return index
+    }
+
+    /// Starts recording what contact changes would do to the indexes instead of doing it, until
+    /// ``takeIndexChanges()``: a store keeps its indexes apart and gives them a group's changes
+    /// after it has answered the group's callers, or when a reader needs them (decision 0014).
+    mutating func recordIndexChanges() {
+        precondition(indexChanges == nil && !indexesDeferred, "index changes are recorded already, or deferred")
+        indexChanges = []
+    }
+
+    /// Ends recording and returns what was recorded since ``recordIndexChanges()``, in order;
+    /// ``SearchIndexes/apply(_:)`` brings indexes up to the contacts.
+    mutating func takeIndexChanges() -> [SearchIndexes.Change] {
+        defer { indexChanges = nil }
+        return indexChanges ?? []
     }
 
     /// Orders what the indexes gained since the last call, so queries binary search; call after

@@ -340,6 +340,42 @@ struct ProjectionSnapshotTests {
         #expect(repaired?.head == expected.head)
     }
 
+    @Test(
+        "A snapshot the policy writes while saves go on holds the indexes of its own head, the finishing group's changes included"
+    )
+    func policySnapshotHoldsItsIndexes() throws {
+        let directory = StoreDirectory()
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        // Enough adds, in requests of 500, that one request crosses the policy's least number of
+        // operations between snapshots; its group's index changes are still pending when the
+        // snapshot is taken (decision 0014).
+        let perRequest = 500
+        let requests = ProjectionSnapshotter.eventsBetweenSnapshotsMin / perRequest + 1
+        for request in 0..<requests {
+            var save = SaveRequest(transactionAuthor: "writer")
+            for index in 0..<perRequest {
+                let number = request * perRequest + index
+                save.add(
+                    makeContact(
+                        given: "Given\(number % 97)", family: "Family\(number)",
+                        phones: [("mobile", "+1 415 555 \(1000 + number % 9000)")],
+                        emails: [("home", "person\(number)@example.org")]),
+                    toContainerWithIdentifier: nil)
+            }
+            try store.execute(save)
+        }
+        store.close()
+        // The policy's snapshot, at the request that crossed the threshold, and close's at the head.
+        let files = snapshotFiles(directory.ledger)
+        try #require(files.count == 2)
+        try FileManager.default.removeItem(atPath: try #require(files.last))
+        let reader = try JournalReader(at: directory.ledger)
+        let loaded = try #require(ProjectionSnapshots.load(ledgerAt: directory.ledger, reader: reader).loaded)
+        let crossing = UInt64(ProjectionSnapshotter.eventsBetweenSnapshotsMin / perRequest)
+        #expect(loaded.head.sequence == crossing)
+        expectSameState(loaded.projection, try fullReplay(of: directory.ledger, through: crossing))
+    }
+
     @Test("A snapshot older than the head is topped up by replaying the records after it")
     func olderSnapshotToppedUp() throws {
         let directory = StoreDirectory()

@@ -541,6 +541,81 @@ struct ContactStoreCommitPathTests {
         store.close()
     }
 
+    @Test(
+        "An observer of a save's notification, run before the indexes have the save, finds by name, email and phone exactly what the save left"
+    )
+    func observerSearchesBeforeTheIndexesCaughtUp() throws {
+        let directory = StoreDirectory()
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        defer { store.close() }
+        // What the observer of each save's notification found: the identifiers matching the
+        // name, the address and the number, in that order.
+        let found = ResultBox<[[String]]>()
+        let token = NotificationCenter.default.addObserver(
+            forName: .contactStoreDidChange, object: store, queue: nil
+        ) { _ in
+            let result = Result { () throws -> [[String]] in
+                try [
+                    store.unifiedContacts(matching: .matchingName("ada lovelace"), keysToFetch: []),
+                    store.unifiedContacts(matching: .matchingEmailAddress("ADA@example.org"), keysToFetch: []),
+                    store.unifiedContacts(
+                        matching: .matching(PhoneNumber(stringValue: "+44 20 7946 0001")), keysToFetch: []),
+                ].map { $0.map(\.identifier) }
+            }
+            found.set(result.mapError { $0 as! ContactStoreError })
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        // Each save runs on a thread of its own, so that an observer that waits for the thread
+        // posting to it fails the test rather than hanging it.
+        func save(_ request: SaveRequest) throws -> [[String]] {
+            let done = DispatchSemaphore(value: 0)
+            let saved = ResultBox<SaveResult>()
+            Thread {
+                saved.set(Result { try store.execute(request) }.mapError { $0 as! ContactStoreError })
+                done.signal()
+            }.start()
+            try #require(done.wait(timeout: .now() + 10) == .success, "the save whose observer searched did not return")
+            _ = try saved.get()
+            return try found.get()
+        }
+
+        var ada = makeContact(
+            given: "Ada", family: "Lovelace", phones: [("mobile", "+44 20 7946 0001")],
+            emails: [("home", "ada@example.org")])
+        var adding = SaveRequest()
+        adding.add(ada, toContainerWithIdentifier: nil)
+        #expect(try save(adding) == [[ada.identifier], [ada.identifier], [ada.identifier]])
+
+        // An update moves the contact off its old name, address and number.
+        let keys: [any KeyDescriptor] = [
+            ContactKey.givenName, ContactKey.familyName, ContactKey.emailAddresses, ContactKey.phoneNumbers,
+        ]
+        ada = try store.unifiedContact(withIdentifier: ada.identifier, keysToFetch: keys).mutableCopy()
+        ada.familyName = "Byron"
+        ada.emailAddresses = [LabeledValue(label: "home", value: "ada@byron.example")]
+        ada.phoneNumbers = [LabeledValue(label: "mobile", value: PhoneNumber(stringValue: "+44 20 7946 0002"))]
+        var updating = SaveRequest()
+        updating.update(ada)
+        #expect(try save(updating) == [[], [], []])
+
+        // A second contact takes the old values; a delete frees the first one's slot, which the
+        // next add takes.
+        let other = makeContact(
+            given: "Ada", family: "Lovelace", phones: [("work", "+44 (0)20 7946 0001")],
+            emails: [("work", "Ada@Example.org")])
+        var replacing = SaveRequest()
+        replacing.delete(try store.unifiedContact(withIdentifier: ada.identifier, keysToFetch: keys).mutableCopy())
+        replacing.add(other, toContainerWithIdentifier: nil)
+        #expect(try save(replacing) == [[other.identifier], [other.identifier], [other.identifier]])
+        var reusing = SaveRequest()
+        reusing.add(
+            makeContact(given: "Charles", family: "Babbage", emails: [("home", "charles@example.org")]),
+            toContainerWithIdentifier: nil)
+        #expect(try save(reusing) == [[other.identifier], [other.identifier], [other.identifier]])
+        #expect(try store.unifiedContacts(matching: .matchingName("babbage"), keysToFetch: []).count == 1)
+        #expect(try store.unifiedContacts(matching: .matchingName("byron"), keysToFetch: []).isEmpty)
+    }
+
     /// Starts `count` asynchronous one-contact saves and returns once all are queued in the
     /// journal behind the one record there (a group held in its fdatasync).
     func queueSavesBehindTheHeldGroup(_ store: ContactStore, count: Int) async throws -> [Task<SaveResult, any Error>] {
