@@ -156,30 +156,32 @@ public enum RecordFrame {
         _ entry: JournalEntry, sequence: UInt64, commitMicroseconds: Int64, previousHash: SHA256Digest,
         into writer: inout ByteWriter
     ) -> SHA256Digest {
-        let author = Array(entry.author.utf8)
-        let start = writer.count
-        writer.write(UInt32(0))  // length, filled in below
-        writer.write(UInt32(0))  // CRC, filled in below
-        let bodyStart = writer.count
-        writer.writeVarint(sequence)
-        writer.write(commitMicroseconds)
-        writer.write(entry.requestID)
-        writer.writeVarint(UInt64(entry.schemaVersion))
-        writer.writeVarint(UInt64(author.count))
-        writer.write(bytes: author)
-        writer.write(bytes: entry.payload)
-        writer.overwrite(UInt32(writer.count - bodyStart), at: start)
-        let hash = chainHash(
-            previous: previousHash,
-            envelope: canonicalEnvelope(
-                sequence: sequence, commitMicroseconds: commitMicroseconds, requestID: entry.requestID,
-                schemaVersion: entry.schemaVersion, authorBytes: author.count, payloadBytes: entry.payload.count),
-            payloadDigest: SHA256.hash(entry.payload), author: author)
-        let crc = writer.bytes.withUnsafeBytes {
-            frameChecksum($0, frameStart: start, bodyLength: $0.count - bodyStart)
+        // Encoded on the journal's writer thread, one record after another: the author's bytes
+        // are read where the string keeps them, and the envelope is built on the stack.
+        var author = entry.author
+        return author.withUTF8 { author in
+            let start = writer.count
+            writer.write(UInt32(0))  // length, filled in below
+            writer.write(UInt32(0))  // CRC, filled in below
+            let bodyStart = writer.count
+            writer.writeVarint(sequence)
+            writer.write(commitMicroseconds)
+            writer.write(entry.requestID)
+            writer.writeVarint(UInt64(entry.schemaVersion))
+            writer.writeVarint(UInt64(author.count))
+            writer.write(bytes: author)
+            writer.write(bytes: entry.payload)
+            writer.overwrite(UInt32(writer.count - bodyStart), at: start)
+            let hash = chainHash(
+                previous: previousHash, sequence: sequence, commitMicroseconds: commitMicroseconds,
+                requestID: entry.requestID, schemaVersion: entry.schemaVersion, payloadBytes: entry.payload.count,
+                payloadDigest: SHA256.hash(entry.payload), author: UnsafeRawBufferPointer(author))
+            let crc = writer.bytes.withUnsafeBytes {
+                frameChecksum($0, frameStart: start, bodyLength: $0.count - bodyStart)
+            }
+            writer.overwrite(crc, at: start + 4)
+            return hash
         }
-        writer.overwrite(crc, at: start + 4)
-        return hash
     }
 
     /// The masked CRC32C a frame stores: over its four length bytes, then its body.
@@ -190,34 +192,27 @@ public enum RecordFrame {
             CRC32C.extend(lengthCRC, UnsafeRawBufferPointer(rebasing: raw[bodyStart..<bodyStart + bodyLength])))
     }
 
-    /// The 40 bytes the chain hash covers for a record's envelope, in every format.
-    static func canonicalEnvelope(
-        sequence: UInt64, commitMicroseconds: Int64, requestID: UUID, schemaVersion: UInt16, authorBytes: Int,
-        payloadBytes: Int
-    ) -> ArraySlice<UInt8> {
-        var envelope = ByteWriter(capacity: canonicalEnvelopeBytes)
-        envelope.write(sequence)
-        envelope.write(commitMicroseconds)
-        envelope.write(requestID)
-        envelope.write(schemaVersion)
-        envelope.write(UInt16(authorBytes))
-        envelope.write(UInt32(payloadBytes))
-        return envelope.bytes[...]
-    }
-
-    /// The chain hash of a record from the previous hash, the 40 envelope bytes every format
-    /// starts with, the payload's digest and the author bytes.
+    /// The chain hash of a record: SHA-256 over the previous hash, the 40 envelope bytes every
+    /// format starts with (sequence, commit time, request id, schema version, author and payload
+    /// lengths, little-endian), the payload's digest and the author bytes.
     static func chainHash(
-        previous: SHA256Digest, envelope: ArraySlice<UInt8>, payloadDigest: SHA256Digest,
-        author: some Collection<UInt8>
-    )
-        -> SHA256Digest
-    {
+        previous: SHA256Digest, sequence: UInt64, commitMicroseconds: Int64, requestID: UUID,
+        schemaVersion: UInt16, payloadBytes: Int, payloadDigest: SHA256Digest, author: UnsafeRawBufferPointer
+    ) -> SHA256Digest {
         var hasher = SHA256()
         hasher.update(previous)
-        envelope.withUnsafeBytes { hasher.update($0) }
+        // The envelope on the stack: this runs once per record written and read.
+        withUnsafeTemporaryAllocation(byteCount: canonicalEnvelopeBytes, alignment: 8) { envelope in
+            envelope.storeBytes(of: sequence.littleEndian, toByteOffset: 0, as: UInt64.self)
+            envelope.storeBytes(of: commitMicroseconds.littleEndian, toByteOffset: 8, as: Int64.self)
+            withUnsafeBytes(of: requestID.uuid) { envelope.baseAddress!.advanced(by: 16).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+            envelope.storeBytes(of: schemaVersion.littleEndian, toByteOffset: 32, as: UInt16.self)
+            envelope.storeBytes(of: UInt16(author.count).littleEndian, toByteOffset: 34, as: UInt16.self)
+            envelope.storeBytes(of: UInt32(payloadBytes).littleEndian, toByteOffset: 36, as: UInt32.self)
+            hasher.update(UnsafeRawBufferPointer(envelope))
+        }
         hasher.update(payloadDigest)
-        hasher.update(Array(author))
+        hasher.update(author)
         return hasher.finalize()
     }
 
@@ -310,12 +305,11 @@ public enum RecordFrame {
             if let stored, stored.digest != digest {
                 return .failure(DecodeFailure("payload digest mismatch for sequence \(sequence)"))
             }
-            let hash = chainHash(
-                previous: previousHash,
-                envelope: canonicalEnvelope(
-                    sequence: sequence, commitMicroseconds: time, requestID: requestID, schemaVersion: schema,
-                    authorBytes: authorLength, payloadBytes: payloadLength),
-                payloadDigest: digest, author: authorBytes)
+            let hash = authorBytes.withUnsafeBytes { author in
+                chainHash(
+                    previous: previousHash, sequence: sequence, commitMicroseconds: time, requestID: requestID,
+                    schemaVersion: schema, payloadBytes: payloadLength, payloadDigest: digest, author: author)
+            }
             if let stored, stored.hash != hash {
                 return .failure(DecodeFailure("chain hash mismatch at sequence \(sequence)"))
             }

@@ -497,6 +497,9 @@ final class JournalWriter: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var queue: [Pending] = []
+    /// An empty array with room, kept from the group before, for the next group (guarded by
+    /// `condition`; see ``writeNextGroupLocked()``).
+    private var spareQueue: [Pending] = []
     private var nextSequence: UInt64
     private var durable: HeadDigest
     private var failure: StorageError?
@@ -718,8 +721,16 @@ final class JournalWriter: @unchecked Sendable {
             bytes += queue[count].frameBytes
             count += 1
         }
-        let group = Array(queue[0..<count])
-        queue.removeFirst(count)
+        // Mostly the whole queue: then it is taken as it is, and an emptied array of the last
+        // group's takes its place, so that neither copies nor grows.
+        var group: [Pending] = []
+        swap(&group, &spareQueue)
+        if count == queue.count {
+            swap(&group, &queue)
+        } else {
+            group.append(contentsOf: queue[0..<count])
+            queue.removeFirst(count)
+        }
         let handler = groupCompleted
         condition.unlock()
 
@@ -757,6 +768,8 @@ final class JournalWriter: @unchecked Sendable {
         handler?()
 
         condition.lock()
+        group.removeAll(keepingCapacity: true)
+        spareQueue = group
         let leading = writerThread.map { pthread_equal($0, pthread_self()) == 0 } ?? true
         roleHolder = nil
         // A leader hands what was queued meanwhile (or a close or failure) to the writer thread;
