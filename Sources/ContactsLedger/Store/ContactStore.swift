@@ -69,9 +69,17 @@ public final class ContactStore: @unchecked Sendable {
     /// The client this store serves.
     public let client: ClientContext
     private let projectionLock = ReadWriteLock()
+    /// Where the state lives: an allocation of its own, at an address that never changes, so
+    /// that planning reads it in place (``DurableProjection``). A copy of it per request would
+    /// retain and release every buffer it holds, under the commit lock, on cache lines that
+    /// the finishing thread writes.
+    private let projectionStorage: UnsafeMutablePointer<Projection>
     /// The state, without its search indexes: the projection's own are left empty in a store,
     /// which keeps them in `indexes` (decision 0014).
-    private var projection: Projection
+    private var projection: Projection {
+        unsafeAddress { UnsafePointer(projectionStorage) }
+        unsafeMutableAddress { projectionStorage }
+    }
     private let indexLock = ReadWriteLock()
     /// The search indexes of `projection`, as of the records applied before the changes in
     /// `pendingIndexChanges`.
@@ -122,7 +130,8 @@ public final class ContactStore: @unchecked Sendable {
         var state = projection
         indexes = state.indexes
         state.indexes = SearchIndexes(defaultCountryCode: indexes.defaultCountryCode)
-        self.projection = state
+        projectionStorage = .allocate(capacity: 1)
+        projectionStorage.initialize(to: state)
         self.client = client
         self.snapshotter = snapshotter
         defaultContainerID = projection.defaultContainer.identifier
@@ -136,6 +145,11 @@ public final class ContactStore: @unchecked Sendable {
             // The store owns its journal: a strong reference back from the journal would be a cycle.
             journal.setGroupCompletionHandler { [weak self] in self?.groupCompleted() }
         }
+    }
+
+    deinit {
+        projectionStorage.deinitialize(count: 1)
+        projectionStorage.deallocate()
     }
 
     // MARK: Opening
@@ -646,7 +660,8 @@ public final class ContactStore: @unchecked Sendable {
         let outcome: Result<(operations: [LedgerOperation], affected: [String]), ContactStoreError> =
             projectionLock.read {
                 var planner = SavePlanner(
-                    state: StagedView(base: projection, staged: takeStaged()), client: saveClient, request: request,
+                    state: StagedView(base: DurableProjection(self), staged: takeStaged()), client: saveClient,
+                    request: request,
                     sequence: sequence)
                 let result: Result<(operations: [LedgerOperation], affected: [String]), ContactStoreError>
                 do throws(ContactStoreError) {
@@ -752,7 +767,7 @@ public final class ContactStore: @unchecked Sendable {
         defer { commitLock.unlock() }
         let saveClient = SaveClient(identifier: client.identifier, access: access)
         let outcome: ContactStoreError? = projectionLock.read {
-            var view = StagedView(base: projection, staged: staged)
+            var view = StagedView(base: DurableProjection(self), staged: staged)
             var sequence = nextSequence
             for request in requests {
                 var planner = SavePlanner(state: view, client: saveClient, request: request, sequence: sequence)
@@ -1009,7 +1024,7 @@ public final class ContactStore: @unchecked Sendable {
             return completion(.failure(failure))
         }
         var planned = projectionLock.read {
-            var view = StagedView(base: projection, staged: takeStaged())
+            var view = StagedView(base: DurableProjection(self), staged: takeStaged())
             view.apply(event, sequence: nextSequence, requestID: requestID)
             return view.detach()
         }
@@ -1255,4 +1270,26 @@ final class ResultBox<Value: Sendable>: @unchecked Sendable {
     private var result: Result<Value, ContactStoreError>?
     func set(_ value: Result<Value, ContactStoreError>) { result = value }
     func get() throws(ContactStoreError) -> Value { try result!.get() }
+}
+
+extension ContactStore {
+    /// The store's state as the base of a planner's ``StagedView``, read in place where it
+    /// lives. Valid while the store is alive and its projection may be read: planning holds the
+    /// commit lock and the projection's read lock.
+    fileprivate struct DurableProjection: LedgerStateReading {
+        private let projection: UnsafePointer<Projection>
+
+        init(_ store: ContactStore) { projection = UnsafePointer(store.projectionStorage) }
+
+        var defaultContainer: Container { projection.pointee.defaultContainer }
+        func contact(_ identifier: String) -> ContactState? { projection.pointee.contact(identifier) }
+        func group(_ identifier: String) -> GroupState? { projection.pointee.group(identifier) }
+        func container(_ identifier: String) -> Container? { projection.pointee.container(identifier) }
+        func groups(containing contactIdentifier: String) -> [String] {
+            projection.pointee.groups(containing: contactIdentifier)
+        }
+        func access(of client: String) -> ClientAccess? { projection.pointee.access(of: client) }
+        func grants(of client: String) -> Set<String> { projection.pointee.grants(of: client) }
+        func sequence(ofRequest requestID: UUID) -> UInt64? { projection.pointee.sequence(ofRequest: requestID) }
+    }
 }

@@ -36,10 +36,10 @@ package struct ClientAccess: Sendable, Hashable {
     package var notesEntitlement: Bool
 }
 
-/// The state that events build, read and written through one interface, so that the single
-/// ``LedgerState/apply(_:sequence:requestID:)`` serves the durable projection (live commits,
-/// replay, point-in-time views) and the staging overlay that validates queued requests.
-package protocol LedgerState {
+/// The reading half of ``LedgerState``: what planning a save request looks up. The staging
+/// overlay (``StagedView``) only reads its base, so its base may be a view of state kept
+/// elsewhere: a store plans against its projection in place, without copying it.
+package protocol LedgerStateReading {
     /// The ledger's default container.
     var defaultContainer: Container { get }
     /// A contact, or nil if there is none with this identifier.
@@ -56,7 +56,12 @@ package protocol LedgerState {
     func grants(of client: String) -> Set<String>
     /// The sequence of the record that committed a request id, if any.
     func sequence(ofRequest requestID: UUID) -> UInt64?
+}
 
+/// The state that events build, read and written through one interface, so that the single
+/// ``LedgerState/apply(_:sequence:requestID:)`` serves the durable projection (live commits,
+/// replay, point-in-time views) and the staging overlay that validates queued requests.
+package protocol LedgerState: LedgerStateReading {
     /// Stores or removes (nil) a contact.
     mutating func putContact(_ identifier: String, _ state: ContactState?)
     /// Stores a contact whose current values the caller has just read (`old`), so that a state

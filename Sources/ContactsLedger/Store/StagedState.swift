@@ -127,7 +127,7 @@ package struct StagedUndo: Sendable {
 /// would make planning cost grow with the number of queued requests. The view records what each
 /// key held before the request touched it (``undo``), so a request that fails or is not queued
 /// leaves the staged changes as they were.
-package struct StagedView<Base: LedgerState>: LedgerState {
+package struct StagedView<Base: LedgerStateReading>: LedgerState {
     private let base: Base
     /// The staged changes, including this request's.
     package private(set) var staged: StagedChanges

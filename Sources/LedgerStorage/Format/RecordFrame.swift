@@ -205,7 +205,9 @@ public enum RecordFrame {
         withUnsafeTemporaryAllocation(byteCount: canonicalEnvelopeBytes, alignment: 8) { envelope in
             envelope.storeBytes(of: sequence.littleEndian, toByteOffset: 0, as: UInt64.self)
             envelope.storeBytes(of: commitMicroseconds.littleEndian, toByteOffset: 8, as: Int64.self)
-            withUnsafeBytes(of: requestID.uuid) { envelope.baseAddress!.advanced(by: 16).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+            withUnsafeBytes(of: requestID.uuid) {
+                envelope.baseAddress!.advanced(by: 16).copyMemory(from: $0.baseAddress!, byteCount: 16)
+            }
             envelope.storeBytes(of: schemaVersion.littleEndian, toByteOffset: 32, as: UInt16.self)
             envelope.storeBytes(of: UInt16(author.count).littleEndian, toByteOffset: 34, as: UInt16.self)
             envelope.storeBytes(of: UInt32(payloadBytes).littleEndian, toByteOffset: 36, as: UInt32.self)
