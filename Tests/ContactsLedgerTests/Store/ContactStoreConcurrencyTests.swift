@@ -36,6 +36,69 @@ struct ContactStoreConcurrencyTests {
         #expect(try reopened.unifiedContacts(matching: .matchingName("number3"), keysToFetch: listKeys).count == tasks)
     }
 
+    @Test(
+        "Predicate fetches beside many saves find each save that returned before they began, by name, email and phone, and nothing else"
+    )
+    func fetchesBesideSaves() async throws {
+        let directory = StoreDirectory()
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        defer { store.close() }
+        let writers = 16
+        let perWriter = 25
+        // Each writer checks its own save right after it returns, with the other writers' groups
+        // being finished and their index changes pending around it (decision 0014); a reader
+        // task checks earlier saves meanwhile, and a name no save has.
+        let mismatches = try await withThrowingTaskGroup(of: [String].self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    var wrong: [String] = []
+                    for index in 0..<perWriter {
+                        let family = "Writer\(writer)x\(index)"
+                        let contact = makeContact(
+                            given: "Parallel", family: family,
+                            phones: [("mobile", "+1 415 555 \(String(format: "%04d", writer * 100 + index))")],
+                            emails: [("home", "\(family)@example.org")])
+                        var request = SaveRequest(transactionAuthor: "writer-\(writer)")
+                        request.add(contact, toContainerWithIdentifier: nil)
+                        try await store.execute(request)
+                        let found = [
+                            try store.unifiedContacts(matching: .matchingName(family), keysToFetch: []),
+                            try store.unifiedContacts(
+                                matching: .matchingEmailAddress("\(family)@EXAMPLE.org"), keysToFetch: []),
+                            try store.unifiedContacts(
+                                matching: .matching(contact.phoneNumbers[0].value), keysToFetch: []),
+                        ].map { $0.map(\.identifier) }
+                        if found != [[contact.identifier], [contact.identifier], [contact.identifier]] {
+                            wrong.append("\(family): \(found)")
+                        }
+                    }
+                    return wrong
+                }
+            }
+            group.addTask {
+                var wrong: [String] = []
+                for _ in 0..<200 {
+                    let absent = try store.unifiedContacts(matching: .matchingName("Nobody"), keysToFetch: [])
+                    if !absent.isEmpty { wrong.append("a name no save has: \(absent.count)") }
+                    let all = try store.unifiedContacts(matching: .matchingName("parallel"), keysToFetch: [])
+                    var count = 0
+                    try store.enumerateContacts(with: ContactFetchRequest(keysToFetch: [])) { _, _ in count += 1 }
+                    // Saves only add: what the name matched is at most what was there a moment later.
+                    if all.count > count { wrong.append("\(all.count) names, \(count) contacts") }
+                    await Task.yield()
+                }
+                return wrong
+            }
+            var all: [String] = []
+            for try await wrong in group { all += wrong }
+            return all
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(
+            try store.unifiedContacts(matching: .matchingName("parallel"), keysToFetch: []).count == writers * perWriter
+        )
+    }
+
     @Test("Requests queued behind each other are validated against each other's staged effects")
     func stagedValidation() throws {
         let store = ContactStore.inMemory()
