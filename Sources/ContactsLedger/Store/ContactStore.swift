@@ -49,12 +49,12 @@ public enum LedgerPoint: Sendable, Hashable {
 public final class ContactStore: @unchecked Sendable {
     // Thread-safety: `projection` is guarded by `projectionLock` (readers share it; applying a
     // record takes it exclusively); `indexes` and `pendingIndexChanges` by `indexLock`, taken
-    // after `projectionLock` or with no lock held (decision 0014). `staged`, `nextSequence`, `failure`, `access` and
-    // `pendingRequests` are guarded by `commitLock`. Lock order: `commitLock`, then
-    // `projectionLock`, then the journal's own lock. `observers` is guarded by `observerLock`,
-    // `completed` by `completedLock` (taken with no other lock held), `submissions` and `planning`
-    // by `submissionLock` (taken with no other lock held, or after `commitLock`), `finishDepth` by
-    // `finishLock` (taken before `commitLock`, never after it).
+    // after `projectionLock` or with no lock held (decision 0014). `staged`, `nextSequence`,
+    // `failure`, `access` and `pendingRequests` are guarded by `commitLock`. Lock order:
+    // `commitLock`, then `projectionLock`, then the journal's own lock. `observers` is guarded
+    // by `observerLock`, `completed` by `completedLock` (taken with no other lock held),
+    // `submissions` and `planning` by `submissionLock` (taken with no other lock held, or after
+    // `commitLock`), `finishDepth` by `finishLock` (taken before `commitLock`, never after it).
 
     /// How the store reaches its ledger.
     private enum Backing {
@@ -506,7 +506,7 @@ public final class ContactStore: @unchecked Sendable {
             guard !pendingIndexChanges.isEmpty else { return }
             indexes.apply(pendingIndexChanges)
             pendingIndexChanges.removeAll(keepingCapacity: true)
-            indexes.prepareForQueries()
+            if indexes.needsPreparation { indexes.prepareForQueries() }
         }
     }
 
@@ -661,8 +661,7 @@ public final class ContactStore: @unchecked Sendable {
             projectionLock.read {
                 var planner = SavePlanner(
                     state: StagedView(base: DurableProjection(self), staged: takeStaged()), client: saveClient,
-                    request: request,
-                    sequence: sequence)
+                    request: request, sequence: sequence)
                 let result: Result<(operations: [LedgerOperation], affected: [String]), ContactStoreError>
                 do throws(ContactStoreError) {
                     result = .success(try planner.plan(submission.prepared))
