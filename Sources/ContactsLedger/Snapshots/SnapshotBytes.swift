@@ -235,7 +235,12 @@ struct SnapshotReader: ~Copyable {
         _ source: UnsafeBufferPointer<UInt8>, spare: (Int) -> Int = { _ in 0 }
     ) -> [Element] {
         let count = source.count / MemoryLayout<Element>.stride
-        return [Element](unsafeUninitializedCapacity: count + spare(count)) { buffer, initialized in
+        let capacity = count + spare(count)
+        // An empty array without room is the shared empty storage, which the initializer below
+        // would write a count into (harmless, but a race to the thread sanitizer when the
+        // restore's threads do it at once).
+        guard capacity > 0 else { return [] }
+        return [Element](unsafeUninitializedCapacity: capacity) { buffer, initialized in
             if count > 0 {
                 UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(source))
             }
