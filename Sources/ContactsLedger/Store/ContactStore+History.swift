@@ -119,17 +119,18 @@ extension ContactStore {
         keys.insert(.identifier)
         let head = headDigest.sequence
         let token = ChangeHistoryToken(ledgerID: identity.ledgerID, sequence: head).data
-        let visible: (String, ContactState) -> Bool = { identifier, state in
+        // Given the projection the caller reads already: a read nested in another can wait for a
+        // writer queued between the two.
+        let visible: (Projection, String, ContactState) -> Bool = { projection, identifier, state in
             access.status == .authorized || state.createdBy == self.client.identifier
-                || self.readState { projection, _ in projection.grants(of: self.client.identifier).contains(identifier)
-                }
+                || projection.grants(of: self.client.identifier).contains(identifier)
         }
         guard let data = request.startingToken else {
             var events: [ChangeHistoryEvent] = [.dropEverything]
             readState { projection, _ in
                 for slot in projection.occupiedSlots {
                     guard let owner = projection.owner(at: slot), let state = projection.state(at: slot),
-                        visible(owner.identifier, state)
+                        visible(projection, owner.identifier, state)
                     else { continue }
                     events.append(
                         .addContact(
@@ -200,7 +201,7 @@ extension ContactStore {
             for identifier in contactOrder {
                 let wasNew = contactWasNew[identifier]!
                 if let state = projection.contact(identifier) {
-                    guard visible(identifier, state) else { continue }
+                    guard visible(projection, identifier, state) else { continue }
                     let contact = Contact(
                         identifier: identifier, values: state.values, availableKeys: keys, revision: state.revision)
                     events.append(
@@ -244,7 +245,7 @@ extension ContactStore {
                 guard let link = last[key] else { continue }
                 switch link {
                 case .addMember(let contact, let group), .removeMember(let contact, let group):
-                    guard let state = projection.contact(contact), visible(contact, state),
+                    guard let state = projection.contact(contact), visible(projection, contact, state),
                         projection.group(group) != nil
                     else { continue }
                 case .addSubgroup(let child, let parent), .removeSubgroup(let child, let parent):

@@ -767,8 +767,10 @@ final class JournalWriter: @unchecked Sendable {
         }
         handler?()
 
-        condition.lock()
+        // Emptied before taking the lock: the records' completions may hold the last reference
+        // to their store, whose release closes this journal, which takes the lock.
         group.removeAll(keepingCapacity: true)
+        condition.lock()
         spareQueue = group
         let leading = writerThread.map { pthread_equal($0, pthread_self()) == 0 } ?? true
         roleHolder = nil

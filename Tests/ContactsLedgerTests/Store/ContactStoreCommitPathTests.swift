@@ -616,6 +616,25 @@ struct ContactStoreCommitPathTests {
         #expect(try store.unifiedContacts(matching: .matchingName("byron"), keysToFetch: []).isEmpty)
     }
 
+    @Test("A store dropped without closing, right after an asynchronous save returned, releases its ledger")
+    func droppedAfterAnAsynchronousSave() async throws {
+        let directory = StoreDirectory()
+        // The save returns when its continuation is resumed, which can be before the journal's
+        // writer has let go of the record's completion; the store's last reference may then be
+        // released on that thread, whose journal closes itself (a wait of its own lock there
+        // hung the writer, and the ledger stayed locked).
+        for round in 0..<20 {
+            var store: ContactStore? = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+            var request = SaveRequest()
+            request.add(makeContact(given: "Round", family: "\(round)"), toContainerWithIdentifier: nil)
+            #expect(try await store!.execute(request).sequence == UInt64(round + 1))
+            store = nil
+            let reopened = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: 5)
+            #expect(reopened.headDigest.sequence == UInt64(round + 1))
+            reopened.close()
+        }
+    }
+
     /// Starts `count` asynchronous one-contact saves and returns once all are queued in the
     /// journal behind the one record there (a group held in its fdatasync).
     func queueSavesBehindTheHeldGroup(_ store: ContactStore, count: Int) async throws -> [Task<SaveResult, any Error>] {
