@@ -152,15 +152,18 @@ package struct SearchIndexes: Sendable {
         case remove(ContactSlot, ContactValues)
     }
 
+    /// Applies one change.
+    package mutating func apply(_ change: Change) {
+        switch change {
+        case .insert(let slot, let values): insert(slot, values: values)
+        case .update(let slot, let old, let new): update(slot, from: old, to: new)
+        case .remove(let slot, let values): remove(slot, values: values)
+        }
+    }
+
     /// Applies recorded changes in their order (a slot freed by one may be reused by a later one).
     package mutating func apply(_ changes: [Change]) {
-        for change in changes {
-            switch change {
-            case .insert(let slot, let values): insert(slot, values: values)
-            case .update(let slot, let old, let new): update(slot, from: old, to: new)
-            case .remove(let slot, let values): remove(slot, values: values)
-            }
-        }
+        for change in changes { apply(change) }
     }
 
     /// Re-indexes a changed contact; fields that did not change cost a comparison, and of

@@ -480,12 +480,25 @@ public final class ContactStore: @unchecked Sendable {
     package func withProjection<R>(_ body: (Projection) throws -> R) rethrows -> R {
         try projectionLock.read {
             catchUpIndexes()
-            return try indexLock.read {
-                var whole = projection
-                whole.indexes = indexes
-                return try body(whole)
-            }
+            return try indexLock.read { try body(projectionWithIndexes()) }
         }
+    }
+
+    /// A copy of the projection holding the store's indexes; call holding `projectionLock` and
+    /// with the indexes caught up.
+    private func projectionWithIndexes() -> Projection {
+        var whole = projection
+        whole.indexes = indexes
+        return whole
+    }
+
+    /// Applies records to the projection with `apply`, leaving their index changes pending
+    /// (decision 0014); call holding `projectionLock` for writing.
+    private func applyLeavingIndexChangesPending(_ apply: () -> Void) {
+        projection.recordIndexChanges()
+        apply()
+        let changes = projection.takeIndexChanges()
+        indexLock.write { pendingIndexChanges.append(contentsOf: changes) }
     }
 
     /// Reads the state (whose own indexes are empty) and its search indexes, brought up to it,
@@ -863,21 +876,18 @@ public final class ContactStore: @unchecked Sendable {
                 // The index changes are recorded, and applied after the callers are answered
                 // (decision 0014): readers that need the indexes apply them first.
                 var operations = 0
-                projection.recordIndexChanges()
-                for index in records.indices {
-                    guard case .success(let receipt) = records[index].result else { continue }
-                    projection.apply(
-                        records[index].event, encoded: records[index].encoded, receipt: receipt,
-                        requestID: records[index].requestID)
-                    operations += records[index].event.operations.count
+                applyLeavingIndexChangesPending {
+                    for index in records.indices {
+                        guard case .success(let receipt) = records[index].result else { continue }
+                        projection.apply(
+                            records[index].event, encoded: records[index].encoded, receipt: receipt,
+                            requestID: records[index].requestID)
+                        operations += records[index].event.operations.count
+                    }
                 }
-                let changes = projection.takeIndexChanges()
-                indexLock.write { pendingIndexChanges.append(contentsOf: changes) }
                 snapshotter?.applied(operations: operations, contacts: projection.contactCount) {
                     catchUpIndexes()
-                    var whole = projection
-                    whole.indexes = indexes
-                    return whole
+                    return projectionWithIndexes()
                 }
             }
         }
@@ -1107,10 +1117,9 @@ public final class ContactStore: @unchecked Sendable {
                 origin: .otherProcess)
         else { return 0 }
         projectionLock.write {
-            projection.recordIndexChanges()
-            for (record, event) in applied { projection.apply(event, record: record) }
-            let changes = projection.takeIndexChanges()
-            indexLock.write { pendingIndexChanges.append(contentsOf: changes) }
+            applyLeavingIndexChangesPending {
+                for (record, event) in applied { projection.apply(event, record: record) }
+            }
         }
         catchUpIndexes()
         for stream in observingStreams() { stream.yield(change) }

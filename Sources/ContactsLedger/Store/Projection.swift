@@ -146,13 +146,7 @@ package struct Projection: LedgerState, Sendable {
         } else if let slot = contacts.slot(of: identifier) {
             let old = indexesDeferred ? nil : decodeValues(contacts.encoded(at: slot))
             contacts.remove(slot)
-            if let old {
-                if indexChanges != nil {
-                    indexChanges!.append(.remove(slot, old))
-                } else {
-                    indexes.remove(slot, values: old)
-                }
-            }
+            if let old { changeIndexes(.remove(slot, old)) }
         }
     }
 
@@ -179,21 +173,11 @@ package struct Projection: LedgerState, Sendable {
                 // While the indexes are deferred, nothing needs the old values.
                 let old = indexesDeferred ? nil : knownOld ?? decodeValues(contacts.encoded(at: slot))
                 contacts.replace(slot, encoded: encoded, container: container, creator: creator, revision: revision)
-                if let old {
-                    if indexChanges != nil {
-                        indexChanges!.append(.update(slot, old: old, new: values))
-                    } else {
-                        indexes.update(slot, from: old, to: values)
-                    }
-                }
+                if let old { changeIndexes(.update(slot, old: old, new: values)) }
             } else {
                 let slot = contacts.insert(
                     key, hash: hash, encoded: encoded, container: container, creator: creator, revision: revision)
-                if indexChanges != nil {
-                    indexChanges!.append(.insert(slot, values))
-                } else if !indexesDeferred {
-                    indexes.insert(slot, values: values)
-                }
+                if !indexesDeferred { changeIndexes(.insert(slot, values)) }
             }
         }
     }
@@ -231,6 +215,15 @@ package struct Projection: LedgerState, Sendable {
         creators.append(client)
         creatorIndexes[client] = index
         return index
+    }
+
+    /// Applies a contact's change to the indexes, or records it while changes are recorded.
+    private mutating func changeIndexes(_ change: SearchIndexes.Change) {
+        if indexChanges != nil {
+            indexChanges!.append(change)
+        } else {
+            indexes.apply(change)
+        }
     }
 
     /// Starts recording what contact changes would do to the indexes instead of doing it, until
