@@ -1284,20 +1284,30 @@ extension ContactStore {
     /// The store's state as the base of a planner's ``StagedView``, read in place where it
     /// lives. Valid while the store is alive and its projection may be read: planning holds the
     /// commit lock and the projection's read lock.
+    ///
+    /// Each read goes to the stored properties it needs (`projection.pointee.contacts`), never
+    /// through a method of `Projection` (`projection.pointee.contact(_:)`): a release build
+    /// copies the whole projection out of the pointer for a method call, retaining and releasing
+    /// every buffer it holds, which was a contact lookup's largest cost (Performance.md, item 59).
     fileprivate struct DurableProjection: LedgerStateReading {
         private let projection: UnsafePointer<Projection>
 
         init(_ store: ContactStore) { projection = UnsafePointer(store.projectionStorage) }
 
         var defaultContainer: Container { projection.pointee.defaultContainer }
-        func contact(_ identifier: String) -> ContactState? { projection.pointee.contact(identifier) }
-        func group(_ identifier: String) -> GroupState? { projection.pointee.group(identifier) }
-        func container(_ identifier: String) -> Container? { projection.pointee.container(identifier) }
-        func groups(containing contactIdentifier: String) -> [String] {
-            projection.pointee.groups(containing: contactIdentifier)
+        func contact(_ identifier: String) -> ContactState? {
+            guard let slot = projection.pointee.contacts.slot(of: identifier) else { return nil }
+            return Projection.state(
+                at: slot, in: projection.pointee.contacts,
+                containerIdentifiers: projection.pointee.containerIdentifiers, creators: projection.pointee.creators)
         }
-        func access(of client: String) -> ClientAccess? { projection.pointee.access(of: client) }
-        func grants(of client: String) -> Set<String> { projection.pointee.grants(of: client) }
-        func sequence(ofRequest requestID: UUID) -> UInt64? { projection.pointee.sequence(ofRequest: requestID) }
+        func group(_ identifier: String) -> GroupState? { projection.pointee.groupsByIdentifier[identifier] }
+        func container(_ identifier: String) -> Container? { projection.pointee.containers[identifier] }
+        func groups(containing contactIdentifier: String) -> [String] {
+            Projection.groups(containing: contactIdentifier, in: projection.pointee.groupsByIdentifier)
+        }
+        func access(of client: String) -> ClientAccess? { projection.pointee.accessByClient[client] }
+        func grants(of client: String) -> Set<String> { projection.pointee.grantsByClient[client] ?? [] }
+        func sequence(ofRequest requestID: UUID) -> UInt64? { projection.pointee.requests[requestID] }
     }
 }

@@ -61,7 +61,13 @@ package struct Projection: LedgerState, Sendable {
     package func container(_ identifier: String) -> Container? { containers[identifier] }
 
     package func groups(containing contactIdentifier: String) -> [String] {
-        groupsByIdentifier.compactMap { $0.value.members.contains(contactIdentifier) ? $0.key : nil }.sorted()
+        Self.groups(containing: contactIdentifier, in: groupsByIdentifier)
+    }
+
+    /// The groups of `groups` that have a contact as a member, sorted: ``groups(containing:)``
+    /// for a caller that reads the projection's stored properties in place.
+    static func groups(containing contactIdentifier: String, in groups: [String: GroupState]) -> [String] {
+        groups.compactMap { $0.value.members.contains(contactIdentifier) ? $0.key : nil }.sorted()
     }
 
     package func access(of client: String) -> ClientAccess? { accessByClient[client] }
@@ -97,6 +103,15 @@ package struct Projection: LedgerState, Sendable {
 
     /// The contact in a slot, decoded.
     package func state(at slot: ContactSlot) -> ContactState? {
+        Self.state(at: slot, in: contacts, containerIdentifiers: containerIdentifiers, creators: creators)
+    }
+
+    /// The contact in a slot of `contacts`, decoded, with the container and creator its record
+    /// numbers: ``state(at:)`` for a caller that reads the projection's stored properties in
+    /// place (a method called through a pointer copies the whole projection first).
+    static func state(
+        at slot: ContactSlot, in contacts: ContactTable, containerIdentifiers: [String], creators: [String]
+    ) -> ContactState? {
         guard let stored = contacts.record(at: slot) else { return nil }
         return ContactState(
             values: decodeValues(contacts.encoded(stored)),
@@ -112,7 +127,7 @@ package struct Projection: LedgerState, Sendable {
         )
     }
 
-    func decodeValues(_ encoded: [UInt8]) -> ContactValues {
+    static func decodeValues(_ encoded: [UInt8]) -> ContactValues {
         do {
             return try ContactCodec.decode(encoded).values
         } catch {
@@ -144,7 +159,7 @@ package struct Projection: LedgerState, Sendable {
                 identifier, values: state.values, containerIdentifier: state.containerIdentifier,
                 createdBy: state.createdBy, revision: state.revision, knownOld: knownOld, encoded: given)
         } else if let slot = contacts.slot(of: identifier) {
-            let old = indexesDeferred ? nil : decodeValues(contacts.encoded(at: slot))
+            let old = indexesDeferred ? nil : Self.decodeValues(contacts.encoded(at: slot))
             contacts.remove(slot)
             if let old { changeIndexes(.remove(slot, old)) }
         }
@@ -171,7 +186,7 @@ package struct Projection: LedgerState, Sendable {
             let (found, hash) = contacts.lookUp(key)
             if let slot = found {
                 // While the indexes are deferred, nothing needs the old values.
-                let old = indexesDeferred ? nil : knownOld ?? decodeValues(contacts.encoded(at: slot))
+                let old = indexesDeferred ? nil : knownOld ?? Self.decodeValues(contacts.encoded(at: slot))
                 contacts.replace(slot, encoded: encoded, container: container, creator: creator, revision: revision)
                 if let old { changeIndexes(.update(slot, old: old, new: values)) }
             } else {

@@ -500,7 +500,7 @@ extension Projection {
             ContactCodec.mergeUpdate(current: current, update: new, keys: keys, into: &scratch)
         }
         if !merged {
-            var values = decodeValues(contacts.encoded(stored))
+            var values = Self.decodeValues(contacts.encoded(stored))
             let update: ContactValues
             do {
                 update = try ContactCodec.decode(Array(new)).values
