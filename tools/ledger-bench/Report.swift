@@ -8,6 +8,8 @@ struct Report {
     let groups: [CommitBench.Group]
     let vcardBytes: [Int]
     let ledgers: [(built: LedgerBuilder.Built, measured: [String: Any])]
+    /// ``MemoryProbe``'s figure before the commits and before the ledgers.
+    let memoryReadNanoseconds: [Double]
 
     private func number(_ object: [String: Any], _ key: String) -> Double {
         (object[key] as? NSNumber)?.doubleValue ?? .nan
@@ -115,6 +117,7 @@ struct Report {
                 "crc32c_hardware": CRC32C.isHardwareAccelerated,
                 "sha256_hardware": SHA256.isHardwareAccelerated,
                 "processors": ProcessInfo.processInfo.activeProcessorCount,
+                "memory_random_read_ns": memoryReadNanoseconds,
                 "ledgers": built,
                 "date": ISO8601DateFormatter().string(from: Date()),
             ] as [String: Any],
@@ -128,6 +131,9 @@ struct Report {
         }
         func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
         line("baseline append+fdatasync p50 (us)", format(baseline))
+        line(
+            "memory random read (ns), before commits / ledgers",
+            memoryReadNanoseconds.map { format($0) }.joined(separator: " / "))
         line(
             "commit, one writer, p50 / p99 (us)",
             "\(format(commitP50)) / \(format(percentile(single.commitMicroseconds, 0.99)))")

@@ -156,6 +156,14 @@ do {
         FileHandle.standardError.write(Data("ledger-bench \(elapsed) \(message)\n".utf8))
     }
 
+    // The memory's latency before the commits and again before the ledgers (see MemoryProbe).
+    func probeMemory(seed: UInt64) -> Double {
+        options.quick
+            ? MemoryProbe.randomReadNanoseconds(bytes: 16 << 20, reads: 200_000, seed: seed)
+            : MemoryProbe.randomReadNanoseconds(bytes: 64 << 20, reads: 2_000_000, seed: seed)
+    }
+    progress("memory latency")
+    var memoryReadNanoseconds = [probeMemory(seed: 1)]
     let commit = CommitBench(scratch: scratch, quick: options.quick)
     progress("single commits and the fdatasync baseline")
     let single = try commit.single()
@@ -180,6 +188,8 @@ do {
 
     let sizes =
         options.commitOnly ? [] : options.sizes ?? (options.quick ? [1_000, 2_000] : [100_000, 1_000_000])
+    progress("memory latency")
+    memoryReadNanoseconds.append(probeMemory(seed: 2))
     var ledgers: [(built: LedgerBuilder.Built, measured: [String: Any])] = []
     for (index, size) in sizes.enumerated() {
         progress("writing a ledger of \(size) contacts")
@@ -194,7 +204,8 @@ do {
     progress("done")
 
     let report = Report(
-        quick: options.quick, single: single, groups: groups, vcardBytes: vcardBytes, ledgers: ledgers)
+        quick: options.quick, single: single, groups: groups, vcardBytes: vcardBytes, ledgers: ledgers,
+        memoryReadNanoseconds: memoryReadNanoseconds)
     if options.table {
         print(report.table())
     } else {

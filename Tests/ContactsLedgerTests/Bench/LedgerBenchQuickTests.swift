@@ -61,6 +61,12 @@ struct LedgerBenchQuickTests {
             #expect(cpu > 0 && cpu.isFinite && busy > 0 && busy < 64, "\(group)")
         }
 
+        // The memory probe ran before the commits and before the ledgers: a dependent read
+        // takes longer than nothing and less than a millisecond on any machine that runs this.
+        let context = try #require(json["context"] as? [String: Any])
+        let memory = try #require(context["memory_random_read_ns"] as? [Double])
+        #expect(memory.count == 2 && memory.allSatisfy { $0 > 0.1 && $0 < 1e6 }, "\(memory)")
+
         let replay = try #require(json["replay"] as? [String: [String: Any]])
         let readChecksum = try #require(json["read_checksum_seconds"] as? [String: Any])
         let open = try #require(json["open_with_snapshot_ms"] as? [String: Any])
