@@ -74,6 +74,8 @@ struct LedgerMeasurement {
         let hidden = path + "/snapshots.hidden"
         var readSeconds: [Double] = []
         var replaySeconds: [Double] = []
+        // The memory's latency right before the replays, whose time moves with it (MemoryProbe).
+        result["memory_random_read_ns"] = MemoryProbe.figure(quick: quick, seed: 2)
         for _ in 0..<(quick ? 1 : 3) {
             if withReads {
                 let verifyStart = nanoseconds()

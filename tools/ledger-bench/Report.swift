@@ -8,8 +8,8 @@ struct Report {
     let groups: [CommitBench.Group]
     let vcardBytes: [Int]
     let ledgers: [(built: LedgerBuilder.Built, measured: [String: Any])]
-    /// ``MemoryProbe``'s figure before the commits and before the ledgers.
-    let memoryReadNanoseconds: [Double]
+    /// ``MemoryProbe``'s figure before the commits.
+    let memoryReadNanoseconds: Double
 
     private func number(_ object: [String: Any], _ key: String) -> Double {
         (object[key] as? NSNumber)?.doubleValue ?? .nan
@@ -36,6 +36,7 @@ struct Report {
             "events_per_s": Double(ledger.built.events) / seconds, "seconds": seconds,
             "seconds_runs": ledger.measured["replay_seconds_runs"] ?? [],
             "read_checksum_seconds_runs": ledger.measured["read_checksum_seconds_runs"] ?? [],
+            "memory_random_read_ns": ledger.measured["memory_random_read_ns"] ?? NSNull(),
         ]
     }
 
@@ -131,9 +132,7 @@ struct Report {
         }
         func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
         line("baseline append+fdatasync p50 (us)", format(baseline))
-        line(
-            "memory random read (ns), before commits / ledgers",
-            memoryReadNanoseconds.map { format($0) }.joined(separator: " / "))
+        line("memory random read before the commits (ns)", format(memoryReadNanoseconds))
         line(
             "commit, one writer, p50 / p99 (us)",
             "\(format(commitP50)) / \(format(percentile(single.commitMicroseconds, 0.99)))")
@@ -159,6 +158,7 @@ struct Report {
             line(
                 "  runs: replay / read + checksum (s)",
                 "\(runs("replay_seconds_runs")) / \(runs("read_checksum_seconds_runs"))")
+            line("  memory random read before them (ns)", format(number(ledger.measured, "memory_random_read_ns")))
             line("  open with snapshot (ms)", format(number(ledger.measured, "open_with_snapshot_ms")))
             line("  resident bytes per contact", format(number(ledger.measured, "resident_bytes_per_contact"), 0))
         }

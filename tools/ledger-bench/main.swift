@@ -156,14 +156,10 @@ do {
         FileHandle.standardError.write(Data("ledger-bench \(elapsed) \(message)\n".utf8))
     }
 
-    // The memory's latency before the commits and again before the ledgers (see MemoryProbe).
-    func probeMemory(seed: UInt64) -> Double {
-        options.quick
-            ? MemoryProbe.randomReadNanoseconds(bytes: 16 << 20, reads: 200_000, seed: seed)
-            : MemoryProbe.randomReadNanoseconds(bytes: 64 << 20, reads: 2_000_000, seed: seed)
-    }
+    // The memory's latency before the commits (see MemoryProbe); each ledger's measuring
+    // process takes it again before its replays.
     progress("memory latency")
-    var memoryReadNanoseconds = [probeMemory(seed: 1)]
+    let memoryReadNanoseconds = MemoryProbe.figure(quick: options.quick, seed: 1)
     let commit = CommitBench(scratch: scratch, quick: options.quick)
     progress("single commits and the fdatasync baseline")
     let single = try commit.single()
@@ -188,8 +184,6 @@ do {
 
     let sizes =
         options.commitOnly ? [] : options.sizes ?? (options.quick ? [1_000, 2_000] : [100_000, 1_000_000])
-    progress("memory latency")
-    memoryReadNanoseconds.append(probeMemory(seed: 2))
     var ledgers: [(built: LedgerBuilder.Built, measured: [String: Any])] = []
     for (index, size) in sizes.enumerated() {
         progress("writing a ledger of \(size) contacts")

@@ -1286,9 +1286,10 @@ extension ContactStore {
     /// commit lock and the projection's read lock.
     ///
     /// Each read goes to the stored properties it needs (`projection.pointee.contacts`), never
-    /// through a method of `Projection` (`projection.pointee.contact(_:)`): a release build
-    /// copies the whole projection out of the pointer for a method call, retaining and releasing
-    /// every buffer it holds, which was a contact lookup's largest cost (Performance.md, item 59).
+    /// through an instance method of `Projection` (`projection.pointee.contact(_:)`): a release
+    /// build copies the whole projection out of the pointer for a method call, retaining and
+    /// releasing every buffer it holds, which was a contact lookup's largest cost (Performance.md,
+    /// item 59); a stored property costs the retains of its own buffers at most.
     fileprivate struct DurableProjection: LedgerStateReading {
         private let projection: UnsafePointer<Projection>
 
