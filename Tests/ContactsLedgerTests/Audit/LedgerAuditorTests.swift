@@ -11,7 +11,8 @@ private func recordedLedger(
     sample: (ada: MutableContact, jose: MutableContact, grace: MutableContact, kenji: MutableContact),
     beforeDeletes: UInt64
 ) {
-    let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("tester"))
+    let store = try ContactStore(
+        ledgerAt: directory.ledger, client: .fullAccess("tester"), lockWaitSeconds: storeLockWaitSeconds)
     defer { store.close() }
     let sample = try seedSampleContacts(store)
     var ada = sample.ada.copy().mutableCopy()

@@ -12,7 +12,8 @@ struct BulkReplayTests {
     /// Writes a generated history into a new ledger and removes its snapshots, so that every
     /// store opened on it replays the whole journal.
     private func writeLedger(_ directory: StoreDirectory, seed: UInt64, requests: Int) throws {
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         try SnapshotHistory.write(into: store, seed: seed, requests: requests)
         store.close()
         try FileManager.default.removeItem(atPath: directory.ledger + "/snapshots")
@@ -58,7 +59,8 @@ struct BulkReplayTests {
         expectSameState(try ContactStore.inMemory(copyingLedgerAt: directory.ledger).withProjection { $0 }, expected)
 
         // The writer replays while it opens, then keeps its indexes up to date commit by commit.
-        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let writer = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         expectSameState(writer.withProjection { $0 }, expected)
         try SnapshotHistory.write(into: writer, seed: seed + 100, requests: 40)
         let afterMore = writer.withProjection { $0 }
@@ -143,7 +145,8 @@ struct BulkReplayTests {
             "\(error)".contains("record \(bad.sequence) ") && "\(error)".contains("cannot be decoded")
         }
         #expect(throws: ContactStoreError.self) {
-            try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+            try ContactStore(
+                ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         }
         let before = try ContactStore(
             readingLedgerAt: directory.ledger, asOf: .sequence(bad.sequence - 1), client: .fullAccess())
@@ -175,7 +178,10 @@ struct BulkReplayTests {
         try file.close()
         for open in [
             { () throws -> Void in _ = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()) },
-            { () throws -> Void in _ = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer")) },
+            { () throws -> Void in
+                _ = try ContactStore(
+                    ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            },
         ] {
             #expect {
                 try open()

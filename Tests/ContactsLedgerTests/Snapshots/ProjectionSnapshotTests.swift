@@ -8,7 +8,8 @@ import Testing
 struct ProjectionSnapshotTests {
     /// Writes a generated history into a new ledger and closes the store (which writes a snapshot).
     private func writeLedger(_ directory: StoreDirectory, seed: UInt64, requests: Int = 120) throws {
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         try SnapshotHistory.write(into: store, seed: seed, requests: requests)
         store.close()
     }
@@ -26,7 +27,8 @@ struct ProjectionSnapshotTests {
         expectSameState(loaded.projection, expected)
 
         // The stores built on it: a writer, a reader, and an in-memory copy.
-        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let writer = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         expectSameState(writer.withProjection { $0 }, expected)
         writer.close()
         expectSameState(
@@ -244,14 +246,16 @@ struct ProjectionSnapshotTests {
     func savesAfterSnapshot() throws {
         let directory = StoreDirectory()
         try writeLedger(directory, seed: 11)
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         // Reused slots, new slots, updates and deletes, on top of the restored state.
         try SnapshotHistory.write(into: store, seed: 12, requests: 60)
         let live = store.withProjection { $0 }
         store.close()
         let expected = try fullReplay(of: directory.ledger)
         expectSameState(live, expected)
-        let reopened = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let reopened = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         expectSameState(reopened.withProjection { $0 }, expected)
         reopened.close()
     }
@@ -332,7 +336,8 @@ struct ProjectionSnapshotTests {
 
         expectSameState(
             try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()).withProjection { $0 }, expected)
-        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let writer = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         expectSameState(writer.withProjection { $0 }, expected)
         writer.close()
         // Closing wrote a good snapshot at the head, which the next open uses.
@@ -345,7 +350,8 @@ struct ProjectionSnapshotTests {
     )
     func policySnapshotHoldsItsIndexes() throws {
         let directory = StoreDirectory()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         // Enough adds, in requests of 500, that one request crosses the policy's least number of
         // operations between snapshots; its group's index changes are still pending when the
         // snapshot is taken (decision 0014).
@@ -379,7 +385,8 @@ struct ProjectionSnapshotTests {
     @Test("A snapshot older than the head is topped up by replaying the records after it")
     func olderSnapshotToppedUp() throws {
         let directory = StoreDirectory()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         try SnapshotHistory.write(into: store, seed: 31, requests: 80)
         try store.writeSnapshot()
         let snapshotHead = store.headDigest
@@ -396,7 +403,8 @@ struct ProjectionSnapshotTests {
         #expect(ProjectionSnapshots.load(ledgerAt: directory.ledger, reader: reader).loaded?.head == snapshotHead)
         expectSameState(
             try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()).withProjection { $0 }, expected)
-        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let writer = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         expectSameState(writer.withProjection { $0 }, expected)
         writer.close()
     }
@@ -404,7 +412,8 @@ struct ProjectionSnapshotTests {
     @Test("When the newest snapshot disagrees with the journal, an older one that agrees is used")
     func olderSnapshotAfterMismatch() throws {
         let directory = StoreDirectory()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         try SnapshotHistory.write(into: store, seed: 35, requests: 40)
         try store.writeSnapshot()
         let older = store.headDigest
@@ -431,7 +440,8 @@ struct ProjectionSnapshotTests {
         }
         #expect(offered == [head.sequence, older.sequence])
         let expected = try fullReplay(of: directory.ledger)
-        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let writer = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         expectSameState(writer.withProjection { $0 }, expected)
         writer.close()
         expectSameState(
@@ -451,7 +461,8 @@ struct ProjectionSnapshotTests {
                 try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess())
             }
             #expect(throws: ContactStoreError.self) {
-                try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+                try ContactStore(
+                    ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
             }
         }
     }
@@ -459,7 +470,8 @@ struct ProjectionSnapshotTests {
     @Test("A point-in-time view uses only a snapshot at or before its point")
     func pointInTimeUsesEarlierSnapshot() throws {
         let directory = StoreDirectory()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         try SnapshotHistory.write(into: store, seed: 41, requests: 40)
         try store.writeSnapshot()
         let early = store.headDigest.sequence
@@ -481,12 +493,14 @@ struct ProjectionSnapshotTests {
         try writeLedger(directory, seed: 51)
         let expected = try fullReplay(of: directory.ledger)
         try FileManager.default.removeItem(atPath: directory.ledger + "/snapshots")
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         expectSameState(store.withProjection { $0 }, expected)
         store.close()
         #expect(snapshotFiles(directory.ledger).count == 1)
         // Opening and closing without a change writes nothing new.
-        let again = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let again = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         again.close()
         #expect(snapshotFiles(directory.ledger).count == 1)
     }
@@ -494,7 +508,8 @@ struct ProjectionSnapshotTests {
     @Test("An empty ledger gets no snapshot, and an in-memory or read-only store never writes one")
     func noSnapshotWithoutChanges() throws {
         let directory = StoreDirectory()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         store.close()
         #expect(snapshotFiles(directory.ledger).isEmpty)
         let memory = ContactStore.inMemory()

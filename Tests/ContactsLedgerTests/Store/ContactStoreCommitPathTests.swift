@@ -59,7 +59,8 @@ struct ContactStoreCommitPathTests {
     )
     func blockingAndAsynchronousSaves() async throws {
         let directory = StoreDirectory()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
         let posted = PostedChanges(store)
         let stream = store.changes()
         let threads = 6
@@ -125,7 +126,9 @@ struct ContactStoreCommitPathTests {
     func failedSyncFailsClosed() async throws {
         let directory = StoreDirectory()
         let faults = FaultInjectingFileSystem()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults)
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds, fileSystem: faults
+        )
         let posted = PostedChanges(store)
         let kept = makeContact(given: "Kept", family: "Durable")
         try add([kept], to: store)
@@ -173,7 +176,8 @@ struct ContactStoreCommitPathTests {
         #expect(posted.values == [1], "a change was posted for a save that failed")
         store.close()
 
-        let reopened = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        let reopened = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
         defer { reopened.close() }
         #expect(reopened.headDigest.sequence == 1)
         #expect(try reopened.unifiedContacts(matching: .matchingName("lost"), keysToFetch: listKeys).isEmpty)
@@ -203,7 +207,9 @@ struct ContactStoreCommitPathTests {
     func asynchronousSavesPlannedInTurn() async throws {
         let directory = StoreDirectory()
         let faults = FaultInjectingFileSystem()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults)
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds, fileSystem: faults
+        )
         let leaderDone = leaderHoldingItsSync(store, faults)
         #expect(faults.dataSyncsWaiting == 1, "the blocking save never reached its fdatasync")
 
@@ -266,7 +272,9 @@ struct ContactStoreCommitPathTests {
     func oneNotificationPerGroup() async throws {
         let directory = StoreDirectory()
         let faults = FaultInjectingFileSystem()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults)
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds, fileSystem: faults
+        )
         let posted = PostedChanges(store)
         let stream = store.changes()
         let leaderDone = leaderHoldingItsSync(store, faults)
@@ -341,7 +349,9 @@ struct ContactStoreCommitPathTests {
     func asynchronousSavesBehindFailedSync() async throws {
         let directory = StoreDirectory()
         let faults = FaultInjectingFileSystem()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults)
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds, fileSystem: faults
+        )
         try add([makeContact(given: "Kept", family: "Durable")], to: store)
         faults.inject(.init(.synchronizeData, pathContains: "journal/", effect: .fail(errno: EIO)))
         let leaderDone = leaderHoldingItsSync(store, faults)
@@ -413,7 +423,9 @@ struct ContactStoreCommitPathTests {
     func groupFinishedWhileTheNextIsWritten() async throws {
         let directory = StoreDirectory()
         let faults = FaultInjectingFileSystem()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults)
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds, fileSystem: faults
+        )
         let posted = PostedChanges(store)
         // The first group's notification is posted while the group is finished. The observer
         // holds that finish until the next group has reached its fdatasync, which only a journal
@@ -469,7 +481,9 @@ struct ContactStoreCommitPathTests {
     func closedFromAnObserverWhileFinishing() async throws {
         let directory = StoreDirectory()
         let faults = FaultInjectingFileSystem()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults)
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds, fileSystem: faults
+        )
         let closed = Flag()
         let token = NotificationCenter.default.addObserver(
             forName: .contactStoreDidChange, object: store, queue: nil
@@ -492,7 +506,8 @@ struct ContactStoreCommitPathTests {
         var sequences: [UInt64] = []
         for task in tasks { sequences.append(try await task.value.sequence) }
         #expect(Set(sequences) == Set(2...last))
-        let reopened = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        let reopened = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
         defer { reopened.close() }
         #expect(reopened.headDigest.sequence == last)
     }
@@ -501,7 +516,8 @@ struct ContactStoreCommitPathTests {
     func blockingSaveFromAnObserver() throws {
         let directory = StoreDirectory()
         // Closed at the end only: after a save that never returned, closing would wait for it.
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
         let refusal = ResultBox<ContactStoreError>()
         let observed = Flag()
         let token = NotificationCenter.default.addObserver(
@@ -546,7 +562,8 @@ struct ContactStoreCommitPathTests {
     )
     func observerSearchesBeforeTheIndexesCaughtUp() throws {
         let directory = StoreDirectory()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
         defer { store.close() }
         // What the observer of each save's notification found: the identifiers matching the
         // name, the address and the number, in that order.
@@ -624,7 +641,8 @@ struct ContactStoreCommitPathTests {
         // released on that thread, whose journal closes itself (a wait of its own lock there
         // hung the writer, and the ledger stayed locked).
         for round in 0..<20 {
-            var store: ContactStore? = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+            var store: ContactStore? = try ContactStore(
+                ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
             var request = SaveRequest()
             request.add(makeContact(given: "Round", family: "\(round)"), toContainerWithIdentifier: nil)
             #expect(try await store!.execute(request).sequence == UInt64(round + 1))

@@ -9,7 +9,8 @@ struct ContactStoreConcurrencyTests {
     @Test("Many tasks saving at once: every save is durable, in one order, and the indexes agree")
     func concurrentSaves() async throws {
         let directory = StoreDirectory()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
         let tasks = 24
         let perTask = 5
         let results = try await withThrowingTaskGroup(of: [SaveResult].self) { group in
@@ -31,7 +32,8 @@ struct ContactStoreConcurrencyTests {
         #expect(store.headDigest.sequence == UInt64(tasks * perTask))
         #expect(try store.unifiedContacts(matching: .matchingName("task7"), keysToFetch: listKeys).count == perTask)
         store.close()
-        let reopened = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        let reopened = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
         defer { reopened.close() }
         #expect(try reopened.unifiedContacts(matching: .matchingName("number3"), keysToFetch: listKeys).count == tasks)
     }
@@ -41,7 +43,8 @@ struct ContactStoreConcurrencyTests {
     )
     func fetchesBesideSaves() async throws {
         let directory = StoreDirectory()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
         defer { store.close() }
         let writers = 16
         let perWriter = 25

@@ -123,7 +123,8 @@ struct ContactStoreHistoryTests {
     @Test("A read-only store sees another writer's appends when it refreshes, marked as external")
     func refreshSeesOtherWriter() async throws {
         let directory = StoreDirectory()
-        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let writer = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
         let reader = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess("reader"))
         let stream = reader.changes()
         let contact = makeContact(given: "Fresh", family: "Entry")
@@ -145,7 +146,8 @@ struct ContactStoreHistoryTests {
     @Test("Closing and reopening yields the same contacts, indexes and history")
     func reopen() throws {
         let directory = StoreDirectory()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
         let sample = try seedSampleContacts(store)
         let token = store.currentHistoryToken
         var update = sample.jose.copy().mutableCopy()
@@ -168,7 +170,8 @@ struct ContactStoreHistoryTests {
         let head = store.headDigest
         store.close()
 
-        let reopened = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        let reopened = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
         defer { reopened.close() }
         #expect(reopened.headDigest == head)
         #expect(
@@ -187,7 +190,8 @@ struct ContactStoreHistoryTests {
     @Test("An in-memory store can start from a recorded ledger and never touches the recording")
     func inMemoryFromRecording() throws {
         let directory = StoreDirectory()
-        let recorder = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        let recorder = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
         let sample = try seedSampleContacts(recorder)
         let afterSeed = recorder.headDigest.sequence
         var request = SaveRequest()
@@ -214,7 +218,8 @@ struct ContactStoreHistoryTests {
     @Test("A point-in-time view shows the ledger as it was")
     func pointInTime() throws {
         let directory = StoreDirectory()
-        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess())
+        let store = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
         let sample = try seedSampleContacts(store)
         let before = store.headDigest.sequence
         var request = SaveRequest()

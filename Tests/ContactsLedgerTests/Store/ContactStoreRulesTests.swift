@@ -247,7 +247,8 @@ struct AccessTests {
     @Test("A limited client sees and changes only its granted contacts and those it created; grants are ledger events")
     func limited() async throws {
         let directory = StoreDirectory()
-        let admin = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("admin"))
+        let admin = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("admin"), lockWaitSeconds: storeLockWaitSeconds)
         let sample = try seedSampleContacts(admin)
         admin.close()
 
@@ -300,7 +301,7 @@ struct AccessTests {
     func decisionRemembered() async throws {
         let directory = StoreDirectory()
         let context = ClientContext(identifier: "app", authorization: .notDetermined, accessDecision: { .authorized })
-        let first = try ContactStore(ledgerAt: directory.ledger, client: context)
+        let first = try ContactStore(ledgerAt: directory.ledger, client: context, lockWaitSeconds: storeLockWaitSeconds)
         #expect(try await first.requestAccess(for: .contacts))
         first.close()
         let second = try ContactStore(
@@ -315,7 +316,8 @@ struct AccessTests {
     @Test("The note needs the notes entitlement, for reading and for writing")
     func notesEntitlement() throws {
         let directory = StoreDirectory()
-        let entitled = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("entitled"))
+        let entitled = try ContactStore(
+            ledgerAt: directory.ledger, client: .fullAccess("entitled"), lockWaitSeconds: storeLockWaitSeconds)
         var contact = makeContact(given: "Note", family: "Holder")
         contact.note = "private"
         try add([contact], to: entitled)
