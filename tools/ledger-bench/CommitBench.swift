@@ -156,6 +156,13 @@ struct CommitBench {
         var seconds: Double
         /// The process's CPU time (user and system, every thread) over the same interval.
         var cpuSeconds: Double
+
+        var commitsPerSecond: Double { Double(commits) / seconds }
+        var syncsPerSecond: Double { Double(syncs) / seconds }
+        var syncsPerCommit: Double { Double(syncs) / Double(max(1, commits)) }
+        var cpuMicrosecondsPerCommit: Double { cpuSeconds * 1e6 / Double(max(1, commits)) }
+        /// How many processors the process kept busy on average.
+        var cpusBusy: Double { cpuSeconds / seconds }
     }
 
     /// `writers` tasks, each executing its own one-contact save requests through the async

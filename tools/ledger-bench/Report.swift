@@ -22,10 +22,8 @@ struct Report {
 
     func groupEntry(_ group: CommitBench.Group) -> [String: Any] {
         [
-            "writers": group.writers, "commits_per_s": Double(group.commits) / group.seconds,
-            "fsyncs_per_s": Double(group.syncs) / group.seconds,
-            "cpu_us_per_commit": group.cpuSeconds * 1e6 / Double(max(1, group.commits)),
-            "cpus_busy": group.cpuSeconds / group.seconds,
+            "writers": group.writers, "commits_per_s": group.commitsPerSecond, "fsyncs_per_s": group.syncsPerSecond,
+            "cpu_us_per_commit": group.cpuMicrosecondsPerCommit, "cpus_busy": group.cpusBusy,
         ]
     }
 
@@ -52,9 +50,9 @@ struct Report {
         }
         bar("commit_single_vs_baseline", commitP50 / baseline, atMost: 1.3)
         if let one = groups.first, let most = groups.last {
-            let speedup = (Double(most.commits) / most.seconds) / (Double(one.commits) / one.seconds)
+            let speedup = most.commitsPerSecond / one.commitsPerSecond
             bar("group_commit_64_vs_1_writer", speedup, atLeast: 10)
-            bar("group_commit_64_fsyncs_per_commit", Double(most.syncs) / Double(max(1, most.commits)), atMost: 0.25)
+            bar("group_commit_64_fsyncs_per_commit", most.syncsPerCommit, atMost: 0.25)
         }
         if let last = ledgers.last {
             let replay = replayEntry(last)
@@ -140,9 +138,8 @@ struct Report {
         for group in groups {
             line(
                 "group commit, \(group.writers) writers",
-                "\(format(Double(group.commits) / group.seconds, 0)) commits/s, \(format(Double(group.syncs) / group.seconds, 0)) fsyncs/s, "
-                    + "\(format(group.cpuSeconds * 1e6 / Double(max(1, group.commits)))) CPU us/commit, "
-                    + "\(format(group.cpuSeconds / group.seconds, 2)) CPUs busy"
+                "\(format(group.commitsPerSecond, 0)) commits/s, \(format(group.syncsPerSecond, 0)) fsyncs/s, "
+                    + "\(format(group.cpuMicrosecondsPerCommit)) CPU us/commit, \(format(group.cpusBusy, 2)) CPUs busy"
             )
         }
         for ledger in ledgers {

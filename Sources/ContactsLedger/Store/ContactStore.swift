@@ -478,10 +478,7 @@ public final class ContactStore: @unchecked Sendable {
     /// Reads the projection, search indexes included, under the read lock: a copy of the state
     /// with the indexes put back in (decision 0014). The store's own reads use ``readState(_:)``.
     package func withProjection<R>(_ body: (Projection) throws -> R) rethrows -> R {
-        try projectionLock.read {
-            catchUpIndexes()
-            return try indexLock.read { try body(projectionWithIndexes()) }
-        }
+        try readState { _, _ in try body(projectionWithIndexes()) }
     }
 
     /// A copy of the projection holding the store's indexes; call holding `projectionLock` and
