@@ -17,7 +17,7 @@ func residentBytes() -> Int {
 ///
 /// In order: open with the snapshot the builder's close wrote (time, and VmRSS before and after);
 /// search through the projection's indexes, and the same queries by a linear scan over the
-/// projection's contacts; close; then, three times (once with `quick`), read and check the
+/// projection's contacts; fetches by identifier through the store (`FetchBench`); close; then, three times (once with `quick`), read and check the
 /// journal (`JournalReader.verify`) and replay it in full with `snapshots/` moved aside
 /// (`ContactStore(readingLedgerAt:)`, which then replays every record), reporting the medians.
 struct LedgerMeasurement {
@@ -60,6 +60,7 @@ struct LedgerMeasurement {
         result["index_bytes_estimate"] = projection.indexes.estimatedBytes
         if search {
             result["search"] = SearchBench(projection: projection, quick: quick, indexOnly: searchIndexOnly).run()
+            result["fetch_by_identifier"] = FetchBench(store: store, projection: projection, quick: quick).run()
         }
     }
 

@@ -97,5 +97,13 @@ struct LedgerBenchQuickTests {
             #expect(entry["scan_agrees_with_index"] as? Bool == true, "search.\(kind) scan and index disagree")
             #expect(try #require(number(entry, "mean_matches")) >= 1, "search.\(kind) queries match nothing")
         }
+
+        // Fetches by identifier through the store: each asks for a contact of the ledger, so each
+        // must return that contact.
+        let fetch = try #require(json["fetch_by_identifier_us"] as? [String: Any])
+        let fetchP50 = try #require(number(fetch, "p50_us"))
+        let fetchP99 = try #require(number(fetch, "p99_us"))
+        #expect(fetchP50 > 0 && fetchP99 >= fetchP50, "\(fetch)")
+        #expect(number(fetch, "fetches") == 200 && number(fetch, "wrong") == 0, "\(fetch)")
     }
 }
