@@ -508,28 +508,28 @@ public final class ContactStore: @unchecked Sendable {
     }
 
     /// Reads the state (whose own indexes are empty) and its search indexes, brought up to it,
-    /// under the read locks. The state is read where it lies (``borrowInPlace(_:_:_:)``).
+    /// under the read locks. Both are read where they lie (``borrowPointee(_:_:)``).
     func readState<R>(_ body: (borrowing Projection, borrowing SearchIndexes) throws -> R) rethrows -> R {
         try projectionLock.read {
             catchUpIndexes()
             return try indexLock.read {
-                try Self.borrowInPlace(&projectionStorage.pointee, &indexesStorage.pointee, body)
+                try Self.borrowPointee(UnsafePointer(projectionStorage)) { projection in
+                    try Self.borrowPointee(UnsafePointer(indexesStorage)) { indexes in try body(projection, indexes) }
+                }
             }
         }
     }
 
-    /// Calls `body` with `projection` and `indexes` where they lie. A release build copies a
-    /// value read out of a pointer to pass it on (every buffer in it retained and released,
-    /// about a tenth of a fetch by identifier), but passes on an `inout` argument in place. The
-    /// `inout` is only the way to the address: `body` cannot change either (its parameters are
-    /// `borrowing`), other readers may read the same memory meanwhile, and nothing writes it
-    /// while the caller holds the read locks.
+    /// Calls `body` with the value at `pointer`, borrowed where it lies. A release build copies
+    /// a copyable value read out of a pointer to pass it on (every buffer in it retained and
+    /// released: about a fifth of a fetch by identifier, for the projection and the indexes);
+    /// a function generic over a pointee that may be noncopyable cannot copy it, and passes it
+    /// on in place (a read access, not a copy), which its specializations keep.
     @inline(__always)
-    private static func borrowInPlace<R>(
-        _ projection: inout Projection, _ indexes: inout SearchIndexes,
-        _ body: (borrowing Projection, borrowing SearchIndexes) throws -> R
-    ) rethrows -> R {
-        try body(projection, indexes)
+    private static func borrowPointee<Value: ~Copyable, Result>(
+        _ pointer: UnsafePointer<Value>, _ body: (borrowing Value) throws -> Result
+    ) rethrows -> Result {
+        try body(pointer.pointee)
     }
 
     /// Applies the pending index changes, if any: the indexes then match the state. Called by a
