@@ -17,9 +17,10 @@ func residentBytes() -> Int {
 ///
 /// In order: open with the snapshot the builder's close wrote (time, and VmRSS before and after);
 /// search through the projection's indexes, and the same queries by a linear scan over the
-/// projection's contacts; fetches by identifier through the store (`FetchBench`); close; then, three times (once with `quick`), read and check the
-/// journal (`JournalReader.verify`) and replay it in full with `snapshots/` moved aside
-/// (`ContactStore(readingLedgerAt:)`, which then replays every record), reporting the medians.
+/// projection's contacts; fetches by identifier through the store (`FetchBench`); close; then,
+/// three times (once with `quick`), read and check the journal (`JournalReader.verify`) and
+/// replay it in full with `snapshots/` moved aside (`ContactStore(readingLedgerAt:)`, which then
+/// replays every record), reporting the medians.
 struct LedgerMeasurement {
     let path: String
     let quick: Bool
@@ -40,7 +41,7 @@ struct LedgerMeasurement {
         return try replays(into: &result, withReads: true)
     }
 
-    /// The open with a snapshot, its memory, and the searches with `search`. The store and every
+    /// The open with a snapshot, its memory, and the searches and fetches with `search`. The store and every
     /// copy of its projection are gone when it returns, so that the replays after it run without
     /// them: a copy of the projection kept in `run()` had left 437 MiB resident when the replays
     /// of the 1M ledger began (88 MiB now; the replays' times did not move beyond the noise).

@@ -106,7 +106,7 @@ struct Report {
             "read_checksum_seconds": readChecksum,
             "open_with_snapshot_ms": open,
             "search": search,
-            "fetch_by_identifier_us": largest["fetch_by_identifier"] ?? NSNull(),
+            "fetch_by_identifier": largest["fetch_by_identifier"] ?? NSNull(),
             "resident_bytes_per_contact": largest["resident_bytes_per_contact"] ?? NSNull(),
             "journal_bytes_per_add": single.journalBytesPerAdd,
             "vcard_bytes_per_contact": vcardMean,
@@ -172,7 +172,8 @@ struct Report {
         if let fetch = largest["fetch_by_identifier"] as? [String: Any] {
             line(
                 "fetch by identifier p50 / p99 (us)",
-                "\(format(number(fetch, "p50_us"), 2)) / \(format(number(fetch, "p99_us"), 2))")
+                "\(format(number(fetch, "p50_us"), 2)) / \(format(number(fetch, "p99_us"), 2)), "
+                    + "\(format(number(fetch, "wrong"), 0)) of \(format(number(fetch, "fetches"), 0)) wrong")
         }
         line("journal bytes per add / vCard bytes", "\(format(single.journalBytesPerAdd, 0)) / \(format(vcardMean, 0))")
         lines.append("")

@@ -19,8 +19,8 @@ import LedgerStorage
 let usage = """
     usage: ledger-bench [--quick] [--table] [--dir DIRECTORY] [--keep] [--sizes N,N...] [--commit-only]
 
-    Measures commits, group commit, replay, open with a snapshot, search and memory, and prints
-    one JSON object on standard output (a table with --table).
+    Measures commits, group commit, replay, open with a snapshot, search, fetch by identifier and
+    memory, and prints one JSON object on standard output (a table with --table).
 
       --quick          a small version of everything (ledgers of 1,000 and 2,000 contacts), in seconds
       --table          print a readable table instead of JSON
@@ -33,11 +33,11 @@ let usage = """
                        and group commit), writing no generated ledgers
       --measure-ledger PATH [--measure-search | --measure-open-only | --measure-replay-only]
                        measure one ledger written by an earlier --keep run (open, memory, read,
-                       replay, and search with --measure-search; only the open with
+                       replay, and search and fetches with --measure-search; only the open with
                        --measure-open-only; only the replays with --measure-replay-only) in this
                        process and print its figures; the full run does this in a child process,
                        and it is the mode to profile. --measure-search-index-only measures search
-                       without the linear scans (no scan ratio), for profiling the indexes
+                       without the linear scans (no scan ratio), and the fetches, for profiling
 
     Exit codes: 0 success; 64 usage error; 1 any other failure.
     """

@@ -134,7 +134,7 @@ extension LedgerAuditor {
                         MutableContact(identifier: identifier, values: values, availableKeys: .all, base: nil),
                         toContainerWithIdentifier: container(containerIdentifier))
                 case .updateContact(let identifier, let keys, _, let new):
-                    let current = scratch.withProjection { $0.contact(identifier) }
+                    let current = scratch.readState { projection, _ in projection.contact(identifier) }
                     var values = current?.values ?? ContactValues()
                     for key in keys.keys { values.copyValue(for: key, from: new) }
                     request.update(
@@ -143,7 +143,7 @@ extension LedgerAuditor {
                             availableKeys: keys.union(ContactKeySet(.identifier)),
                             base: current?.values, revision: current?.revision ?? 0))
                 case .deleteContact(let identifier, _, _, _, let last):
-                    let current = scratch.withProjection { $0.contact(identifier) }
+                    let current = scratch.readState { projection, _ in projection.contact(identifier) }
                     request.delete(
                         MutableContact(
                             identifier: identifier, values: current?.values ?? last, availableKeys: .all,

@@ -99,11 +99,11 @@ struct LedgerBenchQuickTests {
         }
 
         // Fetches by identifier through the store: each asks for a contact of the ledger, so each
-        // must return that contact.
-        let fetch = try #require(json["fetch_by_identifier_us"] as? [String: Any])
+        // must return it, with the revision and values the ledger holds for it.
+        let fetch = try #require(json["fetch_by_identifier"] as? [String: Any])
         let fetchP50 = try #require(number(fetch, "p50_us"))
         let fetchP99 = try #require(number(fetch, "p99_us"))
         #expect(fetchP50 > 0 && fetchP99 >= fetchP50, "\(fetch)")
-        #expect(number(fetch, "fetches") == 200 && number(fetch, "wrong") == 0, "\(fetch)")
+        #expect(try #require(number(fetch, "fetches")) > 0 && number(fetch, "wrong") == 0, "\(fetch)")
     }
 }
