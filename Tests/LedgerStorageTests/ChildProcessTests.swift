@@ -111,6 +111,43 @@ struct ChildProcessTests {
         #expect(reported.count > 20, "seed \(seed): the children acknowledged almost nothing")
     }
 
+    @Test("A journal closed while a child process holds a copy of its lock file's descriptor leaves the ledger free")
+    func closeReleasesLockHeldByChildCopy() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try makeLedger(at: ledger, count: 1)
+        let journal = try Journal.open(at: ledger)
+        // The journal's descriptor of the lock file, found as a child spawned by the process
+        // would inherit it (the same open file description), given to a child as its stdin.
+        let lockPath = URL(fileURLWithPath: LedgerPaths(root: ledger).lock).resolvingSymlinksInPath().path
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap(Int32.init)
+        let lockDescriptor = try #require(
+            descriptors.first {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == lockPath
+            }, "no descriptor of \(lockPath) is open")
+        // Close-on-exec, so that no child another test spawns meanwhile inherits it; the child's
+        // stdin is a copy without that flag.
+        let copy = fcntl(lockDescriptor, F_DUPFD_CLOEXEC, 0)
+        try #require(copy >= 0)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        child.arguments = ["30"]
+        child.standardInput = FileHandle(fileDescriptor: copy, closeOnDealloc: true)
+        try child.run()
+        defer {
+            // SIGKILL: a child can inherit SIGTERM blocked from the thread that spawned it.
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+        }
+        #expect(throws: StorageError.locked(path: ledger)) { try Journal.open(at: ledger) }
+
+        journal.close()
+        // The child still holds the open file, but not the lock: the next writer opens at once.
+        #expect(child.isRunning)
+        let reopened = try Journal.open(at: ledger)
+        reopened.close()
+    }
+
     @Test("A second writer process is refused while the first holds the lock")
     func secondWriterRefused() throws {
         let child = try builtProduct("ledger-storage-child")

@@ -45,6 +45,7 @@ final class CountingFileSystem: FileSystem, @unchecked Sendable {
     func truncate(_ file: OpenFile, to size: Int64) throws(StorageError) { try base.truncate(file, to: size) }
     func size(of file: OpenFile) throws(StorageError) -> Int64 { try base.size(of: file) }
     func tryLockExclusive(_ file: OpenFile) throws(StorageError) -> LockAttempt { try base.tryLockExclusive(file) }
+    func unlock(_ file: OpenFile) throws(StorageError) { try base.unlock(file) }
     func rename(_ source: String, to destination: String) throws(StorageError) {
         try base.rename(source, to: destination)
     }

@@ -362,6 +362,14 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         return try base.tryLockExclusive(file)
     }
 
+    /// Releases the lock; a fault of ``Operation/lock`` fails it too (the same system call).
+    public func unlock(_ file: OpenFile) throws(StorageError) {
+        lock.lock()
+        defer { lock.unlock() }
+        _ = try check(.lock, file.path)
+        try base.unlock(file)
+    }
+
     /// Renames a file over its destination; until the directory is synced, a crash undoes it at the destination.
     public func rename(_ source: String, to destination: String) throws(StorageError) {
         lock.lock()

@@ -68,6 +68,10 @@ public protocol FileSystem: Sendable {
     func size(of file: OpenFile) throws(StorageError) -> Int64
     /// Tries to take an exclusive advisory lock (flock) without waiting.
     func tryLockExclusive(_ file: OpenFile) throws(StorageError) -> LockAttempt
+    /// Releases the lock ``tryLockExclusive(_:)`` took, before the file is closed: closing
+    /// releases it only once no descriptor of the open file is left, and a child process forked
+    /// at that moment holds a copy of the descriptor until it executes its program.
+    func unlock(_ file: OpenFile) throws(StorageError)
     /// Renames a file, replacing any file at the destination.
     func rename(_ source: String, to destination: String) throws(StorageError)
     /// Removes a file.

@@ -158,6 +158,21 @@ public struct SystemFileSystem: FileSystem {
         }
     }
 
+    /// Releases the open file's lock (`F_UNLCK`). The lock belongs to the open file description,
+    /// which a forked child shares until its `exec` closes its copy of the descriptor
+    /// (`O_CLOEXEC`): unlocking releases it for that copy too, where closing this descriptor
+    /// alone would leave the ledger locked until then.
+    public func unlock(_ file: OpenFile) throws(StorageError) {
+        var request = Glibc.flock()
+        request.l_type = Int16(F_UNLCK)
+        request.l_whence = Int16(SEEK_SET)
+        request.l_start = 0
+        request.l_len = 0
+        _ = try retryingInterrupts("fcntl(F_OFD_SETLK)", file.path) {
+            Glibc.fcntl(file.descriptor, openFileDescriptionSetLock, &request)
+        }
+    }
+
     /// Renames a file over its destination.
     public func rename(_ source: String, to destination: String) throws(StorageError) {
         _ = try retryingInterrupts("rename", source) { Glibc.rename(source, destination) }

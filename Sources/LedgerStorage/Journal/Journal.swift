@@ -322,6 +322,7 @@ public final class Journal: @unchecked Sendable {
             return Journal(paths: paths, identity: identity, recovery: report, limits: options.limits, writer: writer)
         } catch {
             if let segment { try? fileSystem.close(segment) }
+            try? fileSystem.unlock(lockFile)
             try? fileSystem.close(lockFile)
             throw error
         }
@@ -664,6 +665,9 @@ final class JournalWriter: @unchecked Sendable {
             if !failed { try? trimAllocation(file) }
             try? fileSystem.close(file)
         }
+        // Unlocked first, so that the ledger is free when this returns even if a child process
+        // forked meanwhile still holds a copy of the lock file's descriptor (``FileSystem/unlock(_:)``).
+        try? fileSystem.unlock(lockFile)
         try? fileSystem.close(lockFile)
         condition.lock()
         filesClosed = true

@@ -12,7 +12,7 @@ private func recordedLedger(
     beforeDeletes: UInt64
 ) {
     let store = try ContactStore(
-        ledgerAt: directory.ledger, client: .fullAccess("tester"), lockWaitSeconds: storeLockWaitSeconds)
+        ledgerAt: directory.ledger, client: .fullAccess("tester"))
     defer { store.close() }
     let sample = try seedSampleContacts(store)
     var ada = sample.ada.copy().mutableCopy()

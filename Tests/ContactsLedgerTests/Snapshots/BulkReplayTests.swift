@@ -13,7 +13,7 @@ struct BulkReplayTests {
     /// store opened on it replays the whole journal.
     private func writeLedger(_ directory: StoreDirectory, seed: UInt64, requests: Int) throws {
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         try SnapshotHistory.write(into: store, seed: seed, requests: requests)
         store.close()
         try FileManager.default.removeItem(atPath: directory.ledger + "/snapshots")
@@ -60,7 +60,7 @@ struct BulkReplayTests {
 
         // The writer replays while it opens, then keeps its indexes up to date commit by commit.
         let writer = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         expectSameState(writer.withProjection { $0 }, expected)
         try SnapshotHistory.write(into: writer, seed: seed + 100, requests: 40)
         let afterMore = writer.withProjection { $0 }
@@ -146,7 +146,7 @@ struct BulkReplayTests {
         }
         #expect(throws: ContactStoreError.self) {
             try ContactStore(
-                ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+                ledgerAt: directory.ledger, client: .fullAccess("writer"))
         }
         let before = try ContactStore(
             readingLedgerAt: directory.ledger, asOf: .sequence(bad.sequence - 1), client: .fullAccess())
@@ -180,7 +180,7 @@ struct BulkReplayTests {
             { () throws -> Void in _ = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()) },
             { () throws -> Void in
                 _ = try ContactStore(
-                    ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+                    ledgerAt: directory.ledger, client: .fullAccess("writer"))
             },
         ] {
             #expect {

@@ -9,7 +9,7 @@ struct ProjectionSnapshotTests {
     /// Writes a generated history into a new ledger and closes the store (which writes a snapshot).
     private func writeLedger(_ directory: StoreDirectory, seed: UInt64, requests: Int = 120) throws {
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         try SnapshotHistory.write(into: store, seed: seed, requests: requests)
         store.close()
     }
@@ -28,7 +28,7 @@ struct ProjectionSnapshotTests {
 
         // The stores built on it: a writer, a reader, and an in-memory copy.
         let writer = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         expectSameState(writer.withProjection { $0 }, expected)
         writer.close()
         expectSameState(
@@ -247,7 +247,7 @@ struct ProjectionSnapshotTests {
         let directory = StoreDirectory()
         try writeLedger(directory, seed: 11)
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         // Reused slots, new slots, updates and deletes, on top of the restored state.
         try SnapshotHistory.write(into: store, seed: 12, requests: 60)
         let live = store.withProjection { $0 }
@@ -255,7 +255,7 @@ struct ProjectionSnapshotTests {
         let expected = try fullReplay(of: directory.ledger)
         expectSameState(live, expected)
         let reopened = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         expectSameState(reopened.withProjection { $0 }, expected)
         reopened.close()
     }
@@ -337,7 +337,7 @@ struct ProjectionSnapshotTests {
         expectSameState(
             try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()).withProjection { $0 }, expected)
         let writer = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         expectSameState(writer.withProjection { $0 }, expected)
         writer.close()
         // Closing wrote a good snapshot at the head, which the next open uses.
@@ -351,7 +351,7 @@ struct ProjectionSnapshotTests {
     func policySnapshotHoldsItsIndexes() throws {
         let directory = StoreDirectory()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         // Enough adds, in requests of 500, that one request crosses the policy's least number of
         // operations between snapshots; its group's index changes are still pending when the
         // snapshot is taken (decision 0014).
@@ -386,7 +386,7 @@ struct ProjectionSnapshotTests {
     func olderSnapshotToppedUp() throws {
         let directory = StoreDirectory()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         try SnapshotHistory.write(into: store, seed: 31, requests: 80)
         try store.writeSnapshot()
         let snapshotHead = store.headDigest
@@ -404,7 +404,7 @@ struct ProjectionSnapshotTests {
         expectSameState(
             try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()).withProjection { $0 }, expected)
         let writer = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         expectSameState(writer.withProjection { $0 }, expected)
         writer.close()
     }
@@ -413,7 +413,7 @@ struct ProjectionSnapshotTests {
     func olderSnapshotAfterMismatch() throws {
         let directory = StoreDirectory()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         try SnapshotHistory.write(into: store, seed: 35, requests: 40)
         try store.writeSnapshot()
         let older = store.headDigest
@@ -441,7 +441,7 @@ struct ProjectionSnapshotTests {
         #expect(offered == [head.sequence, older.sequence])
         let expected = try fullReplay(of: directory.ledger)
         let writer = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         expectSameState(writer.withProjection { $0 }, expected)
         writer.close()
         expectSameState(
@@ -462,7 +462,7 @@ struct ProjectionSnapshotTests {
             }
             #expect(throws: ContactStoreError.self) {
                 try ContactStore(
-                    ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+                    ledgerAt: directory.ledger, client: .fullAccess("writer"))
             }
         }
     }
@@ -471,7 +471,7 @@ struct ProjectionSnapshotTests {
     func pointInTimeUsesEarlierSnapshot() throws {
         let directory = StoreDirectory()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         try SnapshotHistory.write(into: store, seed: 41, requests: 40)
         try store.writeSnapshot()
         let early = store.headDigest.sequence
@@ -494,13 +494,13 @@ struct ProjectionSnapshotTests {
         let expected = try fullReplay(of: directory.ledger)
         try FileManager.default.removeItem(atPath: directory.ledger + "/snapshots")
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         expectSameState(store.withProjection { $0 }, expected)
         store.close()
         #expect(snapshotFiles(directory.ledger).count == 1)
         // Opening and closing without a change writes nothing new.
         let again = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         again.close()
         #expect(snapshotFiles(directory.ledger).count == 1)
     }
@@ -509,7 +509,7 @@ struct ProjectionSnapshotTests {
     func noSnapshotWithoutChanges() throws {
         let directory = StoreDirectory()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         store.close()
         #expect(snapshotFiles(directory.ledger).isEmpty)
         let memory = ContactStore.inMemory()

@@ -60,7 +60,7 @@ struct ContactStoreCommitPathTests {
     func blockingAndAsynchronousSaves() async throws {
         let directory = StoreDirectory()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess())
         let posted = PostedChanges(store)
         let stream = store.changes()
         let threads = 6
@@ -127,7 +127,7 @@ struct ContactStoreCommitPathTests {
         let directory = StoreDirectory()
         let faults = FaultInjectingFileSystem()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds, fileSystem: faults
+            ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults
         )
         let posted = PostedChanges(store)
         let kept = makeContact(given: "Kept", family: "Durable")
@@ -177,7 +177,7 @@ struct ContactStoreCommitPathTests {
         store.close()
 
         let reopened = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess())
         defer { reopened.close() }
         #expect(reopened.headDigest.sequence == 1)
         #expect(try reopened.unifiedContacts(matching: .matchingName("lost"), keysToFetch: listKeys).isEmpty)
@@ -208,7 +208,7 @@ struct ContactStoreCommitPathTests {
         let directory = StoreDirectory()
         let faults = FaultInjectingFileSystem()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds, fileSystem: faults
+            ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults
         )
         let leaderDone = leaderHoldingItsSync(store, faults)
         #expect(faults.dataSyncsWaiting == 1, "the blocking save never reached its fdatasync")
@@ -273,7 +273,7 @@ struct ContactStoreCommitPathTests {
         let directory = StoreDirectory()
         let faults = FaultInjectingFileSystem()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds, fileSystem: faults
+            ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults
         )
         let posted = PostedChanges(store)
         let stream = store.changes()
@@ -350,7 +350,7 @@ struct ContactStoreCommitPathTests {
         let directory = StoreDirectory()
         let faults = FaultInjectingFileSystem()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds, fileSystem: faults
+            ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults
         )
         try add([makeContact(given: "Kept", family: "Durable")], to: store)
         faults.inject(.init(.synchronizeData, pathContains: "journal/", effect: .fail(errno: EIO)))
@@ -424,7 +424,7 @@ struct ContactStoreCommitPathTests {
         let directory = StoreDirectory()
         let faults = FaultInjectingFileSystem()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds, fileSystem: faults
+            ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults
         )
         let posted = PostedChanges(store)
         // The first group's notification is posted while the group is finished. The observer
@@ -482,7 +482,7 @@ struct ContactStoreCommitPathTests {
         let directory = StoreDirectory()
         let faults = FaultInjectingFileSystem()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds, fileSystem: faults
+            ledgerAt: directory.ledger, client: .fullAccess(), fileSystem: faults
         )
         let closed = Flag()
         let token = NotificationCenter.default.addObserver(
@@ -507,7 +507,7 @@ struct ContactStoreCommitPathTests {
         for task in tasks { sequences.append(try await task.value.sequence) }
         #expect(Set(sequences) == Set(2...last))
         let reopened = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess())
         defer { reopened.close() }
         #expect(reopened.headDigest.sequence == last)
     }
@@ -517,7 +517,7 @@ struct ContactStoreCommitPathTests {
         let directory = StoreDirectory()
         // Closed at the end only: after a save that never returned, closing would wait for it.
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess())
         let refusal = ResultBox<ContactStoreError>()
         let observed = Flag()
         let token = NotificationCenter.default.addObserver(
@@ -563,7 +563,7 @@ struct ContactStoreCommitPathTests {
     func observerSearchesBeforeTheIndexesCaughtUp() throws {
         let directory = StoreDirectory()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess())
         defer { store.close() }
         // What the observer of each save's notification found: the identifiers matching the
         // name, the address and the number, in that order.
@@ -642,7 +642,7 @@ struct ContactStoreCommitPathTests {
         // hung the writer, and the ledger stayed locked).
         for round in 0..<20 {
             var store: ContactStore? = try ContactStore(
-                ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
+                ledgerAt: directory.ledger, client: .fullAccess())
             var request = SaveRequest()
             request.add(makeContact(given: "Round", family: "\(round)"), toContainerWithIdentifier: nil)
             #expect(try await store!.execute(request).sequence == UInt64(round + 1))

@@ -10,7 +10,7 @@ struct ContactStoreConcurrencyTests {
     func concurrentSaves() async throws {
         let directory = StoreDirectory()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess())
         let tasks = 24
         let perTask = 5
         let results = try await withThrowingTaskGroup(of: [SaveResult].self) { group in
@@ -33,7 +33,7 @@ struct ContactStoreConcurrencyTests {
         #expect(try store.unifiedContacts(matching: .matchingName("task7"), keysToFetch: listKeys).count == perTask)
         store.close()
         let reopened = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess())
         defer { reopened.close() }
         #expect(try reopened.unifiedContacts(matching: .matchingName("number3"), keysToFetch: listKeys).count == tasks)
     }
@@ -44,7 +44,7 @@ struct ContactStoreConcurrencyTests {
     func fetchesBesideSaves() async throws {
         let directory = StoreDirectory()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess())
         defer { store.close() }
         let writers = 16
         let perWriter = 25

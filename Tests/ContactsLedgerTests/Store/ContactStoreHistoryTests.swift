@@ -124,7 +124,7 @@ struct ContactStoreHistoryTests {
     func refreshSeesOtherWriter() async throws {
         let directory = StoreDirectory()
         let writer = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("writer"))
         let reader = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess("reader"))
         let stream = reader.changes()
         let contact = makeContact(given: "Fresh", family: "Entry")
@@ -147,7 +147,7 @@ struct ContactStoreHistoryTests {
     func reopen() throws {
         let directory = StoreDirectory()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess())
         let sample = try seedSampleContacts(store)
         let token = store.currentHistoryToken
         var update = sample.jose.copy().mutableCopy()
@@ -171,7 +171,7 @@ struct ContactStoreHistoryTests {
         store.close()
 
         let reopened = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess())
         defer { reopened.close() }
         #expect(reopened.headDigest == head)
         #expect(
@@ -191,7 +191,7 @@ struct ContactStoreHistoryTests {
     func inMemoryFromRecording() throws {
         let directory = StoreDirectory()
         let recorder = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess())
         let sample = try seedSampleContacts(recorder)
         let afterSeed = recorder.headDigest.sequence
         var request = SaveRequest()
@@ -219,7 +219,7 @@ struct ContactStoreHistoryTests {
     func pointInTime() throws {
         let directory = StoreDirectory()
         let store = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess())
         let sample = try seedSampleContacts(store)
         let before = store.headDigest.sequence
         var request = SaveRequest()

@@ -248,7 +248,7 @@ struct AccessTests {
     func limited() async throws {
         let directory = StoreDirectory()
         let admin = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("admin"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("admin"))
         let sample = try seedSampleContacts(admin)
         admin.close()
 
@@ -301,7 +301,7 @@ struct AccessTests {
     func decisionRemembered() async throws {
         let directory = StoreDirectory()
         let context = ClientContext(identifier: "app", authorization: .notDetermined, accessDecision: { .authorized })
-        let first = try ContactStore(ledgerAt: directory.ledger, client: context, lockWaitSeconds: storeLockWaitSeconds)
+        let first = try ContactStore(ledgerAt: directory.ledger, client: context)
         #expect(try await first.requestAccess(for: .contacts))
         first.close()
         let second = try ContactStore(
@@ -317,7 +317,7 @@ struct AccessTests {
     func notesEntitlement() throws {
         let directory = StoreDirectory()
         let entitled = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("entitled"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: directory.ledger, client: .fullAccess("entitled"))
         var contact = makeContact(given: "Note", family: "Holder")
         contact.note = "private"
         try add([contact], to: entitled)

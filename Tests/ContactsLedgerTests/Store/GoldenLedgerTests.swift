@@ -80,7 +80,7 @@ struct GoldenLedgerTests {
     /// Writes the golden history into a new ledger.
     static func writeGolden(at path: String) throws {
         let store = try ContactStore(
-            ledgerAt: path, client: .fullAccess("golden-writer"), lockWaitSeconds: storeLockWaitSeconds)
+            ledgerAt: path, client: .fullAccess("golden-writer"))
         defer { store.close() }
         var organization = ContactValues()
         organization.contactType = .organization

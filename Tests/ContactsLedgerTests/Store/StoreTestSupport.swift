@@ -17,12 +17,6 @@ final class StoreDirectory {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// How long a test's store waits for the ledger's lock. A ledger this process has just closed can
-/// still be locked for a moment: a child process that another test spawns at that instant gets a
-/// copy of the lock file's descriptor, which it keeps until its `exec` closes it (the lock belongs
-/// to the open file description). A reopen that did not wait was refused once in a full run.
-let storeLockWaitSeconds = 5.0
-
 /// A new contact with the usual fields of the examples.
 func makeContact(
     given: String, family: String, organization: String = "", phones: [(String, String)] = [],
