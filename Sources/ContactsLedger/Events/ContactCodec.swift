@@ -136,13 +136,31 @@ package enum ContactCodec {
         }
     }
 
+    /// Decodes the values of `keys` from a standalone Contact message that the store holds (one
+    /// it wrote, or checked when it read its record): the fields of other keys are skipped, not
+    /// read, so a fetch of a few keys builds no strings or arrays for the rest. The image data is
+    /// decoded when any of the three image keys is asked for. The values of other keys are left
+    /// at their defaults; the message's framing and key set are checked as ``decode(_:)`` checks
+    /// them, the skipped values are not.
+    package static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, keeping keys: ContactKeySet
+    ) throws(EventDecodingError) -> ContactValues {
+        var reader = PayloadReader(wire: WireReader(unsafeBuffer: bytes))
+        var values = ContactValues()
+        var wanted = keys.rawValue
+        if !keys.isDisjoint(with: .image) { wanted |= ContactKeySet(.imageData).rawValue }
+        _ = try decode(from: &reader, into: &values, wanted: wanted)
+        return values
+    }
+
     /// Decodes the rest of a reader's message as a Contact message into `values`, which must be
-    /// empty, and returns the key set it was written for.
+    /// empty, and returns the key set it was written for. A field whose key bit is not in
+    /// `wanted` is skipped (its framing read, its value not).
     ///
     /// The values are filled in place rather than returned: a ``ContactValues`` is close to a
     /// kilobyte, and every copy of it showed up in the replay benchmark.
     static func decode(
-        from reader: inout PayloadReader, into values: inout ContactValues
+        from reader: inout PayloadReader, into values: inout ContactValues, wanted: UInt64 = .max
     ) throws(EventDecodingError) -> ContactKeySet {
         typealias Field = EventSchema.ContactField
         let messageStart = reader.offset
@@ -158,6 +176,11 @@ package enum ContactCodec {
             let key = try reader.nextKey()
             guard let field = Field(rawValue: key.field) else {
                 try reader.skip(key)
+                continue
+            }
+            if field != .keys && field.keyBits & wanted == 0 {
+                try reader.skip(key)
+                seenBits |= field.keyBits
                 continue
             }
             do throws(EventDecodingError) {

@@ -39,7 +39,7 @@ extension ContactStore {
         try checkCanRead(access)
         let keys = try keys(keysToFetch, access)
         let found: Contact? = readState { projection, _ in
-            guard let state = projection.contact(identifier),
+            guard let state = projection.contact(identifier, keys: keys),
                 isVisible(projection, identifier: identifier, createdBy: state.createdBy, access)
             else { return nil }
             return Contact(identifier: identifier, values: state.values, availableKeys: keys, revision: state.revision)
@@ -84,7 +84,8 @@ extension ContactStore {
             index += batch.count
             let contacts: [Contact] = readState { projection, _ in
                 batch.compactMap { slot in
-                    guard let owner = projection.owner(at: slot), let state = projection.state(at: slot) else {
+                    guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: keys)
+                    else {
                         return nil
                     }
                     return Contact(
@@ -132,7 +133,8 @@ extension ContactStore {
             slots = projection.occupiedSlots.filter { projection.owner(at: $0)?.container == identifier }
         case .custom(let filter):
             slots = try projection.occupiedSlots.filter { slot in
-                guard let owner = projection.owner(at: slot), let state = projection.state(at: slot) else {
+                guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: readable)
+                else {
                     return false
                 }
                 let contact = Contact(
@@ -160,8 +162,11 @@ extension ContactStore {
         var resolved = order
         if resolved == .userDefault { resolved = ContactsUserDefaults.shared.sortOrder }
         guard resolved == .givenName || resolved == .familyName else { return slots }
+        let sortKeys = ContactKeySet([.givenName, .familyName, .organizationName])
         let keyed: [(key: [String], identifier: String, slot: ContactSlot)] = slots.compactMap { slot in
-            guard let owner = projection.owner(at: slot), let state = projection.state(at: slot) else { return nil }
+            guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: sortKeys) else {
+                return nil
+            }
             let values = state.values
             let fold: (String) -> String = {
                 $0.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)

@@ -129,7 +129,7 @@ extension ContactStore {
             var events: [ChangeHistoryEvent] = [.dropEverything]
             readState { projection, _ in
                 for slot in projection.occupiedSlots {
-                    guard let owner = projection.owner(at: slot), let state = projection.state(at: slot),
+                    guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: keys),
                         visible(projection, owner.identifier, state)
                     else { continue }
                     events.append(
@@ -200,7 +200,7 @@ extension ContactStore {
         readState { projection, _ in
             for identifier in contactOrder {
                 let wasNew = contactWasNew[identifier]!
-                if let state = projection.contact(identifier) {
+                if let state = projection.contact(identifier, keys: keys) {
                     guard visible(projection, identifier, state) else { continue }
                     let contact = Contact(
                         identifier: identifier, values: state.values, availableKeys: keys, revision: state.revision)

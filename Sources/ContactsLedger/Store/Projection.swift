@@ -52,8 +52,14 @@ package struct Projection: LedgerState, Sendable {
     // MARK: Reading
 
     package func contact(_ identifier: String) -> ContactState? {
+        contact(identifier, keys: .all)
+    }
+
+    /// The contact with an identifier, with only the values of `keys` decoded
+    /// (``ContactCodec/decode(_:keeping:)``), the others left at their defaults.
+    package func contact(_ identifier: String, keys: ContactKeySet) -> ContactState? {
         guard let slot = contacts.slot(of: identifier) else { return nil }
-        return state(at: slot)
+        return state(at: slot, keys: keys)
     }
 
     package func group(_ identifier: String) -> GroupState? { groupsByIdentifier[identifier] }
@@ -101,20 +107,21 @@ package struct Projection: LedgerState, Sendable {
     /// The identifier of the contact in a slot.
     package func identifier(at slot: ContactSlot) -> String? { contacts.identifier(at: slot) }
 
-    /// The contact in a slot, decoded.
-    package func state(at slot: ContactSlot) -> ContactState? {
-        Self.state(at: slot, in: contacts, containerIdentifiers: containerIdentifiers, creators: creators)
+    /// The contact in a slot, decoded; with `keys`, only the values of those keys.
+    package func state(at slot: ContactSlot, keys: ContactKeySet = .all) -> ContactState? {
+        Self.state(at: slot, in: contacts, containerIdentifiers: containerIdentifiers, creators: creators, keys: keys)
     }
 
     /// The contact in a slot of `contacts`, decoded, with the container and creator its record
     /// numbers: ``state(at:)`` for a caller that reads the projection's stored properties in
     /// place (a method called through a pointer copies the whole projection first).
     static func state(
-        at slot: ContactSlot, in contacts: ContactTable, containerIdentifiers: [String], creators: [String]
+        at slot: ContactSlot, in contacts: ContactTable, containerIdentifiers: [String], creators: [String],
+        keys: ContactKeySet = .all
     ) -> ContactState? {
         guard let stored = contacts.record(at: slot) else { return nil }
         return ContactState(
-            values: decodeValues(contacts.encoded(stored)),
+            values: contacts.withEncoded(stored) { decodeValues($0, keeping: keys) },
             containerIdentifier: containerIdentifiers[Int(stored.container)],
             createdBy: creators[Int(stored.creator)], revision: stored.revision)
     }
@@ -128,8 +135,13 @@ package struct Projection: LedgerState, Sendable {
     }
 
     static func decodeValues(_ encoded: [UInt8]) -> ContactValues {
+        encoded.withUnsafeBufferPointer { decodeValues($0, keeping: .all) }
+    }
+
+    /// The values of `keys` in a contact's encoded bytes, the others left at their defaults.
+    static func decodeValues(_ encoded: UnsafeBufferPointer<UInt8>, keeping keys: ContactKeySet) -> ContactValues {
         do {
-            return try ContactCodec.decode(encoded).values
+            return try ContactCodec.decode(encoded, keeping: keys)
         } catch {
             // The bytes were encoded by this process a moment ago; failing to decode them is a broken invariant.
             preconditionFailure("projection holds a contact it cannot decode: \(error)")

@@ -107,6 +107,38 @@ struct ContactCodecTests {
         }
     }
 
+    @Test("Decoding only some keys gives those keys' values and leaves every other key at its default")
+    func decodingSomeKeys() throws {
+        var generator = EventFixtures.SeededGenerator(seed: EventFixtures.seed("Decoding some keys"))
+        var subsets = ContactKey.allCases.map { ContactKeySet($0) } + [ContactKeySet(), .all]
+        for _ in 0..<200 {
+            subsets.append(ContactKeySet(rawValue: UInt64.random(in: 0...UInt64.max, using: &generator)))
+        }
+        let samples =
+            [EventFixtures.everyProperty(), ModelFixtures.fullValues()]
+            + (0..<20).map { _ in EventFixtures.randomValues(using: &generator) }
+        for values in samples {
+            let bytes = ContactCodec.encode(values, keys: .all)
+            for keys in subsets {
+                let decoded = try bytes.withUnsafeBufferPointer { try ContactCodec.decode($0, keeping: keys) }
+                // What a contact fetched with these keys shows (the image keys derive from the data).
+                #expect(decoded.keeping(keys) == values.keeping(keys), "keys \(keys.rawValue)")
+                // Nothing else was decoded: only the image data comes with a derived image key.
+                var carried = keys
+                if !keys.isDisjoint(with: .image) { carried.insert(.imageData) }
+                #expect(decoded == decoded.keeping(carried), "keys \(keys.rawValue)")
+            }
+        }
+        // A value outside the message's key set is refused even when its key is not asked for.
+        var stray = ContactCodec.encode(ContactValues(), keys: [.givenName])
+        stray += ContactCodec.encode(ModelFixtures.fullValues(), keys: [.note]).dropFirst(
+            1 + WireFormat.varintSize(ContactKeySet([.note]).rawValue))
+        #expect(throws: EventDecodingError.self) {
+            try stray.withUnsafeBufferPointer { try ContactCodec.decode($0, keeping: [.givenName]) }
+        }
+        #expect(throws: EventDecodingError.self) { try ContactCodec.decode(stray) }
+    }
+
     @Test("A key whose value is the default is still in the decoded set")
     func defaultsPresent() throws {
         let keys: ContactKeySet = [.givenName, .birthday, .phoneNumbers, .imageData, .contactType]
