@@ -212,9 +212,10 @@ extension ContactStore {
             case nil: return projection.allContainers
             case .withIdentifiers(let wanted): return wanted.compactMap { projection.container($0) }
             case .ofContact(let identifier):
-                return projection.contact(identifier).flatMap { projection.container($0.containerIdentifier) }.map {
-                    [$0]
-                } ?? []
+                return projection.contact(identifier, keys: []).flatMap { projection.container($0.containerIdentifier) }
+                    .map {
+                        [$0]
+                    } ?? []
             case .ofGroup(let identifier):
                 return projection.group(identifier).flatMap { projection.container($0.containerIdentifier) }.map {
                     [$0]

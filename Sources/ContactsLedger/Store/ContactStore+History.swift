@@ -245,7 +245,7 @@ extension ContactStore {
                 guard let link = last[key] else { continue }
                 switch link {
                 case .addMember(let contact, let group), .removeMember(let contact, let group):
-                    guard let state = projection.contact(contact), visible(projection, contact, state),
+                    guard let state = projection.contact(contact, keys: []), visible(projection, contact, state),
                         projection.group(group) != nil
                     else { continue }
                 case .addSubgroup(let child, let parent), .removeSubgroup(let child, let parent):

@@ -139,14 +139,6 @@ struct ContactTable: Sendable {
         }
     }
 
-    /// Calls `body` with a record's encoded values where they lie in the arena.
-    func withEncoded<Result>(_ record: StoredContact, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        let start = record.offset + Int(record.identifierBytes)
-        return arena.withUnsafeBufferPointer {
-            body(UnsafeBufferPointer(rebasing: $0[start..<start + Int(record.encodedBytes)]))
-        }
-    }
-
     func encoded(_ record: StoredContact) -> [UInt8] {
         let start = record.offset + Int(record.identifierBytes)
         return Array(arena[start..<start + Int(record.encodedBytes)])
