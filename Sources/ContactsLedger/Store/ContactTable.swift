@@ -193,6 +193,13 @@ struct ContactTable: Sendable {
         }
     }
 
+    /// Calls `body` with the encoded values of an occupied slot, without copying them.
+    func withEncoded<Result>(
+        at slot: ContactSlot, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
+        try withEncoded(records[Int(slot)], body)
+    }
+
     // MARK: Changes
 
     /// Adds a contact whose identifier is not in the table, in the slot freed last or a new one.

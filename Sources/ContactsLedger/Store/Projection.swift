@@ -134,8 +134,9 @@ package struct Projection: LedgerState, Sendable {
         )
     }
 
-    static func decodeValues(_ encoded: [UInt8]) -> ContactValues {
-        encoded.withUnsafeBufferPointer { decodeValues($0, keeping: .all) }
+    /// Every value of the contact in an occupied slot, decoded where its bytes lie.
+    static func decodeValues(at slot: ContactSlot, in contacts: ContactTable) -> ContactValues {
+        contacts.withEncoded(at: slot) { decodeValues($0, keeping: .all) }
     }
 
     /// The values of `keys` in a contact's encoded bytes, the others left at their defaults.
@@ -171,7 +172,7 @@ package struct Projection: LedgerState, Sendable {
                 identifier, values: state.values, containerIdentifier: state.containerIdentifier,
                 createdBy: state.createdBy, revision: state.revision, knownOld: knownOld, encoded: given)
         } else if let slot = contacts.slot(of: identifier) {
-            let old = indexesDeferred ? nil : Self.decodeValues(contacts.encoded(at: slot))
+            let old = indexesDeferred ? nil : Self.decodeValues(at: slot, in: contacts)
             contacts.remove(slot)
             if let old { changeIndexes(.remove(slot, old)) }
         }
@@ -198,7 +199,7 @@ package struct Projection: LedgerState, Sendable {
             let (found, hash) = contacts.lookUp(key)
             if let slot = found {
                 // While the indexes are deferred, nothing needs the old values.
-                let old = indexesDeferred ? nil : knownOld ?? Self.decodeValues(contacts.encoded(at: slot))
+                let old = indexesDeferred ? nil : knownOld ?? Self.decodeValues(at: slot, in: contacts)
                 contacts.replace(slot, encoded: encoded, container: container, creator: creator, revision: revision)
                 if let old { changeIndexes(.update(slot, old: old, new: values)) }
             } else {

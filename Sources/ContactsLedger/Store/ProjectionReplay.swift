@@ -500,7 +500,7 @@ extension Projection {
             ContactCodec.mergeUpdate(current: current, update: new, keys: keys, into: &scratch)
         }
         if !merged {
-            var values = Self.decodeValues(contacts.encoded(stored))
+            var values = contacts.withEncoded(stored) { Self.decodeValues($0, keeping: .all) }
             let update: ContactValues
             do {
                 update = try ContactCodec.decode(Array(new)).values
