@@ -144,11 +144,7 @@ public struct SystemFileSystem: FileSystem {
         // An open-file-description lock over the whole file: like flock(2) it belongs to the
         // open file, so two opens conflict even inside one process, and it is released when the
         // descriptor is closed or the process dies.
-        var request = Glibc.flock()
-        request.l_type = Int16(F_WRLCK)
-        request.l_whence = Int16(SEEK_SET)
-        request.l_start = 0
-        request.l_len = 0
+        var request = Self.wholeFileLock(F_WRLCK)
         while true {
             if Glibc.fcntl(file.descriptor, openFileDescriptionSetLock, &request) == 0 { return .acquired }
             let code = Glibc.errno
@@ -163,14 +159,20 @@ public struct SystemFileSystem: FileSystem {
     /// (`O_CLOEXEC`): unlocking releases it for that copy too, where closing this descriptor
     /// alone would leave the ledger locked until then.
     public func unlock(_ file: OpenFile) throws(StorageError) {
-        var request = Glibc.flock()
-        request.l_type = Int16(F_UNLCK)
-        request.l_whence = Int16(SEEK_SET)
-        request.l_start = 0
-        request.l_len = 0
+        var request = Self.wholeFileLock(F_UNLCK)
         _ = try retryingInterrupts("fcntl(F_OFD_SETLK)", file.path) {
             Glibc.fcntl(file.descriptor, openFileDescriptionSetLock, &request)
         }
+    }
+
+    /// A lock request of `type` (`F_WRLCK`, `F_UNLCK`) over the whole file.
+    private static func wholeFileLock(_ type: Int32) -> Glibc.flock {
+        var request = Glibc.flock()
+        request.l_type = Int16(type)
+        request.l_whence = Int16(SEEK_SET)
+        request.l_start = 0
+        request.l_len = 0
+        return request
     }
 
     /// Renames a file over its destination.
