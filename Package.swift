@@ -10,6 +10,8 @@ let package = Package(
     name: "ContactsLedger",
     products: [
         .library(name: "ContactsLedger", targets: ["ContactsLedger"]),
+        .library(name: "LedgerAudit", targets: ["LedgerAudit"]),
+        .library(name: "ContactsInterchange", targets: ["ContactsInterchange"]),
         .library(name: "LedgerStorage", targets: ["LedgerStorage"]),
         .executable(name: "contacts-ledger", targets: ["contacts-ledger"]),
         .executable(name: "ledger-bench", targets: ["ledger-bench"]),
@@ -37,21 +39,48 @@ let package = Package(
             path: "Migrations",
             swiftSettings: strict
         ),
-        // The public API: the Contacts framework's model over the journal.
+        // The Contacts framework's value types: contacts, labeled values, labels, groups,
+        // containers, validation and formatters. No pointer code.
+        .target(
+            name: "ContactsModel",
+            dependencies: ["LedgerStorage"],
+            swiftSettings: strict
+        ),
+        // vCard and JSON, over the model alone.
+        .target(
+            name: "ContactsInterchange",
+            dependencies: ["ContactsModel"],
+            swiftSettings: strict
+        ),
+        // The projection: the contact arena, replay, projection snapshots, the event codec and
+        // the search indexes. The one home of pointer code above the storage layer.
+        .target(
+            name: "ContactsEngine",
+            dependencies: ["ContactsModel", "LedgerStorage", "LedgerMigrations", "CLedgerPrefetch"],
+            swiftSettings: strict
+        ),
+        // The public store: ContactStore, save requests, fetches, access, notifications and
+        // change history, over the engine and the journal.
         .target(
             name: "ContactsLedger",
-            dependencies: ["LedgerStorage", "LedgerMigrations", "CLedgerPrefetch"],
+            dependencies: ["ContactsModel", "ContactsEngine", "ContactsInterchange", "LedgerStorage"],
+            swiftSettings: strict
+        ),
+        // The audit library: log, revisions, verify, diff, restore, replay check, recover, salvage.
+        .target(
+            name: "LedgerAudit",
+            dependencies: ["ContactsLedger", "ContactsEngine", "ContactsInterchange"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "contacts-ledger",
-            dependencies: ["ContactsLedger", "LedgerStorage"],
+            dependencies: ["ContactsLedger", "LedgerAudit", "LedgerStorage"],
             path: "tools/contacts-ledger",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "ledger-bench",
-            dependencies: ["ContactsLedger", "LedgerStorage"],
+            dependencies: ["ContactsLedger", "ContactsEngine", "LedgerAudit", "LedgerStorage"],
             path: "tools/ledger-bench",
             swiftSettings: strict
         ),
@@ -76,14 +105,14 @@ let package = Package(
         ),
         .testTarget(
             name: "ContactsLedgerTests",
-            dependencies: ["ContactsLedger"],
+            dependencies: ["ContactsModel", "ContactsInterchange", "ContactsEngine", "ContactsLedger", "LedgerAudit"],
             resources: [.copy("Golden")],
             swiftSettings: strict
         ),
         // Runs the built contacts-ledger binary and checks its output and exit codes.
         .testTarget(
             name: "ContactsLedgerCLITests",
-            dependencies: ["ContactsLedger", "contacts-ledger"],
+            dependencies: ["ContactsEngine", "ContactsLedger", "LedgerAudit", "contacts-ledger"],
             swiftSettings: strict
         ),
     ]

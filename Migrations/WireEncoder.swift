@@ -58,7 +58,7 @@ public struct WireEncoder: Sendable {
     /// Writes a varint at `position` of a buffer known to have room, and returns the position
     /// after it.
     @inlinable
-    static func write(_ value: UInt64, to buffer: UnsafeMutableBufferPointer<UInt8>, at position: Int) -> Int {
+    package static func write(_ value: UInt64, to buffer: UnsafeMutableBufferPointer<UInt8>, at position: Int) -> Int {
         var remaining = value
         var index = position
         while remaining >= 0x80 {

@@ -1,5 +1,7 @@
+import ContactsEngine
 import ContactsLedger
 import Foundation
+import LedgerAudit
 import Testing
 
 /// A ledger with a known history: 1 add Ada and Grace (author "alice"), 2 update Ada (author

@@ -1,5 +1,7 @@
+import ContactsEngine
 import ContactsLedger
 import Foundation
+import LedgerAudit
 import Testing
 
 #if canImport(Glibc)

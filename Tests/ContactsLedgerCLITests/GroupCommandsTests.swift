@@ -1,5 +1,6 @@
 import ContactsLedger
 import Foundation
+import LedgerAudit
 import Testing
 
 @Suite("contacts-ledger: group commands")

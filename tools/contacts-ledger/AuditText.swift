@@ -1,5 +1,6 @@
 import ContactsLedger
 import Foundation
+import LedgerAudit
 
 /// The audit log, histories and differences as plain text, like `git log`.
 enum AuditText {

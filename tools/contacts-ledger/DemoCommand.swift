@@ -1,5 +1,6 @@
 import ContactsLedger
 import Foundation
+import LedgerAudit
 
 /// `demo`: the main job, end to end, on the ledger path, for a newcomer.
 struct DemoCommand: ToolCommand {

@@ -1,4 +1,5 @@
 import ContactsLedger
+import LedgerAudit
 
 /// `diff`: what changed between two points.
 struct DiffCommand: ToolCommand {

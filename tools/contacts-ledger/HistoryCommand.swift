@@ -1,4 +1,5 @@
 import ContactsLedger
+import LedgerAudit
 
 /// `history ID`: one contact's revisions.
 struct HistoryCommand: ToolCommand {

@@ -1,5 +1,6 @@
 import ContactsLedger
 import Foundation
+import LedgerAudit
 
 /// `log`: the audit log.
 struct LogCommand: ToolCommand {

@@ -1,4 +1,5 @@
 import ContactsLedger
+import LedgerAudit
 
 /// `recover`: what opening after a crash does, made visible; or a salvage into a new ledger.
 struct RecoverCommand: ToolCommand {

@@ -1,4 +1,5 @@
 import ContactsLedger
+import LedgerAudit
 
 /// `replay --check`: re-executes the recorded requests against a scratch store.
 struct ReplayCommand: ToolCommand {

@@ -1,4 +1,5 @@
 import ContactsLedger
+import LedgerAudit
 
 /// `restore`: a new ledger whose journal is the source's prefix.
 struct RestoreCommand: ToolCommand {

@@ -1,5 +1,7 @@
+import ContactsEngine
 import ContactsLedger
 import Foundation
+import LedgerAudit
 
 /// The tool: its commands, its help, and the dispatch from the command line to a command.
 enum Tool {

@@ -1,4 +1,5 @@
 import ContactsLedger
+import LedgerAudit
 
 /// `verify`: checks the whole journal and that replaying it reproduces the recorded effects.
 struct VerifyCommand: ToolCommand {

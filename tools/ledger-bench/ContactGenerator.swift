@@ -1,3 +1,4 @@
+import ContactsEngine
 import ContactsLedger
 import Foundation
 

@@ -8,6 +8,7 @@
 // commits beside a raw append+fdatasync on the same filesystem, replay beside reading and
 // checksumming the same journal, indexed search beside a linear scan of the same contacts.
 // Documentation/Performance.md describes the method and the last full run.
+import ContactsEngine
 import ContactsLedger
 import Foundation
 import LedgerStorage

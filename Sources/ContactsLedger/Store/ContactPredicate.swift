@@ -1,4 +1,8 @@
+import ContactsEngine
+import ContactsInterchange
+import ContactsModel
 import Foundation
+import LedgerStorage
 
 /// Which contacts a fetch returns, like the framework's `CNContact` predicates.
 ///

@@ -1,4 +1,8 @@
+import ContactsEngine
+import ContactsInterchange
+import ContactsModel
 import Foundation
+import LedgerStorage
 
 extension ContactStore {
     /// Throws unless the client may read contacts.

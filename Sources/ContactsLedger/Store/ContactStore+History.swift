@@ -1,3 +1,6 @@
+import ContactsEngine
+import ContactsInterchange
+import ContactsModel
 import Foundation
 import LedgerStorage
 

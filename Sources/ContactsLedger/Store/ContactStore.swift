@@ -1,3 +1,6 @@
+import ContactsEngine
+import ContactsInterchange
+import ContactsModel
 import Dispatch
 import Foundation
 import LedgerStorage
@@ -509,7 +512,7 @@ public final class ContactStore: @unchecked Sendable {
 
     /// Reads the state (whose own indexes are empty) and its search indexes, brought up to it,
     /// under the read locks. Both are read where they lie (``borrowPointee(_:_:)``).
-    func readState<R>(_ body: (borrowing Projection, borrowing SearchIndexes) throws -> R) rethrows -> R {
+    package func readState<R>(_ body: (borrowing Projection, borrowing SearchIndexes) throws -> R) rethrows -> R {
         try projectionLock.read {
             catchUpIndexes()
             return try indexLock.read {

@@ -1,4 +1,8 @@
+import ContactsEngine
+import ContactsInterchange
+import ContactsModel
 import Foundation
+import LedgerStorage
 
 /// Who is saving: a client and what it may do.
 package struct SaveClient: Sendable {

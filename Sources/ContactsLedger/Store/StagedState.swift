@@ -1,4 +1,8 @@
+import ContactsEngine
+import ContactsInterchange
+import ContactsModel
 import Foundation
+import LedgerStorage
 
 /// The effects of save requests that are queued for the journal but not yet durable.
 ///

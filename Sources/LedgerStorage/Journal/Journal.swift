@@ -482,9 +482,9 @@ final class JournalWriter: @unchecked Sendable {
     // does); after the writer thread has set `writerDone` (under `condition`, with no role held),
     // `releaseFiles` may take `segment`.
 
-    let paths: LedgerPaths
-    let identity: LedgerIdentity
-    let fileSystem: any FileSystem
+    package let paths: LedgerPaths
+    package let identity: LedgerIdentity
+    package let fileSystem: any FileSystem
     let limits: JournalLimits
     private let clock: @Sendable () -> Int64
     private let lockFile: OpenFile

@@ -48,9 +48,9 @@ struct JournalScan {
     /// another thread no longer stops for the time it takes to read a whole segment.
     static let defaultChunkBytes = 1 << 20
 
-    let paths: LedgerPaths
-    let identity: LedgerIdentity
-    let fileSystem: any FileSystem
+    package let paths: LedgerPaths
+    package let identity: LedgerIdentity
+    package let fileSystem: any FileSystem
     let sequences: [UInt64]
     let deliverFrom: UInt64
 

@@ -2,7 +2,11 @@ import Foundation
 import LedgerStorage
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// A ledger with a known history: seeded contacts, an update, a group, a delete.
 private func recordedLedger(

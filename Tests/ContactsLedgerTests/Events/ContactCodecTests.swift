@@ -2,7 +2,11 @@ import Foundation
 import LedgerMigrations
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 @Suite("The contact codec")
 struct ContactCodecTests {
@@ -240,8 +244,8 @@ struct ContactCodecTests {
 
     @Test("Every calendar's stored name maps back to it", arguments: EventFixtures.calendars)
     func calendarNames(calendar: Calendar.Identifier) {
-        let name = ContactCodec.calendarName(calendar)
-        #expect(ContactCodec.calendarIdentifier(named: name) == calendar)
+        let name = CalendarNames.storedName(of: calendar)
+        #expect(CalendarNames.identifier(named: name) == calendar)
     }
 
     @Test("Labels of every kind, texts of every script and long values round-trip")

@@ -2,7 +2,11 @@ import Foundation
 import LedgerMigrations
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 @Suite("The event decoder under damaged input")
 struct EventCodecFuzzTests {

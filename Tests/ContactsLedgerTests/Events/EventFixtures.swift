@@ -1,6 +1,10 @@
 import Foundation
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// Events and contacts for the codec tests: fixed ones for golden bytes, and generated ones,
 /// from a seed, that cover every property, label kind, script and calendar.

@@ -1,6 +1,10 @@
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// One row of an address formatting table.
 struct AddressCase: Sendable, CustomTestStringConvertible {

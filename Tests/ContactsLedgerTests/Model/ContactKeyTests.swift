@@ -1,6 +1,10 @@
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 @Suite("Contact keys and key sets")
 struct ContactKeyTests {

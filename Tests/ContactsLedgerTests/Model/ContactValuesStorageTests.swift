@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// `ContactValues` shares its storage between copies until one of them changes.
 @Suite("Contact values: copies share storage and never each other's changes")

@@ -1,6 +1,10 @@
 import Foundation
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// Builders shared by the model and formatting tests.
 enum ModelFixtures {

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// The bulk build of the name index (``NameIndex/Builder``) and the counting sort behind it
 /// (``SlotPostings/init(keyCount:pairs:)``) must give what inserting one contact at a time

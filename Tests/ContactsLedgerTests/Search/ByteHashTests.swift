@@ -1,6 +1,10 @@
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// The tables' byte hash reads a key's last bytes in a few loads; it must give exactly what
 /// reading them one at a time gives, since its values are kept in snapshots.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// The per-slot signatures of word starts that let a query of several words filter the rarest
 /// word's slots before intersecting: they may only ever have too many bits, so these tests

@@ -3,7 +3,11 @@ import LedgerMigrations
 import LedgerStorage
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// A replay that starts from no contacts builds its indexes once, from the contacts it ends with
 /// (decision 0009); these check that it ends where applying every record one by one ends.

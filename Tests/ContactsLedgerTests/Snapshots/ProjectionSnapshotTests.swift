@@ -2,7 +2,11 @@ import Foundation
 import LedgerStorage
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 @Suite("Projection snapshots")
 struct ProjectionSnapshotTests {

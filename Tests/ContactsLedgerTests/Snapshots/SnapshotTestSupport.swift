@@ -2,7 +2,11 @@ import Foundation
 import LedgerStorage
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// A small deterministic generator (SplitMix64), so that a failing history can be rebuilt from its seed.
 struct SeededGenerator: RandomNumberGenerator {

@@ -2,7 +2,11 @@ import Foundation
 import LedgerStorage
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// The commit path under concurrency and failure: blocking callers that write their own group,
 /// asynchronous callers that the journal's writer thread serves, and a failed fdatasync.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// The non-UI operations of the examples, each through the public API.
 @Suite("Contact store: the examples' operations")

@@ -2,7 +2,11 @@ import Foundation
 import LedgerStorage
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// The projection's contact table keeps an identifier in a UUID's canonical text as the UUID's
 /// 16 bytes, and any other identifier as its text, without the two forms ever standing for each

@@ -2,7 +2,11 @@ import Foundation
 import LedgerStorage
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// A ledger written by this version with every kind of operation, checked in under
 /// `Tests/ContactsLedgerTests/Golden/store-v1`. Every later version must replay it to the same state.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// The effects of queued requests stay visible to planning until the last queued change to each
 /// object has been applied (DESIGN.md, the commit path, step 1).

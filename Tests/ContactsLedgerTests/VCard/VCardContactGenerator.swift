@@ -1,6 +1,10 @@
 import Foundation
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// Builds contacts for the round-trip, peer and fuzz tests: hand-made ones that cover every
 /// property and every standard label, and seeded random ones.

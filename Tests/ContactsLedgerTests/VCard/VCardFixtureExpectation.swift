@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// A label and a value as text, for comparing labeled values field by field.
 struct VCardExpectedLabeled: Sendable, Equatable, CustomStringConvertible {

@@ -1,6 +1,10 @@
 import Foundation
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 // What every fixture under ../shared/vcards must import as, written after reading each file
 // (with xxd where bytes matter). Photo sizes and digests were computed independently with

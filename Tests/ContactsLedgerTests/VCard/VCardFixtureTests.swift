@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// Imports every real vCard under ../shared/vcards and compares each card, field by field,
 /// with what the file says (see VCardFixtureTable.swift).

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// Stops the test process with a message naming the seed when a read takes far too long, so
 /// that a hang fails loudly and can be reproduced instead of stalling the run.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// An independent reader checks our output: Python's vobject (Debian's python3-vobject, run
 /// with Debian's /usr/bin/python3) parses our 3.0 and 4.0 exports, and every field it reports

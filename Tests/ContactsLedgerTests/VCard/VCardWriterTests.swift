@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 /// The exporter: Apple's 3.0 shape, the 4.0 form, folding, escaping and partial contacts.
 @Suite("VCard writer")

@@ -1,0 +1,255 @@
+import ContactsModel
+import LedgerStorage
+
+/// The field numbers of the journal's event payload, schema version 2, message by message.
+///
+/// `Documentation/EventSchema.md` is the contract these enums implement; the golden test in
+/// `Tests/ContactsLedgerTests/Events` fails if the bytes they produce ever change. Every number is
+/// written out: a number that has shipped is never reused or renumbered, and a field that is no
+/// longer written keeps its number, retired, so that old payloads never read as something else.
+enum EventSchema {
+    /// The top-level message of a payload: the operations, in the order they were applied.
+    enum EventField: UInt32, CaseIterable {
+        case operations = 1
+    }
+
+    /// One operation: exactly one of these fields, holding that operation's message.
+    enum OperationField: UInt32, CaseIterable {
+        case addContact = 1
+        case updateContact = 2
+        case deleteContact = 3
+        case addGroup = 4
+        case updateGroup = 5
+        case deleteGroup = 6
+        case addMember = 7
+        case removeMember = 8
+        case addSubgroup = 9
+        case removeSubgroup = 10
+        case addContainer = 11
+        case grantAccess = 12
+        case revokeAccess = 13
+        case setAuthorization = 14
+    }
+
+    /// ``LedgerOperation/addContact(identifier:containerIdentifier:createdBy:values:)``.
+    enum AddContactField: UInt32, CaseIterable {
+        case identifier = 1
+        case containerIdentifier = 2
+        case createdBy = 3
+        /// A Contact message.
+        case values = 4
+        /// Version 2: the identifier as 16 UUID bytes, instead of `identifier`.
+        case identifierUUID = 5
+        /// Version 2: the container identifier as 16 UUID bytes, instead of `containerIdentifier`.
+        case containerIdentifierUUID = 6
+    }
+
+    /// ``LedgerOperation/updateContact(identifier:keys:old:new:)``; the key set is the one both
+    /// Contact messages carry, and they must agree.
+    enum UpdateContactField: UInt32, CaseIterable {
+        case identifier = 1
+        /// A Contact message.
+        case old = 2
+        /// A Contact message.
+        case new = 3
+        /// Version 2: the identifier as 16 UUID bytes, instead of `identifier`.
+        case identifierUUID = 4
+    }
+
+    /// ``LedgerOperation/deleteContact(identifier:containerIdentifier:createdBy:groupIdentifiers:last:)``.
+    enum DeleteContactField: UInt32, CaseIterable {
+        case identifier = 1
+        case containerIdentifier = 2
+        case createdBy = 3
+        /// Repeated.
+        case groupIdentifiers = 4
+        /// A Contact message.
+        case last = 5
+        /// Version 2: the identifier as 16 UUID bytes, instead of `identifier`.
+        case identifierUUID = 6
+        /// Version 2: the container identifier as 16 UUID bytes, instead of `containerIdentifier`.
+        case containerIdentifierUUID = 7
+    }
+
+    /// ``LedgerOperation/addGroup(identifier:containerIdentifier:name:)``.
+    enum AddGroupField: UInt32, CaseIterable {
+        case identifier = 1
+        case containerIdentifier = 2
+        case name = 3
+    }
+
+    /// ``LedgerOperation/updateGroup(identifier:oldName:newName:)``.
+    enum UpdateGroupField: UInt32, CaseIterable {
+        case identifier = 1
+        case oldName = 2
+        case newName = 3
+    }
+
+    /// ``LedgerOperation/deleteGroup(identifier:containerIdentifier:name:memberIdentifiers:subgroupIdentifiers:parentGroupIdentifiers:)``.
+    enum DeleteGroupField: UInt32, CaseIterable {
+        case identifier = 1
+        case containerIdentifier = 2
+        case name = 3
+        /// Repeated.
+        case memberIdentifiers = 4
+        /// Repeated.
+        case subgroupIdentifiers = 5
+        /// Repeated.
+        case parentGroupIdentifiers = 6
+    }
+
+    /// ``LedgerOperation/addMember(contactIdentifier:groupIdentifier:)`` and
+    /// ``LedgerOperation/removeMember(contactIdentifier:groupIdentifier:)``.
+    enum MembershipField: UInt32, CaseIterable {
+        case contactIdentifier = 1
+        case groupIdentifier = 2
+    }
+
+    /// ``LedgerOperation/addSubgroup(groupIdentifier:parentGroupIdentifier:)`` and
+    /// ``LedgerOperation/removeSubgroup(groupIdentifier:parentGroupIdentifier:)``.
+    enum SubgroupField: UInt32, CaseIterable {
+        case groupIdentifier = 1
+        case parentGroupIdentifier = 2
+    }
+
+    /// ``LedgerOperation/addContainer(identifier:name:type:isDefault:)``.
+    enum AddContainerField: UInt32, CaseIterable {
+        case identifier = 1
+        case name = 2
+        /// ``ContainerType``'s raw value; absent means 0, unassigned.
+        case type = 3
+        /// 0 or 1; absent means false.
+        case isDefault = 4
+    }
+
+    /// ``LedgerOperation/setAuthorization(clientIdentifier:status:notesEntitlement:)``.
+    enum SetAuthorizationField: UInt32, CaseIterable {
+        case clientIdentifier = 1
+        /// ``AuthorizationStatus``'s raw value; absent means 0, not determined.
+        case status = 2
+        /// 0 or 1; absent means false.
+        case notesEntitlement = 3
+    }
+
+    /// ``LedgerOperation/grantAccess(clientIdentifier:contactIdentifiers:)`` and
+    /// ``LedgerOperation/revokeAccess(clientIdentifier:contactIdentifiers:)``.
+    enum AccessField: UInt32, CaseIterable {
+        case clientIdentifier = 1
+        /// Repeated.
+        case contactIdentifiers = 2
+    }
+
+    /// A contact's values for a key set. Only the set's keys are written, and a value equal to
+    /// its default (empty, nil, `.person`) is left out. The fields of the commonest keys have
+    /// numbers below 16, whose keys take one byte.
+    enum ContactField: UInt32, CaseIterable {
+        /// ``ContactKeySet/rawValue``: which keys the message holds values for, defaults included.
+        case keys = 1
+        case givenName = 2
+        case familyName = 3
+        case organizationName = 4
+        /// Repeated LabeledValue, the value a string.
+        case phoneNumbers = 5
+        /// Repeated LabeledValue, the value a string.
+        case emailAddresses = 6
+        /// ``ContactType``'s raw value; absent means 0, person.
+        case contactType = 7
+        case middleName = 8
+        case namePrefix = 9
+        case nameSuffix = 10
+        case nickname = 11
+        case jobTitle = 12
+        case departmentName = 13
+        /// Repeated LabeledValue, the value a PostalAddress message.
+        case postalAddresses = 14
+        /// Repeated LabeledValue, the value a string.
+        case urlAddresses = 15
+        case previousFamilyName = 16
+        case phoneticGivenName = 17
+        case phoneticMiddleName = 18
+        case phoneticFamilyName = 19
+        case phoneticOrganizationName = 20
+        case note = 21
+        /// A DateComponents message; absent means nil.
+        case birthday = 22
+        /// A DateComponents message; absent means nil.
+        case nonGregorianBirthday = 23
+        /// Repeated LabeledValue, the value a DateComponents message.
+        case dates = 24
+        /// Repeated LabeledValue, the value the related name as a string.
+        case contactRelations = 25
+        /// Repeated LabeledValue, the value a SocialProfile message.
+        case socialProfiles = 26
+        /// Repeated LabeledValue, the value an InstantMessageAddress message.
+        case instantMessageAddresses = 27
+        /// Bytes; absent means nil, present and empty means empty data.
+        case imageData = 28
+    }
+
+    /// A labeled value of any kind.
+    enum LabeledValueField: UInt32, CaseIterable {
+        case identifier = 1
+        /// Absent means no label (nil); present and empty means the empty label.
+        case label = 2
+        /// A string or a message, by the kind of value.
+        case value = 3
+        /// Version 2: the identifier as 16 UUID bytes, instead of `identifier`.
+        case identifierUUID = 4
+        /// Version 2: a standard label by its number (``CompactFields/standardLabels``), instead of `label`.
+        case standardLabel = 5
+    }
+
+    /// A `DateComponents`: every component that is set, and only those. Integers are zigzagged.
+    enum DateComponentsField: UInt32, CaseIterable {
+        /// The calendar's identifier, by the name of its `Calendar.Identifier` case ("gregorian",
+        /// "chinese", "islamicUmmAlQura", ...).
+        case calendar = 1
+        case era = 2
+        case year = 3
+        case month = 4
+        case day = 5
+        /// 0 or 1; absent means nil.
+        case isLeapMonth = 6
+        case hour = 7
+        case minute = 8
+        case second = 9
+        case nanosecond = 10
+        case weekday = 11
+        case weekdayOrdinal = 12
+        case quarter = 13
+        case weekOfMonth = 14
+        case weekOfYear = 15
+        case yearForWeekOfYear = 16
+        case dayOfYear = 17
+        /// 0 or 1; absent means nil.
+        case isRepeatedDay = 18
+        /// The time zone's identifier, such as "Europe/Paris".
+        case timeZone = 19
+    }
+
+    /// A ``PostalAddress``; an absent field is the empty string.
+    enum PostalAddressField: UInt32, CaseIterable {
+        case street = 1
+        case subLocality = 2
+        case city = 3
+        case subAdministrativeArea = 4
+        case state = 5
+        case postalCode = 6
+        case country = 7
+        case isoCountryCode = 8
+    }
+
+    /// A ``SocialProfile``; an absent field is the empty string.
+    enum SocialProfileField: UInt32, CaseIterable {
+        case urlString = 1
+        case username = 2
+        case userIdentifier = 3
+        case service = 4
+    }
+
+    /// An ``InstantMessageAddress``; an absent field is the empty string.
+    enum InstantMessageAddressField: UInt32, CaseIterable {
+        case username = 1
+        case service = 2
+    }
+}

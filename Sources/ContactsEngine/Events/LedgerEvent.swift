@@ -1,0 +1,55 @@
+import ContactsModel
+import Foundation
+import LedgerStorage
+
+/// The payload of one journal record: the effects of one committed save request, in order.
+///
+/// Events record effects, not intentions: an add carries the whole new contact, an update the
+/// changed keys with their old and new values, a delete the contact's last state. Audit,
+/// history and restore read them; nothing re-executes them.
+package struct LedgerEvent: Sendable, Hashable {
+    /// The operations' effects, in the order they were applied.
+    package var operations: [LedgerOperation]
+
+    /// Creates an event from its operations.
+    package init(operations: [LedgerOperation]) {
+        self.operations = operations
+    }
+}
+
+/// The effect of one operation of a save request (or of a store-level action such as a grant).
+package indirect enum LedgerOperation: Sendable, Hashable {
+    /// A contact was created in a container by a client; `values` holds every key.
+    case addContact(identifier: String, containerIdentifier: String, createdBy: String, values: ContactValues)
+    /// Some keys of a contact changed; `old` and `new` hold values for exactly `keys`
+    /// (other keys are at their defaults and mean nothing).
+    case updateContact(identifier: String, keys: ContactKeySet, old: ContactValues, new: ContactValues)
+    /// A contact was deleted; `last` is its state just before, with its container and groups.
+    case deleteContact(
+        identifier: String, containerIdentifier: String, createdBy: String, groupIdentifiers: [String],
+        last: ContactValues)
+    /// A group was created in a container.
+    case addGroup(identifier: String, containerIdentifier: String, name: String)
+    /// A group was renamed.
+    case updateGroup(identifier: String, oldName: String, newName: String)
+    /// A group was deleted, with its last name, members, subgroups and parent groups.
+    case deleteGroup(
+        identifier: String, containerIdentifier: String, name: String, memberIdentifiers: [String],
+        subgroupIdentifiers: [String], parentGroupIdentifiers: [String])
+    /// A contact became a member of a group.
+    case addMember(contactIdentifier: String, groupIdentifier: String)
+    /// A contact stopped being a member of a group.
+    case removeMember(contactIdentifier: String, groupIdentifier: String)
+    /// A group became a subgroup of another.
+    case addSubgroup(groupIdentifier: String, parentGroupIdentifier: String)
+    /// A group stopped being a subgroup of another.
+    case removeSubgroup(groupIdentifier: String, parentGroupIdentifier: String)
+    /// A container was created (the default container is created with the first event).
+    case addContainer(identifier: String, name: String, type: ContainerType, isDefault: Bool)
+    /// A client's authorization was decided or changed (for example when it asked for access).
+    case setAuthorization(clientIdentifier: String, status: AuthorizationStatus, notesEntitlement: Bool)
+    /// A client with limited access was granted these contacts.
+    case grantAccess(clientIdentifier: String, contactIdentifiers: [String])
+    /// A client with limited access lost these contacts.
+    case revokeAccess(clientIdentifier: String, contactIdentifiers: [String])
+}

@@ -1,0 +1,568 @@
+import CLedgerPrefetch
+import ContactsModel
+import Foundation
+import LedgerStorage
+
+/// Where a contact of the projection lives in ``ContactTable``'s arena, and small indexes for the rest.
+struct StoredContact: Sendable, Hashable {
+    /// The container index of a free slot.
+    static let freeContainer = UInt16.max
+    /// A free slot.
+    static let free = StoredContact(
+        offset: 0, revision: 0, identifierBytes: 0, encodedBytes: 0, creator: 0, container: freeContainer,
+        identifierIsUUID: false)
+
+    /// Where the contact's identifier (its ``ContactTable/IdentifierKey``), then its encoded
+    /// values, start in the arena.
+    var offset: Int
+    /// The sequence of the last record that changed the contact.
+    var revision: UInt64
+    var identifierBytes: UInt32
+    var encodedBytes: UInt32
+    /// The index of the client that created it, in the projection's creators.
+    var creator: UInt32
+    /// The index of its container, in the projection's containers; ``freeContainer`` for a free slot.
+    var container: UInt16
+    /// Whether the identifier's bytes in the arena are the 16 of a UUID, standing for its
+    /// canonical text, rather than the identifier's UTF-8.
+    var identifierIsUUID: Bool
+
+    var isFree: Bool { container == Self.freeContainer }
+    var bytes: Int { Int(identifierBytes) + Int(encodedBytes) }
+}
+
+/// The projection's contacts: one 32-byte record per slot, every identifier and encoded contact
+/// back to back in one arena, and an open-addressing table from identifier to slot whose buckets
+/// hold only a hash and a slot (the identifier is compared in the arena). An identifier in the
+/// canonical text of a UUID (every one the store makes) is kept as the UUID's 16 bytes rather
+/// than its 36 characters (``IdentifierKey``).
+///
+/// A million contacts then cost their bytes plus about 50 bytes each, where an array per contact,
+/// a `String` per identifier and a `Dictionary<String, ContactSlot>` cost about 200 more (the
+/// resident-memory bar of issue 6); and a snapshot restores them by copying bytes instead of
+/// allocating three objects per contact. Replaced and deleted contacts leave their bytes in the
+/// arena until they make up half of it, when the live ones are copied into a new arena.
+package struct ContactTable: Sendable {
+    /// Records by slot; free slots hold ``StoredContact/free``.
+    private(set) var records: [StoredContact] = []
+    /// The free slots, reused last first.
+    private(set) var freeSlots: [ContactSlot] = []
+    private var arena: [UInt8] = []
+    /// Bytes in the arena that no record refers to any more.
+    private var garbage = 0
+    /// Zero for an empty bucket, else the identifier's 32-bit hash shifted up by 32, plus the slot plus one.
+    private var buckets: [UInt64] = []
+    /// The live contacts.
+    private(set) var count = 0
+
+    /// An empty table.
+    init() {}
+
+    /// The number of slots, free ones included.
+    var slotCount: Int { records.count }
+
+    /// The arena's size, dead bytes included.
+    var arenaBytes: Int { arena.count }
+
+    /// Where the arena's bytes lie in memory, how many it holds and how many it has room for, so
+    /// that its room can be backed with memory ahead of use (``ProjectionReplay``). The address
+    /// stays valid only while the arena neither outgrows its room nor is copied.
+    var arenaExtent: (address: UInt, count: Int, capacity: Int) {
+        arena.withUnsafeBufferPointer { (UInt(bitPattern: $0.baseAddress), $0.count, arena.capacity) }
+    }
+
+    /// The bytes the arena holds room for before it must move (``SnapshotReader/growthRoom(_:)``).
+    var arenaCapacity: Int { arena.capacity }
+
+    var occupiedSlots: [ContactSlot] {
+        var result: [ContactSlot] = []
+        result.reserveCapacity(count)
+        for (slot, record) in records.enumerated() where !record.isFree { result.append(ContactSlot(slot)) }
+        return result
+    }
+
+    func record(at slot: ContactSlot) -> StoredContact? {
+        guard Int(slot) < records.count, !records[Int(slot)].isFree else { return nil }
+        return records[Int(slot)]
+    }
+
+    package func slot(of identifier: String) -> ContactSlot? {
+        Self.withKey(identifier) { lookUp($0).slot }
+    }
+
+    /// The slot of the contact with an identifier's key, if the table has it, and the key's hash
+    /// (given if known), for an ``insert(_:hash:encoded:container:creator:revision:)`` that
+    /// follows when it has not.
+    func lookUp(_ key: IdentifierKey, hash known: UInt32? = nil) -> (slot: ContactSlot?, hash: UInt32) {
+        let hash = known ?? key.hash
+        return (find(key, hash: hash), hash)
+    }
+
+    /// Asks the processor for memory that a lookup of `hash` will read, a stage at a time:
+    /// 0, the bucket where it starts; 1, the record of the contact that bucket names, if its
+    /// hash is the same (the bucket was asked for at stage 0); 2, that contact's bytes (its
+    /// record was asked for at stage 1). Only a hint: it changes nothing.
+    func prefetch(hash: UInt32, stage: Int) {
+        guard !buckets.isEmpty else { return }
+        buckets.withUnsafeBufferPointer { buckets in
+            let index = Int(hash) & (buckets.count - 1)
+            if stage == 0 {
+                ledger_prefetch(buckets.baseAddress! + index)
+                return
+            }
+            let bucket = buckets[index]
+            guard bucket != 0, UInt32(truncatingIfNeeded: bucket >> 32) == hash else { return }
+            let slot = Int(UInt32(truncatingIfNeeded: bucket)) - 1
+            records.withUnsafeBufferPointer { records in
+                guard slot < records.count else { return }
+                if stage == 1 {
+                    ledger_prefetch(records.baseAddress! + slot)
+                } else {
+                    let offset = records[slot].offset
+                    arena.withUnsafeBufferPointer { if offset < $0.count { ledger_prefetch($0.baseAddress! + offset) } }
+                }
+            }
+        }
+    }
+
+    func identifier(at slot: ContactSlot) -> String? {
+        record(at: slot).map(identifier)
+    }
+
+    func identifier(_ record: StoredContact) -> String {
+        arena.withUnsafeBufferPointer {
+            let bytes = UnsafeBufferPointer(rebasing: $0[record.offset..<record.offset + Int(record.identifierBytes)])
+            guard record.identifierIsUUID else { return String(decoding: bytes, as: UTF8.self) }
+            guard let text = UUIDText.canonical(bytes) else {
+                preconditionFailure("a UUID identifier of \(bytes.count) bytes")
+            }
+            return text
+        }
+    }
+
+    func encoded(_ record: StoredContact) -> [UInt8] {
+        let start = record.offset + Int(record.identifierBytes)
+        return Array(arena[start..<start + Int(record.encodedBytes)])
+    }
+
+    /// The encoded values of an occupied slot.
+    func encoded(at slot: ContactSlot) -> [UInt8] {
+        encoded(records[Int(slot)])
+    }
+
+    /// Makes room for `bytes` more bytes of identifiers and contacts without growing, up to
+    /// ``arenaReservationMax``: a hint larger than that (a long history of updates and deletes,
+    /// or a damaged or sparse segment file) is left to the arena's own growth.
+    mutating func reserveArena(_ bytes: Int) {
+        guard bytes > 0 else { return }
+        arena.reserveCapacity(arena.count + min(bytes, Self.arenaReservationMax))
+    }
+
+    /// The most ``reserveArena(_:)`` reserves at once: an eighth of the machine's memory, at
+    /// most 4 GiB. Only touched pages take memory, so a reservation the replay does not fill
+    /// costs address space, not memory.
+    static let arenaReservationMax = Int(min(ProcessInfo.processInfo.physicalMemory / 8, 4 << 30))
+
+    /// Calls `body` with each live contact's slot, encoded values and where they start in the
+    /// arena (``withArena(_:)``), in slot order, until it returns a failure, which is returned.
+    func forEachContact<Failure>(
+        _ body: (ContactSlot, UnsafeBufferPointer<UInt8>, _ arenaOffset: Int) -> Failure?
+    ) -> Failure? {
+        arena.withUnsafeBufferPointer { arena in
+            for (slot, record) in records.enumerated() where !record.isFree {
+                let start = record.offset + Int(record.identifierBytes)
+                let encoded = UnsafeBufferPointer(rebasing: arena[start..<start + Int(record.encodedBytes)])
+                if let failure = body(ContactSlot(slot), encoded, start) { return failure }
+            }
+            return nil
+        }
+    }
+
+    /// Calls `body` with the arena's bytes, for reading the parts of contacts that
+    /// ``forEachContact(_:)`` located.
+    func withArena<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try arena.withUnsafeBufferPointer(body)
+    }
+
+    /// Calls `body` with the encoded values of a record, without copying them.
+    func withEncoded<Result>(
+        _ record: StoredContact, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
+        let start = record.offset + Int(record.identifierBytes)
+        return try arena.withUnsafeBufferPointer {
+            try body(UnsafeBufferPointer(rebasing: $0[start..<start + Int(record.encodedBytes)]))
+        }
+    }
+
+    /// Calls `body` with the encoded values of an occupied slot, without copying them.
+    func withEncoded<Result>(
+        at slot: ContactSlot, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
+        try withEncoded(records[Int(slot)], body)
+    }
+
+    // MARK: Changes
+
+    /// Adds a contact whose identifier is not in the table, in the slot freed last or a new one.
+    mutating func insert(
+        _ identifier: String, encoded: [UInt8], container: UInt16, creator: UInt32, revision: UInt64
+    ) -> ContactSlot {
+        encoded.withUnsafeBufferPointer {
+            insert(identifier, encoded: $0, container: container, creator: creator, revision: revision)
+        }
+    }
+
+    /// ``insert(_:encoded:container:creator:revision:)`` of bytes the caller holds.
+    mutating func insert(
+        _ identifier: String, encoded: UnsafeBufferPointer<UInt8>, container: UInt16, creator: UInt32,
+        revision: UInt64
+    ) -> ContactSlot {
+        insert(identifier, hash: nil, encoded: encoded, container: container, creator: creator, revision: revision)
+    }
+
+    /// ``insert(_:encoded:container:creator:revision:)`` of bytes the caller holds, with the
+    /// identifier's hash if ``lookUp(_:hash:)`` gave it.
+    mutating func insert(
+        _ identifier: String, hash knownHash: UInt32?, encoded: UnsafeBufferPointer<UInt8>, container: UInt16,
+        creator: UInt32, revision: UInt64
+    ) -> ContactSlot {
+        Self.withKey(identifier) {
+            insert(
+                $0, hash: knownHash, encoded: encoded, container: container, creator: creator, revision: revision)
+        }
+    }
+
+    /// ``insert(_:hash:encoded:container:creator:revision:)`` of an identifier's key.
+    mutating func insert(
+        _ key: IdentifierKey, hash knownHash: UInt32?, encoded: UnsafeBufferPointer<UInt8>,
+        container: UInt16, creator: UInt32, revision: UInt64
+    ) -> ContactSlot {
+        let slot: ContactSlot
+        if let free = freeSlots.popLast() {
+            slot = free
+        } else {
+            precondition(records.count < Int(SearchIndexes.slotLimit), "the projection is out of contact slots")
+            slot = ContactSlot(records.count)
+            records.append(.free)
+        }
+        let offset = arena.count
+        arena.append(contentsOf: key.bytes)
+        let hash = knownHash ?? key.hash
+        arena.append(contentsOf: encoded)
+        records[Int(slot)] = StoredContact(
+            offset: offset, revision: revision, identifierBytes: UInt32(key.bytes.count),
+            encodedBytes: UInt32(encoded.count), creator: creator, container: container,
+            identifierIsUUID: key.isUUID)
+        insertBucket(slot, hash: hash)
+        count += 1
+        return slot
+    }
+
+    /// Replaces the values and bookkeeping of an occupied slot; the identifier stays.
+    mutating func replace(
+        _ slot: ContactSlot, encoded: [UInt8], container: UInt16, creator: UInt32, revision: UInt64
+    ) {
+        encoded.withUnsafeBufferPointer {
+            replace(slot, encoded: $0, container: container, creator: creator, revision: revision)
+        }
+    }
+
+    /// ``replace(_:encoded:container:creator:revision:)`` with bytes the caller holds.
+    mutating func replace(
+        _ slot: ContactSlot, encoded: UnsafeBufferPointer<UInt8>, container: UInt16, creator: UInt32,
+        revision: UInt64
+    ) {
+        let old = records[Int(slot)]
+        let offset = arena.count
+        // Copied out first (to the stack, for an identifier of usual length): appending a slice
+        // of the arena to itself would copy the whole arena.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(old.identifierBytes)) { identifier in
+            arena.withUnsafeBufferPointer {
+                _ = identifier.initialize(fromContentsOf: $0[old.offset..<old.offset + Int(old.identifierBytes)])
+            }
+            arena.append(contentsOf: identifier)
+        }
+        arena.append(contentsOf: encoded)
+        records[Int(slot)] = StoredContact(
+            offset: offset, revision: revision, identifierBytes: old.identifierBytes,
+            encodedBytes: UInt32(encoded.count), creator: creator, container: container,
+            identifierIsUUID: old.identifierIsUUID)
+        garbage += old.bytes
+        compactIfWasteful()
+    }
+
+    /// Removes the contact in an occupied slot and frees the slot.
+    mutating func remove(_ slot: ContactSlot) {
+        let old = records[Int(slot)]
+        let hash = arena.withUnsafeBufferPointer {
+            IdentifierKey(
+                bytes: UnsafeBufferPointer(rebasing: $0[old.offset..<old.offset + Int(old.identifierBytes)]),
+                isUUID: old.identifierIsUUID
+            ).hash
+        }
+        removeBucket(slot, hash: hash)
+        records[Int(slot)] = .free
+        freeSlots.append(slot)
+        garbage += old.bytes
+        count -= 1
+        compactIfWasteful()
+    }
+
+    // MARK: Snapshots
+
+    /// Writes the table column by column: the live contacts' bytes as one compacted arena, then
+    /// each field of the records as an array, the identifier buckets, and the free slots, so
+    /// that a restore copies arrays instead of inserting contact by contact.
+    func encode(into writer: inout SnapshotWriter) {
+        // The live records' bytes, back to back, written straight into the state (as one byte
+        // array: their length, then the bytes), without the arena's garbage.
+        var live = 0
+        for record in records where !record.isFree { live += record.bytes }
+        writer.varint(live)
+        var offsets: [UInt64] = []
+        offsets.reserveCapacity(records.count)
+        var offset: UInt64 = 0
+        arena.withUnsafeBufferPointer { arena in
+            for record in records {
+                offsets.append(offset)
+                if !record.isFree {
+                    writer.raw(UnsafeBufferPointer(rebasing: arena[record.offset..<record.offset + record.bytes]))
+                    offset += UInt64(record.bytes)
+                }
+            }
+        }
+        writer.array(offsets)
+        writer.array(records.map(\.revision))
+        // The identifier's length, with the top bit set for the 16 bytes of a UUID.
+        writer.array(records.map { $0.identifierBytes | ($0.identifierIsUUID ? Self.uuidIdentifierFlag : 0) })
+        writer.array(records.map(\.encodedBytes))
+        writer.array(records.map(\.creator))
+        writer.array(records.map(\.container))
+        writer.array(buckets)
+        writer.array(freeSlots)
+    }
+
+    /// Restores a table written by ``encode(into:)`` for a projection with `containers`
+    /// containers and `creators` creators, checking every offset, index and slot it refers to.
+    ///
+    /// The arena, most of a snapshot's contact bytes, is copied on a thread of its own while the
+    /// columns are read and checked on this one, which needs only its length: on a VM whose
+    /// fresh pages are dear the copy was a third of an open's time, on the thread that restores
+    /// everything but the indexes and was busy long after the one restoring the indexes was done.
+    init(
+        from reader: inout SnapshotReader, containers: Int, creators: Int
+    ) throws(SnapshotDecodingError) {
+        let arenaSource = BorrowedBytes(buffer: try reader.arrayBytes(of: UInt8.self))
+        let arenaCopy = BackgroundWork(named: "snapshot arena") { () -> [UInt8] in
+            SnapshotReader.copy(arenaSource.buffer, spare: SnapshotReader.growthRoom)
+        }
+        // The state stays alive and unchanged until the copy is waited for, on every path.
+        let rest = Result { () throws(SnapshotDecodingError) in
+            try Self.restoreColumns(
+                from: &reader, arena: arenaSource.buffer, containers: containers, creators: creators)
+        }
+        arena = arenaCopy.wait()
+        (records, count, buckets, freeSlots) = try rest.get()
+    }
+
+    /// The rest of ``init(from:containers:creators:)`` after the arena (`arena`, the snapshot's
+    /// bytes of it, which are being copied meanwhile): the records, the number of live ones, the
+    /// identifier table and the free slots.
+    private static func restoreColumns(
+        from reader: inout SnapshotReader, arena: UnsafeBufferPointer<UInt8>, containers: Int, creators: Int
+    ) throws(SnapshotDecodingError) -> (
+        records: [StoredContact], count: Int, buckets: [UInt64], freeSlots: [ContactSlot]
+    ) {
+        var records: [StoredContact] = []
+        let offsets: [UInt64] = try reader.array()
+        let revisions: [UInt64] = try reader.array()
+        let identifierBytes: [UInt32] = try reader.array()
+        let encodedBytes: [UInt32] = try reader.array()
+        let creatorIndexes: [UInt32] = try reader.array()
+        let containerIndexes: [UInt16] = try reader.array()
+        let slots = offsets.count
+        try reader.check(
+            [revisions.count, identifierBytes.count, encodedBytes.count, creatorIndexes.count, containerIndexes.count]
+                .allSatisfy { $0 == slots } && slots <= Int(SearchIndexes.slotLimit),
+            "the contact table's columns differ in length")
+        records.reserveCapacity(slots + SnapshotReader.growthRoom(slots))
+        var live = 0
+        for slot in 0..<slots {
+            let isUUID = identifierBytes[slot] & Self.uuidIdentifierFlag != 0
+            let record = StoredContact(
+                offset: Int(truncatingIfNeeded: offsets[slot]), revision: revisions[slot],
+                identifierBytes: identifierBytes[slot] & ~Self.uuidIdentifierFlag, encodedBytes: encodedBytes[slot],
+                creator: creatorIndexes[slot], container: containerIndexes[slot], identifierIsUUID: isUUID)
+            if record.isFree {
+                records.append(.free)
+                continue
+            }
+            try reader.check(
+                !isUUID || record.identifierBytes == 16,
+                "contact \(slot) has a UUID identifier that is not 16 bytes")
+            try reader.check(
+                offsets[slot] <= UInt64(arena.count) && record.bytes <= arena.count - record.offset,
+                "contact \(slot) lies outside the arena")
+            // A canonical UUID kept as text would be a second key for its identifier (lookups
+            // make the 16-byte one), so that an add of it would not find the contact.
+            try reader.check(
+                isUUID || record.identifierBytes != 36
+                    || CompactFields.uuidBytes(
+                        utf8: UnsafeBufferPointer(rebasing: arena[record.offset..<record.offset + 36])) == nil,
+                "contact \(slot) keeps a UUID identifier as text")
+            try reader.check(
+                Int(record.container) < containers && Int(record.creator) < creators,
+                "contact \(slot) refers to a container or creator that does not exist")
+            records.append(record)
+            live += 1
+        }
+        let buckets: [UInt64] = try reader.array()
+        try reader.check(
+            (buckets.isEmpty && live == 0)
+                || (buckets.count & (buckets.count - 1) == 0 && live * 4 <= buckets.count * 3),
+            "the identifier table has the wrong size")
+        var occupied = 0
+        // A slot named by two buckets would leave another contact without one.
+        var named = [UInt64](repeating: 0, count: (slots + 63) / 64)
+        for bucket in buckets where bucket != 0 {
+            let slot = Int(UInt32(truncatingIfNeeded: bucket)) - 1
+            try reader.check(
+                slot >= 0 && slot < slots && !records[slot].isFree, "an identifier bucket names no contact")
+            let bit: UInt64 = 1 << UInt64(slot % 64)
+            try reader.check(named[slot / 64] & bit == 0, "two identifier buckets name contact \(slot)")
+            named[slot / 64] |= bit
+            occupied += 1
+        }
+        try reader.check(occupied == live, "the identifier table is miscounted")
+        let freeSlots: [ContactSlot] = try reader.array()
+        try reader.check(
+            Set(freeSlots).count == freeSlots.count && freeSlots.count + live == slots
+                && freeSlots.allSatisfy { Int($0) < slots && records[Int($0)].isFree },
+            "the free slots are not exactly the slots without a contact")
+        return (records, live, buckets, freeSlots)
+    }
+
+    // MARK: The identifier table
+
+    /// An identifier as the table keeps and compares it: the 16 bytes of a UUID for one that is
+    /// exactly a UUID's canonical text (``CompactFields/uuidBytes(_:)``), which the bytes give back;
+    /// else its UTF-8. The form is part of the key, so an identifier of 16 characters never
+    /// matches a UUID whose bytes they are. Valid only inside the call that made it.
+    struct IdentifierKey {
+        /// The bytes kept in the arena.
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// Whether ``bytes`` are a UUID's 16.
+        let isUUID: Bool
+
+        /// The key's hash in the table: the low 32 bits of ``ByteHash/hash(_:seed:)``, from a
+        /// seed that differs for a UUID's bytes.
+        var hash: UInt32 { UInt32(truncatingIfNeeded: ByteHash.hash(bytes, seed: isUUID ? 1 << 63 : 0)) }
+    }
+
+    /// Calls `body` with the key of an identifier.
+    static func withKey<Result>(_ identifier: String, _ body: (IdentifierKey) -> Result) -> Result {
+        if let uuid = CompactFields.uuidBytes(identifier) { return withKey(uuid, body) }
+        var text = identifier
+        return text.withUTF8 { body(IdentifierKey(bytes: $0, isUUID: false)) }
+    }
+
+    /// Calls `body` with the key of the identifier whose UUID bytes these are.
+    static func withKey<Result>(_ uuid: UUIDBytes, _ body: (IdentifierKey) -> Result) -> Result {
+        uuid.withBytes { body(IdentifierKey(bytes: $0.assumingMemoryBound(to: UInt8.self), isUUID: true)) }
+    }
+
+    /// Set in a snapshot's identifier lengths (``encode(into:)``) for an identifier kept as a
+    /// UUID's 16 bytes.
+    private static let uuidIdentifierFlag: UInt32 = 1 << 31
+
+    private func find(_ key: IdentifierKey, hash: UInt32) -> ContactSlot? {
+        guard !buckets.isEmpty else { return nil }
+        return arena.withUnsafeBufferPointer { arena in
+            buckets.withUnsafeBufferPointer { buckets in
+                let mask = buckets.count - 1
+                var index = Int(hash) & mask
+                while true {
+                    let bucket = buckets[index]
+                    if bucket == 0 { return nil }
+                    if UInt32(truncatingIfNeeded: bucket >> 32) == hash {
+                        let slot = ContactSlot(truncatingIfNeeded: bucket) - 1
+                        let record = records[Int(slot)]
+                        if Int(record.identifierBytes) == key.bytes.count && record.identifierIsUUID == key.isUUID
+                            && (key.bytes.isEmpty
+                                || memcmp(arena.baseAddress! + record.offset, key.bytes.baseAddress!, key.bytes.count)
+                                    == 0)
+                        {
+                            return slot
+                        }
+                    }
+                    index = (index + 1) & mask
+                }
+            }
+        }
+    }
+
+    private mutating func insertBucket(_ slot: ContactSlot, hash: UInt32) {
+        if (count + 1) * 4 > buckets.count * 3 { rehash(max(16, buckets.count * 2)) }
+        let mask = buckets.count - 1
+        var index = Int(hash) & mask
+        while buckets[index] != 0 { index = (index + 1) & mask }
+        buckets[index] = UInt64(hash) << 32 | UInt64(slot + 1)
+    }
+
+    /// Empties the bucket of `slot` and moves back the entries after it that probing would no
+    /// longer reach (Knuth's algorithm R), so the table needs no tombstones.
+    private mutating func removeBucket(_ slot: ContactSlot, hash: UInt32) {
+        let mask = buckets.count - 1
+        var hole = Int(hash) & mask
+        while UInt32(truncatingIfNeeded: buckets[hole]) != slot + 1 { hole = (hole + 1) & mask }
+        var index = hole
+        while true {
+            index = (index + 1) & mask
+            let bucket = buckets[index]
+            if bucket == 0 { break }
+            let home = Int(bucket >> 32) & mask
+            let reachable = hole <= index ? (home > hole && home <= index) : (home > hole || home <= index)
+            if !reachable {
+                buckets[hole] = bucket
+                hole = index
+            }
+        }
+        buckets[hole] = 0
+    }
+
+    private mutating func rehash(_ capacity: Int) {
+        var grown = [UInt64](repeating: 0, count: capacity)
+        let mask = capacity - 1
+        for bucket in buckets where bucket != 0 {
+            var index = Int(bucket >> 32) & mask
+            while grown[index] != 0 { index = (index + 1) & mask }
+            grown[index] = bucket
+        }
+        buckets = grown
+    }
+
+    /// Copies the live contacts into a new arena once dead bytes make up half of it.
+    private mutating func compactIfWasteful() {
+        guard garbage > 1 << 20, garbage * 2 > arena.count else { return }
+        var compacted: [UInt8] = []
+        compacted.reserveCapacity(arena.count - garbage)
+        for slot in records.indices where !records[slot].isFree {
+            let record = records[slot]
+            records[slot].offset = compacted.count
+            compacted.append(contentsOf: arena[record.offset..<record.offset + record.bytes])
+        }
+        arena = compacted
+        garbage = 0
+    }
+
+    /// Checks that every live contact is found by its identifier and the counts agree; for tests.
+    func checkInvariants() {
+        var live = 0
+        for (slot, record) in records.enumerated() where !record.isFree {
+            live += 1
+            precondition(self.slot(of: identifier(record)) == ContactSlot(slot), "contact in slot \(slot) is lost")
+        }
+        precondition(live == count && live + freeSlots.count == records.count, "slots are miscounted")
+        precondition(buckets.lazy.filter { $0 != 0 }.count == count, "the identifier table is miscounted")
+    }
+}

@@ -1,0 +1,110 @@
+import ContactsModel
+import LedgerStorage
+
+/// Byte-string keys (folded email addresses, overlong phone keys) to the sorted slots of the
+/// contacts that have them; lookups are exact, by hash and then by bytes.
+///
+/// A key whose last slot goes stays in the table until dead keys outnumber live ones, when
+/// the table is rebuilt without them; so churn costs memory only up to a factor of two.
+struct ExactKeyIndex: Sendable {
+    private var keys = ByteStringTable()
+    private var slots = SlotPostings()
+    private var deadKeys = 0
+
+    /// Adds a slot to a key's set.
+    mutating func insert(_ slot: ContactSlot, key: [UInt8]) {
+        key.withUnsafeBufferPointer { insert(slot, key: $0, hash: ByteStringTable.hash($0)) }
+    }
+
+    /// Adds a slot to the set of a key whose ``ByteStringTable/hash(_:)`` the caller has computed.
+    mutating func insert(_ slot: ContactSlot, key: UnsafeBufferPointer<UInt8>, hash: UInt64) {
+        let (id, inserted) = keys.findOrInsert(key, hash: hash)
+        if inserted {
+            slots.appendKey()
+        } else if slots.isEmpty(id) {
+            deadKeys -= 1
+        }
+        slots.insert(slot, into: id)
+    }
+
+    /// Makes room for `keys` more keys of `bytes` bytes in all (``ByteStringTable/reserveCapacity(strings:bytes:)``).
+    mutating func reserveCapacity(keys: Int, bytes: Int) {
+        self.keys.reserveCapacity(strings: keys, bytes: bytes)
+        slots.reserveCapacity(keys: keys)
+    }
+
+    /// Asks the processor to fetch where a key with this ``ByteStringTable/hash(_:)`` is looked up.
+    func prefetch(hash: UInt64) { keys.prefetchBucket(hash: hash) }
+
+    /// Removes a slot from a key's set.
+    mutating func remove(_ slot: ContactSlot, key: [UInt8]) {
+        guard let id = key.withUnsafeBufferPointer({ keys.find($0) }) else { return }
+        if slots.remove(slot, from: id), slots.isEmpty(id) {
+            deadKeys += 1
+            if deadKeys > max(1024, keys.count / 2) { compact() }
+        }
+    }
+
+    /// The sorted slots of a key (empty when nobody has it).
+    func slots(of key: [UInt8]) -> [ContactSlot] {
+        guard let id = key.withUnsafeBufferPointer({ keys.find($0) }) else { return [] }
+        return slots.slots(of: id)
+    }
+
+    /// Whether a slot has a key.
+    func contains(_ slot: ContactSlot, key: [UInt8]) -> Bool {
+        guard let id = key.withUnsafeBufferPointer({ keys.find($0) }) else { return false }
+        return slots.contains(slot, in: id)
+    }
+
+    private mutating func compact() {
+        var newID = [UInt32?](repeating: nil, count: keys.count)
+        var next: UInt32 = 0
+        for id in 0..<keys.count where !slots.isEmpty(UInt32(id)) {
+            newID[id] = next
+            next += 1
+        }
+        keys = keys.compacted(keeping: newID)
+        slots = slots.compacted(keeping: newID)
+        deadKeys = 0
+    }
+
+    /// Gives back unused capacity (see ``Array/trimExcessCapacity(unusedBytesMin:)``).
+    mutating func trimExcessCapacity() {
+        keys.trimExcessCapacity()
+        slots.trimExcessCapacity()
+    }
+
+    /// Roughly the bytes held, for the benchmark's memory report.
+    var estimatedBytes: Int {
+        keys.estimatedBytes + slots.estimatedBytes
+    }
+
+    /// Checks the tables and the count of dead keys.
+    func checkInvariants() {
+        keys.checkInvariants()
+        slots.checkInvariants()
+        precondition(slots.keyCount == keys.count, "keys and slot sets disagree")
+        let dead = (0..<keys.count).filter { slots.isEmpty(UInt32($0)) }.count
+        precondition(dead == deadKeys, "dead keys are miscounted")
+    }
+}
+
+// MARK: Snapshots
+
+extension ExactKeyIndex {
+    /// Writes the index as it is.
+    func encode(into writer: inout SnapshotWriter) {
+        keys.encode(into: &writer)
+        slots.encode(into: &writer)
+        writer.varint(deadKeys)
+    }
+
+    /// Restores an index written by ``encode(into:)``.
+    init(from reader: inout SnapshotReader) throws(SnapshotDecodingError) {
+        keys = try ByteStringTable(from: &reader)
+        slots = try SlotPostings(from: &reader)
+        deadKeys = try reader.count(atMost: Int.max)
+        try reader.check(slots.keyCount == keys.count, "an exact-key index's keys and slot sets disagree")
+    }
+}

@@ -1,0 +1,146 @@
+import ContactsModel
+import Foundation
+
+/// Contacts as JSON objects, the form of `--json` output and of `add --from-json` input.
+///
+/// An object's keys are the framework's key names (``ContactKey`` raw values), in the order of
+/// ``ContactKey/allCases``, and only for the keys the contact has available
+/// (``Contact/isKeyAvailable(_:)``): a partial contact gives a partial object and never traps.
+/// An available key is always present, so the shape does not depend on the values:
+///
+/// - strings are strings, empty when absent; `contactType` is `"person"` or `"organization"`;
+/// - `birthday`, `nonGregorianBirthday` and each value of `dates` are `{month, day, year}`,
+///   `year` left out when unknown, with `calendar` (the `Calendar.Identifier` case name, as the
+///   journal stores it: `"chinese"`, `"hebrew"`, `"islamicCivil"`, ...) when the date has a
+///   non-Gregorian calendar and `isLeapMonth: true` when it is set; `null` when there is none;
+/// - labeled values are `{identifier, label, value}`, `label` being the raw label string (the
+///   ``Label`` constant, such as `"_$!<Mobile>!$_"`, or custom text) or `null`; phone numbers,
+///   email and URL addresses have the text as value; postal addresses
+///   `{street, subLocality, city, subAdministrativeArea, state, postalCode, country,
+///   isoCountryCode}`; relations `{name}`; social profiles
+///   `{urlString, username, userIdentifier, service}`; instant message addresses
+///   `{username, service}`, every field present;
+/// - `imageData` and `thumbnailImageData` are base64 (RFC 4648, with padding) or `null`;
+///   `imageDataAvailable` is a Boolean.
+public enum ContactJSON {
+    /// A contact as a JSON object with every available key.
+    public static func object(for contact: Contact) -> JSONObject {
+        var object = JSONObject()
+        for key in ContactKey.allCases where contact.isKeyAvailable(key) {
+            object.appendNew(key.rawValue, value(of: key, in: contact.values, identifier: contact.identifier))
+        }
+        return object
+    }
+
+    /// A contact as a JSON value (an object); see ``object(for:)-(Contact)``.
+    public static func value(for contact: Contact) -> JSONValue {
+        .object(object(for: contact))
+    }
+
+    /// A mutable contact as a JSON object, with the values it holds now.
+    public static func object(for contact: MutableContact) -> JSONObject {
+        object(for: contact.copy())
+    }
+
+    /// The JSON value of one property, as it appears in the contact's object: for per-property
+    /// diffs and history. A key the contact does not have available gives `null`.
+    public static func value(of key: ContactKey, in contact: Contact) -> JSONValue {
+        guard contact.isKeyAvailable(key) else { return .null }
+        return value(of: key, in: contact.values, identifier: contact.identifier)
+    }
+
+    /// The JSON value of one property of stored values (the identifier is passed separately,
+    /// since values do not hold it): for the audit's old and new values.
+    package static func value(of key: ContactKey, in values: ContactValues, identifier: String) -> JSONValue {
+        switch key {
+        case .identifier: .string(identifier)
+        case .contactType: .string(contactTypeName(values.contactType))
+        case .namePrefix: .string(values.namePrefix)
+        case .givenName: .string(values.givenName)
+        case .middleName: .string(values.middleName)
+        case .familyName: .string(values.familyName)
+        case .previousFamilyName: .string(values.previousFamilyName)
+        case .nameSuffix: .string(values.nameSuffix)
+        case .nickname: .string(values.nickname)
+        case .phoneticGivenName: .string(values.phoneticGivenName)
+        case .phoneticMiddleName: .string(values.phoneticMiddleName)
+        case .phoneticFamilyName: .string(values.phoneticFamilyName)
+        case .organizationName: .string(values.organizationName)
+        case .phoneticOrganizationName: .string(values.phoneticOrganizationName)
+        case .departmentName: .string(values.departmentName)
+        case .jobTitle: .string(values.jobTitle)
+        case .note: .string(values.note)
+        case .birthday: values.birthday.map(date) ?? .null
+        case .nonGregorianBirthday: values.nonGregorianBirthday.map(date) ?? .null
+        case .dates: labeled(values.dates, date)
+        case .phoneNumbers: labeled(values.phoneNumbers) { .string($0.stringValue) }
+        case .emailAddresses: labeled(values.emailAddresses) { .string($0) }
+        case .postalAddresses: labeled(values.postalAddresses, postalAddress)
+        case .urlAddresses: labeled(values.urlAddresses) { .string($0) }
+        case .contactRelations: labeled(values.contactRelations) { ["name": .string($0.name)] }
+        case .socialProfiles: labeled(values.socialProfiles, socialProfile)
+        case .instantMessageAddresses: labeled(values.instantMessageAddresses, instantMessageAddress)
+        case .imageData: values.imageData.map { .string($0.base64EncodedString()) } ?? .null
+        case .thumbnailImageData: values.thumbnailImageData.map { .string($0.base64EncodedString()) } ?? .null
+        case .imageDataAvailable: .bool(values.imageDataAvailable)
+        }
+    }
+
+    /// `"person"` or `"organization"`.
+    public static func contactTypeName(_ type: ContactType) -> String {
+        switch type {
+        case .person: "person"
+        case .organization: "organization"
+        }
+    }
+
+    /// A date as `{month, day, year}` (each only when set), with `calendar` for a non-Gregorian
+    /// calendar and `isLeapMonth` when it is true.
+    public static func date(_ components: DateComponents) -> JSONValue {
+        var object = JSONObject()
+        if let month = components.month { object.appendNew("month", .integer(month)) }
+        if let day = components.day { object.appendNew("day", .integer(day)) }
+        if let year = components.year { object.appendNew("year", .integer(year)) }
+        if let calendar = components.calendar, calendar.identifier != .gregorian {
+            object.appendNew("calendar", .string(CalendarNames.storedName(of: calendar.identifier)))
+        }
+        if components.isLeapMonth == true { object.appendNew("isLeapMonth", .bool(true)) }
+        return .object(object)
+    }
+
+    /// A postal address with every field, by the framework's field names.
+    public static func postalAddress(_ address: PostalAddress) -> JSONValue {
+        [
+            "street": .string(address.street), "subLocality": .string(address.subLocality),
+            "city": .string(address.city), "subAdministrativeArea": .string(address.subAdministrativeArea),
+            "state": .string(address.state), "postalCode": .string(address.postalCode),
+            "country": .string(address.country), "isoCountryCode": .string(address.isoCountryCode),
+        ]
+    }
+
+    /// A social profile with every field.
+    public static func socialProfile(_ profile: SocialProfile) -> JSONValue {
+        [
+            "urlString": .string(profile.urlString), "username": .string(profile.username),
+            "userIdentifier": .string(profile.userIdentifier), "service": .string(profile.service),
+        ]
+    }
+
+    /// An instant message address with both fields.
+    public static func instantMessageAddress(_ address: InstantMessageAddress) -> JSONValue {
+        ["username": .string(address.username), "service": .string(address.service)]
+    }
+
+    /// Labeled values as `[{identifier, label, value}]`.
+    public static func labeled<Value>(
+        _ values: [LabeledValue<Value>], _ encode: (Value) -> JSONValue
+    ) -> JSONValue {
+        .array(
+            values.map { labeled in
+                [
+                    "identifier": .string(labeled.identifier), "label": .string(orNull: labeled.label),
+                    "value": encode(labeled.value),
+                ]
+            })
+    }
+}

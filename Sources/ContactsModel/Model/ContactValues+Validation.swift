@@ -1,0 +1,192 @@
+import Foundation
+import LedgerStorage
+
+extension ContactValues {
+    /// Returns every rule the values of the given keys break, in key order.
+    ///
+    /// The rules (the framework's, where it documents them):
+    ///
+    /// - `birthday` and each element of `dates` are Gregorian dates: the calendar is nil or
+    ///   Gregorian; month and day are required and the year is optional; month is 1...12 and
+    ///   the day exists in that month (February 29 only without a year or in a leap year);
+    ///   a year is 1...9999; no other component may be set (era, hour, minute, second,
+    ///   nanosecond, weekday, weekday ordinal, quarter, week of month or year, year for week
+    ///   of year, day of year, time zone, or a leap month). `isLeapMonth == false` counts as
+    ///   unset, because `Calendar.dateComponents(_:from:)` fills it in.
+    /// - `nonGregorianBirthday` needs a calendar, and it must be Chinese, Hebrew or one of
+    ///   the Islamic calendars (the lunar calendars the Contacts app offers; the others that
+    ///   Foundation knows share the Gregorian months and days); month and day are required
+    ///   and the year is optional; month is 1...12 (1...13 in the Hebrew calendar, which
+    ///   Foundation numbers that way), day is 1...30, a year is 1...60 in the Chinese
+    ///   calendar (the year of the sixty-year cycle, as Foundation numbers it) and 1...9999
+    ///   in the others; `isLeapMonth` may be true only in the Chinese calendar; no other
+    ///   component may be set. The day is not checked against the length of the particular
+    ///   lunar month, which would need the year and the calendar's tables.
+    /// - Phone numbers, email addresses and URL addresses must not be empty or only white
+    ///   space. Beyond that the values are free text, as in the framework, which accepts
+    ///   most text: an address book holds what people typed, and a stricter check would
+    ///   refuse real imported data.
+    ///
+    /// Other keys have no rules.
+    package func validationIssues(for keys: ContactKeySet) -> [ContactValidationIssue] {
+        var issues: [ContactValidationIssue] = []
+        if keys.contains(.birthday), let birthday = self.birthday {
+            for message in Self.gregorianDateProblems(birthday) {
+                issues.append(.init(key: .birthday, keyPath: "birthday", message: message))
+            }
+        }
+        if keys.contains(.nonGregorianBirthday), let nonGregorianBirthday = self.nonGregorianBirthday {
+            for message in Self.nonGregorianDateProblems(nonGregorianBirthday) {
+                issues.append(
+                    .init(
+                        key: .nonGregorianBirthday, keyPath: "nonGregorianBirthday",
+                        message: message))
+            }
+        }
+        if keys.contains(.dates) {
+            for (index, date) in self.dates.enumerated() {
+                for message in Self.gregorianDateProblems(date.value) {
+                    issues.append(
+                        .init(key: .dates, keyPath: "dates[\(index)].value", message: message))
+                }
+            }
+        }
+        if keys.contains(.phoneNumbers) {
+            issues += Self.blankValueIssues(
+                self.phoneNumbers.map(\.value.stringValue), key: .phoneNumbers, noun: "a phone number")
+        }
+        if keys.contains(.emailAddresses) {
+            issues += Self.blankValueIssues(
+                self.emailAddresses.map(\.value), key: .emailAddresses, noun: "an email address")
+        }
+        if keys.contains(.urlAddresses) {
+            issues += Self.blankValueIssues(
+                self.urlAddresses.map(\.value), key: .urlAddresses, noun: "a URL address")
+        }
+        return issues
+    }
+
+    /// The largest year a date may have, so that every date fits vCard's four digits.
+    static let yearMax = 9999
+
+    private static func blankValueIssues(
+        _ texts: [String], key: ContactKey, noun: String
+    ) -> [ContactValidationIssue] {
+        texts.enumerated().compactMap { index, text in
+            // A character holding a printable ASCII scalar is not whitespace (the scalar starts it,
+            // or a prepended one that is not whitespace does), so most values are settled without
+            // breaking them into characters.
+            guard !text.utf8.contains(where: { (0x21...0x7E).contains($0) }), text.allSatisfy(\.isWhitespace) else {
+                return nil
+            }
+            return ContactValidationIssue(
+                key: key, keyPath: "\(key.rawValue)[\(index)].value",
+                message: "\(noun) must not be empty")
+        }
+    }
+
+    /// The problems of a Gregorian birthday or date, as messages.
+    package static func gregorianDateProblems(_ date: DateComponents) -> [String] {
+        var problems: [String] = []
+        if let calendar = date.calendar, calendar.identifier != .gregorian {
+            problems.append("the calendar must be Gregorian or nil, not \(calendar.identifier)")
+        }
+        problems += extraComponentProblems(date, leapMonthAllowed: false)
+        problems += monthAndDayProblems(date, monthsMax: 12) { month in
+            gregorianDaysMax(month: month, year: date.year)
+        }
+        if let year = date.year, !(1...yearMax).contains(year) {
+            problems.append("year \(year) is not in 1...\(yearMax)")
+        }
+        return problems
+    }
+
+    /// The problems of a non-Gregorian birthday, as messages.
+    package static func nonGregorianDateProblems(_ date: DateComponents) -> [String] {
+        var problems: [String] = []
+        guard let identifier = date.calendar?.identifier else {
+            problems.append("a Chinese, Hebrew or Islamic calendar is required")
+            problems += extraComponentProblems(date, leapMonthAllowed: false)
+            problems += monthAndDayProblems(date, monthsMax: nil) { _ in nil }
+            return problems
+        }
+        let isChinese = identifier == .chinese
+        let isHebrew = identifier == .hebrew
+        let isIslamic = [.islamic, .islamicCivil, .islamicTabular, .islamicUmmAlQura]
+            .contains(identifier)
+        let isLunar = isChinese || isHebrew || isIslamic
+        if !isLunar {
+            problems.append("the calendar must be Chinese, Hebrew or Islamic, not \(identifier)")
+        }
+        problems += extraComponentProblems(date, leapMonthAllowed: isChinese)
+        problems += monthAndDayProblems(date, monthsMax: isLunar ? (isHebrew ? 13 : 12) : nil) {
+            _ in isLunar ? 30 : nil
+        }
+        let yearsMax = isChinese ? 60 : yearMax
+        if let year = date.year, !(1...yearsMax).contains(year) {
+            problems.append("year \(year) is not in 1...\(yearsMax) in the \(identifier) calendar")
+        }
+        return problems
+    }
+
+    /// Checks that month and day are present and in range; a nil maximum skips that range.
+    private static func monthAndDayProblems(
+        _ date: DateComponents, monthsMax: Int?, daysMax: (Int) -> Int?
+    ) -> [String] {
+        var problems: [String] = []
+        if date.month == nil {
+            problems.append("a month is required")
+        }
+        if date.day == nil {
+            problems.append("a day is required")
+        }
+        if let month = date.month, let monthsMax, !(1...monthsMax).contains(month) {
+            problems.append("month \(month) is not in 1...\(monthsMax)")
+            return problems
+        }
+        if let day = date.day {
+            if day < 1 {
+                problems.append("day \(day) is not a day of a month")
+            } else if let month = date.month, let daysMax = daysMax(month), day > daysMax {
+                let year = date.year.map { " in \($0)" } ?? ""
+                problems.append("day \(day) is not a day of month \(month)\(year)")
+            }
+        }
+        return problems
+    }
+
+    /// The number of days of a Gregorian month; February has 29 when the year is unknown.
+    private static func gregorianDaysMax(month: Int, year: Int?) -> Int {
+        switch month {
+        case 2:
+            guard let year else { return 29 }
+            let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            return isLeap ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Names every component that a contact date must not have.
+    private static func extraComponentProblems(
+        _ date: DateComponents, leapMonthAllowed: Bool
+    ) -> [String] {
+        let components: [(String, Bool)] = [
+            ("era", date.era != nil),
+            ("hour", date.hour != nil),
+            ("minute", date.minute != nil),
+            ("second", date.second != nil),
+            ("nanosecond", date.nanosecond != nil),
+            ("weekday", date.weekday != nil),
+            ("weekdayOrdinal", date.weekdayOrdinal != nil),
+            ("quarter", date.quarter != nil),
+            ("weekOfMonth", date.weekOfMonth != nil),
+            ("weekOfYear", date.weekOfYear != nil),
+            ("yearForWeekOfYear", date.yearForWeekOfYear != nil),
+            ("dayOfYear", date.dayOfYear != nil),
+            ("timeZone", date.timeZone != nil),
+            ("isLeapMonth", !leapMonthAllowed && date.isLeapMonth == true),
+        ]
+        return components.filter(\.1).map { "the \($0.0) component is not allowed" }
+    }
+}

@@ -1,0 +1,160 @@
+import ContactsEngine
+import ContactsInterchange
+import ContactsLedger
+import ContactsModel
+import Foundation
+import LedgerStorage
+
+/// One property's change: the value before and after, each as a contact that holds only that key.
+public struct PropertyChange: Sendable, Hashable {
+    /// The property.
+    public var key: ContactKey
+    /// The contact's value before (only `key` is available on it).
+    public var oldValue: Contact
+    /// The contact's value after (only `key` is available on it).
+    public var newValue: Contact
+}
+
+/// What one operation of a committed record did, as the audit log shows it.
+public enum AuditChange: Sendable, Hashable {
+    /// A contact was created, with every property it was created with.
+    case addContact(Contact, containerIdentifier: String)
+    /// Properties of a contact changed.
+    case updateContact(identifier: String, changes: [PropertyChange])
+    /// A contact was deleted; its last state.
+    case deleteContact(Contact)
+    /// A group was created.
+    case addGroup(identifier: String, name: String, containerIdentifier: String)
+    /// A group was renamed.
+    case renameGroup(identifier: String, oldName: String, newName: String)
+    /// A group was deleted.
+    case deleteGroup(identifier: String, name: String, memberIdentifiers: [String])
+    /// A contact joined a group.
+    case addMember(contactIdentifier: String, groupIdentifier: String)
+    /// A contact left a group.
+    case removeMember(contactIdentifier: String, groupIdentifier: String)
+    /// A group became a subgroup.
+    case addSubgroup(groupIdentifier: String, parentGroupIdentifier: String)
+    /// A group stopped being a subgroup.
+    case removeSubgroup(groupIdentifier: String, parentGroupIdentifier: String)
+    /// A container was created.
+    case addContainer(Container)
+    /// A client's authorization was decided.
+    case setAuthorization(clientIdentifier: String, status: AuthorizationStatus, notesEntitlement: Bool)
+    /// A limited client was granted contacts.
+    case grantAccess(clientIdentifier: String, contactIdentifiers: [String])
+    /// A limited client lost contacts.
+    case revokeAccess(clientIdentifier: String, contactIdentifiers: [String])
+}
+
+/// One committed record in the audit log.
+public struct AuditEntry: Sendable, Hashable {
+    /// The record's sequence number.
+    public var sequence: UInt64
+    /// When it was committed.
+    public var commitDate: Date
+    /// The transaction author ("" when none was given).
+    public var author: String
+    /// The save request's id.
+    public var requestIdentifier: UUID
+    /// The record's chain hash.
+    public var hash: SHA256Digest
+    /// What it did, in order.
+    public var changes: [AuditChange]
+
+    /// The identifiers of the contacts, groups and clients it touched.
+    public var affectedIdentifiers: [String]
+}
+
+/// Which records the audit log shows; every condition given must hold.
+public struct AuditFilter: Sendable, Hashable {
+    /// Only records that touch this contact (or group, or client).
+    public var identifier: String?
+    /// Only records by this transaction author.
+    public var author: String?
+    /// Only records committed at or after this time.
+    public var since: Date?
+    /// Only records committed at or before this time.
+    public var until: Date?
+    /// Only records from this sequence on.
+    public var fromSequence: UInt64?
+    /// Only records up to this sequence.
+    public var toSequence: UInt64?
+
+    /// Creates a filter; nil conditions do not filter.
+    public init(
+        identifier: String? = nil, author: String? = nil, since: Date? = nil, until: Date? = nil,
+        fromSequence: UInt64? = nil, toSequence: UInt64? = nil
+    ) {
+        self.identifier = identifier
+        self.author = author
+        self.since = since
+        self.until = until
+        self.fromSequence = fromSequence
+        self.toSequence = toSequence
+    }
+}
+
+/// One revision of one contact: who changed it, when, and each property's old and new value.
+public struct ContactRevision: Sendable, Hashable {
+    /// What kind of revision it was.
+    public enum Kind: String, Sendable, Hashable {
+        /// The contact was created.
+        case created
+        /// Properties changed.
+        case updated
+        /// The contact was deleted.
+        case deleted
+    }
+
+    /// The record's sequence.
+    public var sequence: UInt64
+    /// When it was committed.
+    public var commitDate: Date
+    /// The transaction author.
+    public var author: String
+    /// The save request's id.
+    public var requestIdentifier: UUID
+    /// Created, updated or deleted.
+    public var kind: Kind
+    /// The properties that changed (for a creation, every property set; for a deletion, every property cleared).
+    public var changes: [PropertyChange]
+}
+
+/// How one contact differs between two points of a ledger.
+public struct ContactDifference: Sendable, Hashable {
+    /// The contact's identifier.
+    public var identifier: String
+    /// The properties that differ, old value at the first point, new at the second.
+    public var changes: [PropertyChange]
+}
+
+/// What changed between two points of a ledger.
+public struct LedgerDiff: Sendable, Hashable {
+    /// The first point's sequence.
+    public var fromSequence: UInt64
+    /// The second point's sequence.
+    public var toSequence: UInt64
+    /// Contacts present at the second point and not at the first.
+    public var added: [Contact]
+    /// Contacts present at both points whose properties differ.
+    public var changed: [ContactDifference]
+    /// Contacts present at the first point and not at the second.
+    public var deleted: [Contact]
+
+    /// Whether nothing differs.
+    public var isEmpty: Bool { added.isEmpty && changed.isEmpty && deleted.isEmpty }
+}
+
+/// A recorded effect that replaying the journal does not reproduce.
+public struct LedgerInconsistency: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The record's sequence.
+    public var sequence: UInt64
+    /// Where the record is.
+    public var location: LedgerLocation
+    /// What does not match.
+    public var reason: String
+
+    /// One line naming the record and the problem.
+    public var description: String { "record \(sequence) at \(location): \(reason)" }
+}

@@ -1,0 +1,146 @@
+import ContactsEngine
+import ContactsInterchange
+import ContactsLedger
+import ContactsModel
+import Foundation
+import LedgerStorage
+
+/// The audit log, contact histories and differences as JSON: the `--json` form of `log`,
+/// `history`, `diff` and `restore --dry-run`, one object per event.
+///
+/// Every object is stable and versioned by its keys: new keys may be added, existing ones never
+/// change meaning. Times are RFC 3339 in UTC with microseconds; contacts are in the form of
+/// ``ContactJSON``; a property change is `{key, old, new}`, each side the property's JSON value.
+public enum AuditJSON {
+    /// One record of the audit log: `{sequence, time, author, requestId, hash, affectedIdentifiers,
+    /// operations}`, each operation an object whose `type` names it (`addContact`,
+    /// `updateContact`, `deleteContact`, `addGroup`, `renameGroup`, `deleteGroup`, `addMember`,
+    /// `removeMember`, `addSubgroup`, `removeSubgroup`, `addContainer`, `setAuthorization`,
+    /// `grantAccess`, `revokeAccess`).
+    public static func value(for entry: AuditEntry) -> JSONValue {
+        [
+            "sequence": .integer(entry.sequence), "time": .string(RFC3339.string(from: entry.commitDate)),
+            "author": .string(entry.author), "requestId": .string(entry.requestIdentifier.uuidString),
+            "hash": .string(entry.hash.hex),
+            "affectedIdentifiers": .array(entry.affectedIdentifiers.map { .string($0) }),
+            "operations": .array(entry.changes.map(value(for:))),
+        ]
+    }
+
+    /// One operation of a record.
+    public static func value(for change: AuditChange) -> JSONValue {
+        switch change {
+        case .addContact(let contact, let container):
+            return [
+                "type": "addContact", "identifier": .string(contact.identifier), "container": .string(container),
+                "contact": ContactJSON.value(for: contact),
+            ]
+        case .updateContact(let identifier, let changes):
+            return ["type": "updateContact", "identifier": .string(identifier), "changes": value(for: changes)]
+        case .deleteContact(let contact):
+            return [
+                "type": "deleteContact", "identifier": .string(contact.identifier),
+                "contact": ContactJSON.value(for: contact),
+            ]
+        case .addGroup(let identifier, let name, let container):
+            return [
+                "type": "addGroup", "identifier": .string(identifier), "name": .string(name),
+                "container": .string(container),
+            ]
+        case .renameGroup(let identifier, let oldName, let newName):
+            return [
+                "type": "renameGroup", "identifier": .string(identifier), "oldName": .string(oldName),
+                "newName": .string(newName),
+            ]
+        case .deleteGroup(let identifier, let name, let members):
+            return [
+                "type": "deleteGroup", "identifier": .string(identifier), "name": .string(name),
+                "members": .array(members.map { .string($0) }),
+            ]
+        case .addMember(let contact, let group):
+            return ["type": "addMember", "contact": .string(contact), "group": .string(group)]
+        case .removeMember(let contact, let group):
+            return ["type": "removeMember", "contact": .string(contact), "group": .string(group)]
+        case .addSubgroup(let group, let parent):
+            return ["type": "addSubgroup", "group": .string(group), "parent": .string(parent)]
+        case .removeSubgroup(let group, let parent):
+            return ["type": "removeSubgroup", "group": .string(group), "parent": .string(parent)]
+        case .addContainer(let container):
+            return [
+                "type": "addContainer", "identifier": .string(container.identifier), "name": .string(container.name),
+                "containerType": .string(containerTypeName(container.type)),
+            ]
+        case .setAuthorization(let client, let status, let notesEntitlement):
+            return [
+                "type": "setAuthorization", "client": .string(client), "status": .string(statusName(status)),
+                "notesEntitlement": .bool(notesEntitlement),
+            ]
+        case .grantAccess(let client, let contacts):
+            return ["type": "grantAccess", "client": .string(client), "contacts": .array(contacts.map { .string($0) })]
+        case .revokeAccess(let client, let contacts):
+            return [
+                "type": "revokeAccess", "client": .string(client), "contacts": .array(contacts.map { .string($0) }),
+            ]
+        }
+    }
+
+    /// Property changes as `[{key, old, new}]`.
+    public static func value(for changes: [PropertyChange]) -> JSONValue {
+        .array(
+            changes.map { change in
+                [
+                    "key": .string(change.key.rawValue),
+                    "old": ContactJSON.value(of: change.key, in: change.oldValue),
+                    "new": ContactJSON.value(of: change.key, in: change.newValue),
+                ]
+            })
+    }
+
+    /// One revision of a contact: `{sequence, time, author, requestId, kind, changes}`, `kind`
+    /// being `created`, `updated` or `deleted`.
+    public static func value(for revision: ContactRevision) -> JSONValue {
+        [
+            "sequence": .integer(revision.sequence), "time": .string(RFC3339.string(from: revision.commitDate)),
+            "author": .string(revision.author), "requestId": .string(revision.requestIdentifier.uuidString),
+            "kind": .string(revision.kind.rawValue), "changes": value(for: revision.changes),
+        ]
+    }
+
+    /// A difference between two points: `{from, to, added, changed, deleted}`, `added` and
+    /// `deleted` being contacts and `changed` being `[{identifier, changes}]`.
+    public static func value(for diff: LedgerDiff) -> JSONValue {
+        [
+            "from": .integer(diff.fromSequence), "to": .integer(diff.toSequence),
+            "added": .array(diff.added.map(ContactJSON.value(for:))),
+            "changed": .array(
+                diff.changed.map { ["identifier": .string($0.identifier), "changes": value(for: $0.changes)] }),
+            "deleted": .array(diff.deleted.map(ContactJSON.value(for:))),
+        ]
+    }
+
+    /// A head digest: `{sequence, hash}`.
+    public static func value(for digest: HeadDigest) -> JSONValue {
+        ["sequence": .integer(digest.sequence), "hash": .string(digest.hash.hex)]
+    }
+
+    /// `unassigned`, `local`, `exchange` or `cardDAV`.
+    public static func containerTypeName(_ type: ContainerType) -> String {
+        switch type {
+        case .unassigned: "unassigned"
+        case .local: "local"
+        case .exchange: "exchange"
+        case .cardDAV: "cardDAV"
+        }
+    }
+
+    /// `notDetermined`, `restricted`, `denied`, `authorized` or `limited`.
+    public static func statusName(_ status: AuthorizationStatus) -> String {
+        switch status {
+        case .notDetermined: "notDetermined"
+        case .restricted: "restricted"
+        case .denied: "denied"
+        case .authorized: "authorized"
+        case .limited: "limited"
+        }
+    }
+}

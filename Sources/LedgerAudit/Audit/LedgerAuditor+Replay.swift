@@ -1,0 +1,278 @@
+import ContactsEngine
+import ContactsInterchange
+import ContactsLedger
+import ContactsModel
+import Foundation
+import LedgerStorage
+
+extension LedgerAuditor {
+    /// What a replay check found.
+    public struct ReplayCheck: Sendable, Hashable {
+        /// How many records were re-executed and matched.
+        public var recordsMatched: Int
+        /// The first record whose re-execution did not give the recorded effects, if any.
+        public var firstDivergence: Divergence?
+    }
+
+    /// A record whose re-execution gave other effects than the recorded ones.
+    public struct Divergence: Sendable, Hashable, CustomStringConvertible {
+        /// The record's sequence.
+        public var sequence: UInt64
+        /// What differs.
+        public var reason: String
+        /// One line naming the record and the difference.
+        public var description: String { "record \(sequence): \(reason)" }
+    }
+
+    /// Re-executes every recorded save request, in order, against a scratch store (in memory, or
+    /// a new ledger at `scratchDirectory`) and compares each outcome with the recorded one.
+    ///
+    /// Destructive operations reach only the scratch store: this ledger is only read, and no
+    /// request is ever sent anywhere else. A save request is rebuilt from its recorded effects
+    /// (adds with the recorded identifiers and values, updates of the recorded keys, deletes,
+    /// group and membership changes) and executed through the store's full commit path;
+    /// access decisions and grants are re-committed as recorded.
+    public func replayCheck(scratchDirectory: String? = nil, progress: Progress? = nil) throws -> ReplayCheck {
+        let total = try reader.head().sequence
+        let scratch: ContactStore
+        if let scratchDirectory {
+            if FileManager.default.fileExists(atPath: scratchDirectory),
+                !((try? FileManager.default.contentsOfDirectory(atPath: scratchDirectory))?.isEmpty ?? false)
+            {
+                throw StorageError.alreadyExists(path: scratchDirectory)
+            }
+            scratch = try ContactStore(ledgerAt: scratchDirectory, client: .fullAccess("contacts-ledger replay"))
+        } else {
+            scratch = .inMemory(client: .fullAccess("contacts-ledger replay"))
+        }
+        defer { scratch.close() }
+        var matched = 0
+        var divergence: Divergence?
+        // The scratch ledger has its own id, so its default container has another identifier:
+        // requests name the default container as nil, and outcomes are compared in the source's terms.
+        let sourceDefault = identity.ledgerID.uuidString
+        let scratchDefault = scratch.defaultContainerIdentifier()
+        try forEachEvent { record, event in
+            let replayed: LedgerEvent?
+            do {
+                replayed = try Self.reexecute(record, event, on: scratch, sourceDefaultContainer: sourceDefault)
+            } catch {
+                divergence = Divergence(sequence: record.sequence, reason: "re-executing it failed: \(error)")
+                return false
+            }
+            let actual = (replayed?.operations ?? []).map {
+                Self.renamingContainer($0, from: scratchDefault, to: sourceDefault)
+            }
+            guard actual == event.operations else {
+                divergence = Divergence(
+                    sequence: record.sequence,
+                    reason:
+                        "recorded \(event.operations.count) operations, re-execution gave \(actual.count) that differ"
+                        + (Self.firstDifference(event.operations, actual).map { ": \($0)" } ?? ""))
+                return false
+            }
+            matched += 1
+            progress?(record.sequence, total)
+            return true
+        }
+        return ReplayCheck(recordsMatched: matched, firstDivergence: divergence)
+    }
+
+    /// Names the first differing operation of two lists.
+    private static func firstDifference(_ expected: [LedgerOperation], _ actual: [LedgerOperation]) -> String? {
+        for (index, pair) in zip(expected, actual).enumerated() where pair.0 != pair.1 {
+            return "operation \(index) differs"
+        }
+        return expected.count == actual.count ? nil : "operation count differs"
+    }
+
+    /// An operation with one container identifier replaced by another.
+    private static func renamingContainer(
+        _ operation: LedgerOperation, from old: String, to new: String
+    )
+        -> LedgerOperation
+    {
+        let rename: (String) -> String = { $0 == old ? new : $0 }
+        switch operation {
+        case .addContact(let identifier, let container, let createdBy, let values):
+            return .addContact(
+                identifier: identifier, containerIdentifier: rename(container), createdBy: createdBy, values: values)
+        case .deleteContact(let identifier, let container, let createdBy, let groups, let last):
+            return .deleteContact(
+                identifier: identifier, containerIdentifier: rename(container), createdBy: createdBy,
+                groupIdentifiers: groups, last: last)
+        case .addGroup(let identifier, let container, let name):
+            return .addGroup(identifier: identifier, containerIdentifier: rename(container), name: name)
+        case .deleteGroup(let identifier, let container, let name, let members, let subgroups, let parents):
+            return .deleteGroup(
+                identifier: identifier, containerIdentifier: rename(container), name: name, memberIdentifiers: members,
+                subgroupIdentifiers: subgroups, parentGroupIdentifiers: parents)
+        default:
+            return operation
+        }
+    }
+
+    /// Rebuilds a record's request, executes it on the scratch store and returns the event it committed.
+    private static func reexecute(
+        _ record: JournalRecord, _ event: LedgerEvent, on scratch: ContactStore, sourceDefaultContainer: String
+    ) throws -> LedgerEvent? {
+        let container: (String) -> String? = { $0 == sourceDefaultContainer ? nil : $0 }
+        let storeLevel = event.operations.contains {
+            switch $0 {
+            case .addContainer, .setAuthorization, .grantAccess, .revokeAccess: return true
+            default: return false
+            }
+        }
+        let before = scratch.headDigest.sequence
+        if storeLevel {
+            try scratch.commitOperations(event.operations, author: record.author, requestID: record.requestID)
+        } else {
+            var request = SaveRequest(requestIdentifier: record.requestID, transactionAuthor: record.author)
+            request.conflictPolicy = .lastWriterWins
+            var client = "contacts-ledger replay"
+            for operation in event.operations {
+                switch operation {
+                case .addContact(let identifier, let containerIdentifier, let createdBy, let values):
+                    client = createdBy
+                    request.add(
+                        MutableContact(identifier: identifier, values: values, availableKeys: .all, base: nil),
+                        toContainerWithIdentifier: container(containerIdentifier))
+                case .updateContact(let identifier, let keys, _, let new):
+                    let current = scratch.readState { projection, _ in projection.contact(identifier) }
+                    var values = current?.values ?? ContactValues()
+                    for key in keys.keys { values.copyValue(for: key, from: new) }
+                    request.update(
+                        MutableContact(
+                            identifier: identifier, values: values,
+                            availableKeys: keys.union(ContactKeySet(.identifier)),
+                            base: current?.values, revision: current?.revision ?? 0))
+                case .deleteContact(let identifier, _, _, _, let last):
+                    let current = scratch.readState { projection, _ in projection.contact(identifier) }
+                    request.delete(
+                        MutableContact(
+                            identifier: identifier, values: current?.values ?? last, availableKeys: .all,
+                            base: current?.values ?? last, revision: current?.revision ?? 0))
+                case .addGroup(let identifier, let containerIdentifier, let name):
+                    request.add(
+                        MutableGroup(identifier: identifier, name: name),
+                        toContainerWithIdentifier: container(containerIdentifier))
+                case .updateGroup(let identifier, _, let newName):
+                    request.update(MutableGroup(identifier: identifier, name: newName))
+                case .deleteGroup(let identifier, _, let name, _, _, _):
+                    request.delete(MutableGroup(identifier: identifier, name: name))
+                case .addMember(let contact, let group):
+                    request.addMember(placeholder(contact), to: Group(identifier: group, name: ""))
+                case .removeMember(let contact, let group):
+                    request.removeMember(placeholder(contact), from: Group(identifier: group, name: ""))
+                case .addSubgroup(let child, let parent):
+                    request.addSubgroup(Group(identifier: child, name: ""), to: Group(identifier: parent, name: ""))
+                case .removeSubgroup(let child, let parent):
+                    request.removeSubgroup(
+                        Group(identifier: child, name: ""), from: Group(identifier: parent, name: ""))
+                case .addContainer, .setAuthorization, .grantAccess, .revokeAccess:
+                    break
+                }
+            }
+            try scratch.execute(request, onBehalfOf: client)
+        }
+        var committed: LedgerEvent?
+        try scratch.forEachCommittedEvent(after: before, through: scratch.headDigest.sequence) { _, event in
+            committed = event
+        }
+        return committed
+    }
+
+    /// A contact that stands only for its identifier in a membership change.
+    private static func placeholder(_ identifier: String) -> Contact {
+        Contact(identifier: identifier, values: ContactValues(), availableKeys: [])
+    }
+
+    // MARK: Recovery and salvage
+
+    /// What recovery found and did.
+    public struct Recovery: Sendable, Hashable {
+        /// The journal's recovery report: torn tail truncated, torn segment removed, head.
+        public var storage: RecoveryReport
+        /// Contacts after rebuilding the projections.
+        public var contacts: Int
+        /// The sequence of the snapshot written from the rebuilt projections, or nil for an empty ledger.
+        public var snapshotSequence: UInt64?
+    }
+
+    /// Does what opening a ledger after a crash does, and reports it: takes the writer lock,
+    /// truncates a torn tail, rebuilds the projections from the journal, and writes a fresh
+    /// snapshot of them. Mid-journal damage
+    /// is refused with the segment and offset, as on open.
+    public static func recover(
+        ledgerAt path: String, lockWaitSeconds: Double = 0, progress: Progress? = nil
+    ) throws
+        -> Recovery
+    {
+        let total = (try? JournalReader(at: path).head().sequence) ?? 0
+        var projection: Projection?
+        let journal = try Journal.open(at: path, options: JournalOptions(lockWaitSeconds: lockWaitSeconds)) { record in
+            if projection == nil { projection = Projection(ledgerID: try LedgerDirectory.identity(at: path).ledgerID) }
+            try projection!.apply(record)
+            progress?(record.sequence, max(total, record.sequence))
+        }
+        defer { journal.close() }
+        // Rebuild the snapshot too: a fresh one at the head replaces whatever was there.
+        var snapshotSequence: UInt64?
+        if let projection, projection.head.sequence > 0 {
+            try ProjectionSnapshots.write(projection, paths: journal.paths, identity: journal.identity)
+            snapshotSequence = projection.head.sequence
+        }
+        return Recovery(
+            storage: journal.recovery, contacts: projection?.contactCount ?? 0, snapshotSequence: snapshotSequence)
+    }
+
+    /// What a salvage copied and where it stopped.
+    public struct Salvage: Sendable, Hashable {
+        /// How many records were copied (every verifiable one before the damage).
+        public var recordsCopied: Int
+        /// The new ledger's head (equal to the source's at that sequence).
+        public var head: HeadDigest
+        /// The damage that stopped the copy, or nil if the journal was sound to its end.
+        public var damage: String?
+        /// The path of the written report.
+        public var reportPath: String
+    }
+
+    /// Copies every verifiable record before the first damage into a new ledger at
+    /// `destination` and writes a report beside its files; the damaged ledger is never edited.
+    public static func salvage(ledgerAt source: String, to destination: String) throws -> Salvage {
+        let reader = try JournalReader(at: source)
+        var records: [JournalRecord] = []
+        var damage: String?
+        do {
+            var cursor = try reader.records(from: 1)
+            while let record = try cursor.next() {
+                do {
+                    _ = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+                } catch {
+                    damage = "record \(record.sequence) at \(record.location): payload cannot be decoded: \(error)"
+                    break
+                }
+                records.append(record)
+            }
+            if damage == nil, case .tornRecord(let location, let dropped, let reason) = cursor.tail {
+                damage = "torn final record at \(location) (\(dropped) bytes): \(reason)"
+            }
+        } catch {
+            damage = error.description
+        }
+        let head = try LedgerDirectory.createCopy(at: destination, identity: reader.identity, records: records)
+        let reportPath = destination + "/SALVAGE-REPORT.txt"
+        let report = """
+            Salvage of \(source)
+            into \(destination)
+            ledger id: \(reader.identity.ledgerID.uuidString.lowercased())
+            records copied: \(records.count)
+            head: \(head.sequence) \(head.hash.hex)
+            stopped at: \(damage ?? "the end of the journal (no damage found)")
+
+            """
+        try SystemFileSystem().replaceAtomically(reportPath, with: Array(report.utf8))
+        return Salvage(recordsCopied: records.count, head: head, damage: damage, reportPath: reportPath)
+    }
+}
