@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// The shared vCard fixtures, beside the repository.
+/// The path of a vCard fixture, given relative to `Tests/Fixtures/vcards` in the package, whose
+/// root is the directory above this file that holds `Package.swift`.
 private func fixture(_ relative: String) throws -> String {
     var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
@@ -9,7 +10,7 @@ private func fixture(_ relative: String) throws -> String {
         try #require(parent.path != directory.path, "no Package.swift above \(#filePath)")
         directory = parent
     }
-    let path = directory.deletingLastPathComponent().appendingPathComponent("shared/vcards/" + relative).path
+    let path = directory.appendingPathComponent("Tests/Fixtures/vcards/" + relative).path
     try #require(FileManager.default.fileExists(atPath: path), "missing fixture \(path)")
     return path
 }

@@ -89,16 +89,16 @@ struct LabelTests {
         }
     }
 
-    /// The names in the shared reference list, found beside the repository.
+    /// The names in the reference list `Tests/Fixtures/reference/relation-labels.txt`, found in
+    /// the package whose root is the directory above this file that holds `Package.swift`.
     static func referenceRelationNames() throws -> [String] {
-        // The tests may be built through a symbolic link, so resolve it to find the repository.
-        let repository = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-            .deletingLastPathComponent()  // Model
-            .deletingLastPathComponent()  // ContactsLedgerTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()
-        let list = repository.deletingLastPathComponent()
-            .appendingPathComponent("shared/reference/relation-labels.txt")
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+            let parent = directory.deletingLastPathComponent()
+            try #require(parent.path != directory.path, "no Package.swift above \(#filePath)")
+            directory = parent
+        }
+        let list = directory.appendingPathComponent("Tests/Fixtures/reference/relation-labels.txt")
         let text = try String(contentsOf: list, encoding: .utf8)
         return text.split(whereSeparator: \.isNewline).flatMap { line -> [String] in
             guard let colon = line.firstIndex(of: ":") else { return [] }

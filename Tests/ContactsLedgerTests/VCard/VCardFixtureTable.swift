@@ -6,7 +6,7 @@ import Foundation
 @testable import ContactsModel
 @testable import LedgerAudit
 
-// What every fixture under ../shared/vcards must import as, written after reading each file
+// What every fixture under Tests/Fixtures/vcards must import as, written after reading each file
 // (with xxd where bytes matter). Photo sizes and digests were computed independently with
 // Python's base64 and hashlib over the file's lines. A comment before an entry says what is
 // surprising about that file.

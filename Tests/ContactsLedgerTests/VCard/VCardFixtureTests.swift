@@ -7,11 +7,11 @@ import Testing
 @testable import ContactsModel
 @testable import LedgerAudit
 
-/// Imports every real vCard under ../shared/vcards and compares each card, field by field,
+/// Imports every real vCard under Tests/Fixtures/vcards and compares each card, field by field,
 /// with what the file says (see VCardFixtureTable.swift).
 @Suite("VCard fixtures")
 struct VCardFixtureTests {
-    @Test("every .vcf file under ../shared/vcards has an expectation, and every expectation a file")
+    @Test("every .vcf file under Tests/Fixtures/vcards has an expectation, and every expectation a file")
     func everyFixtureIsCovered() throws {
         let files = Set(try VCardTestSupport.allFixturePaths())
         let expected = Set(VCardFixture.all.map(\.path))

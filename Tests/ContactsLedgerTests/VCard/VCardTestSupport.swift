@@ -9,14 +9,13 @@ import Testing
 
 /// Shared helpers of the vCard tests.
 enum VCardTestSupport {
-    /// The shared fixtures: `../shared/vcards` beside the package root, which is found by walking
-    /// up from this file to the directory that holds `Package.swift`. The files are read where
-    /// they are, never copied into the repository.
+    /// The fixtures: `Tests/Fixtures/vcards` in the package, whose root is found by walking up
+    /// from this file to the directory that holds `Package.swift`.
     static let fixturesDirectory: URL? = {
         var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while directory.path != "/" {
             if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                return directory.deletingLastPathComponent().appendingPathComponent("shared/vcards")
+                return directory.appendingPathComponent("Tests/Fixtures/vcards")
             }
             directory = directory.deletingLastPathComponent()
         }
