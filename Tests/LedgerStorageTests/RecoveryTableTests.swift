@@ -3,7 +3,7 @@ import Testing
 
 @testable import LedgerStorage
 
-/// One test per row of the recovery decision table in DESIGN.md and `JournalScan`.
+/// One test per row of the recovery decision table in Documentation/LogFormat.md and `JournalScan`.
 @Suite("Recovery on open: the decision table")
 struct RecoveryTableTests {
     @Test("Clean end of the last segment: opens, reports nothing repaired")

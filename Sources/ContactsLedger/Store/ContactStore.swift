@@ -935,9 +935,9 @@ public final class ContactStore: @unchecked Sendable {
             }
         }
         commitLock.unlock()
-        // DESIGN.md's commit path: the projection has advanced; the changes are published (one
-        // per record on the streams, one for the whole group in a notification, decision 0012),
-        // then the callers return.
+        // Architecture.md's commit path: the projection has advanced; the changes are published
+        // (one per record on the streams, one for the whole group in a notification, decision
+        // 0012), then the callers return.
         let streams = observingStreams()
         var commits: [(sequence: UInt64, author: String, affected: [String])] = []
         commits.reserveCapacity(records.count)

@@ -7,10 +7,10 @@ import LedgerStorage
 /// The effects of save requests that are queued for the journal but not yet durable.
 ///
 /// A request is validated against the durable projection plus these effects, so that requests
-/// queued behind each other see each other (DESIGN.md, the commit path, step 1). Each entry is
-/// the full state after the latest queued change to that object, with the number of queued
-/// changes that still need it; it is dropped once every one of them has been applied to the
-/// projection.
+/// queued behind each other see each other (Architecture.md, the commit path, step 1). Each
+/// entry is the full state after the latest queued change to that object, with the number of
+/// queued changes that still need it; it is dropped once every one of them has been applied to
+/// the projection.
 ///
 /// A change counts itself when it is written (``StagedView``), and the undo record it leaves
 /// names each key once per write, so that releasing a queued request, or rolling back one that

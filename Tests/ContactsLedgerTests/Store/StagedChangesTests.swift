@@ -8,7 +8,7 @@ import Testing
 @testable import LedgerAudit
 
 /// The effects of queued requests stay visible to planning until the last queued change to each
-/// object has been applied (DESIGN.md, the commit path, step 1).
+/// object has been applied (Architecture.md, the commit path, step 1).
 @Suite("Staged changes")
 struct StagedChangesTests {
     @Test("A staged contact stays until every queued change that wrote it is released, then goes")
