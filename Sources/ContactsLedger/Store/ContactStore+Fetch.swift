@@ -27,8 +27,9 @@ extension ContactStore {
         return keys
     }
 
-    /// Whether the client sees a contact.
-    private func isVisible(
+    /// Whether the client sees a contact, in the projection the caller reads already: a read
+    /// nested in another can wait for a writer queued between the two.
+    func isVisible(
         _ projection: Projection, identifier: String, createdBy: String, _ access: ClientAccess
     ) -> Bool {
         access.status == .authorized || createdBy == client.identifier
@@ -39,10 +40,9 @@ extension ContactStore {
     ///
     /// Throws ``ContactStoreError/Code/recordDoesNotExist`` if there is none (or a limited client may not see it).
     public func unifiedContact(withIdentifier identifier: String, keysToFetch: [any KeyDescriptor]) throws -> Contact {
-        let access = currentAccess
-        try checkCanRead(access)
-        let keys = try keys(keysToFetch, access)
-        let found: Contact? = readState { projection, _ in
+        let found: Contact? = try readStateAndAccess { projection, _, access in
+            try checkCanRead(access)
+            let keys = try keys(keysToFetch, access)
             guard let state = projection.contact(identifier, keys: keys),
                 isVisible(projection, identifier: identifier, createdBy: state.createdBy, access)
             else { return nil }
@@ -59,47 +59,39 @@ extension ContactStore {
     public func unifiedContacts(
         matching predicate: ContactPredicate, keysToFetch: [any KeyDescriptor]
     ) throws -> [Contact] {
-        var result: [Contact] = []
-        try enumerateContacts(with: ContactFetchRequest(keysToFetch: keysToFetch, predicate: predicate)) { contact, _ in
-            result.append(contact)
-        }
-        return result
+        try contacts(for: ContactFetchRequest(keysToFetch: keysToFetch, predicate: predicate))
     }
 
     /// Calls `block` with each contact the request selects, in its order, until the block sets `stop`.
+    ///
+    /// The contacts are those of one state: the block runs after the read locks are released, so
+    /// that it may read or save through the store.
     public func enumerateContacts(
         with request: ContactFetchRequest, usingBlock block: (Contact, inout Bool) throws -> Void
     ) throws {
-        let access = currentAccess
-        try checkCanRead(access)
-        let keys = try keys(request.keysToFetch, access)
-        let (slots, readable) = try readState { projection, indexes throws -> ([ContactSlot], ContactKeySet) in
+        var stop = false
+        for contact in try contacts(for: request) {
+            try block(contact, &stop)
+            if stop { break }
+        }
+    }
+
+    /// The contacts a request selects, in its order, selected, ordered and decoded under one hold
+    /// of the read locks: a record applied between selection and decoding could give a selected
+    /// slot to a contact that the predicate, or the client's access, does not select.
+    private func contacts(for request: ContactFetchRequest) throws -> [Contact] {
+        try readStateAndAccess { projection, indexes, access throws -> [Contact] in
+            try checkCanRead(access)
+            let keys = try keys(request.keysToFetch, access)
             var readable = ContactKeySet.all
             if !access.notesEntitlement { readable.remove(.note) }
-            return (try selectSlots(projection, indexes, request.predicate, access, readable: readable), readable)
-        }
-        _ = readable
-        let ordered = readState { projection, _ in sort(slots, in: projection, by: request.sortOrder) }
-        // Decode in batches so a long enumeration does not hold the read lock throughout.
-        var stop = false
-        var index = 0
-        while index < ordered.count && !stop {
-            let batch = ordered[index..<min(ordered.count, index + 256)]
-            index += batch.count
-            let contacts: [Contact] = readState { projection, _ in
-                batch.compactMap { slot in
-                    guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: keys)
-                    else {
-                        return nil
-                    }
-                    return Contact(
-                        identifier: owner.identifier, values: state.values, availableKeys: keys,
-                        revision: state.revision)
+            let slots = try selectSlots(projection, indexes, request.predicate, access, readable: readable)
+            return sort(slots, in: projection, by: request.sortOrder).compactMap { slot in
+                guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: keys) else {
+                    return nil
                 }
-            }
-            for contact in contacts {
-                try block(contact, &stop)
-                if stop { break }
+                return Contact(
+                    identifier: owner.identifier, values: state.values, availableKeys: keys, revision: state.revision)
             }
         }
     }
@@ -190,8 +182,8 @@ extension ContactStore {
 
     /// The groups matching a predicate (all groups when nil), like `groups(matching:)`.
     public func groups(matching predicate: GroupPredicate? = nil) throws -> [Group] {
-        try checkCanRead(currentAccess)
-        return readState { projection, _ in
+        try readStateAndAccess { projection, _, access in
+            try checkCanRead(access)
             let identifiers: [String]
             switch predicate {
             case nil: identifiers = projection.groupIdentifiers
@@ -210,8 +202,8 @@ extension ContactStore {
 
     /// The containers matching a predicate (all when nil), like `containers(matching:)`.
     public func containers(matching predicate: ContainerPredicate? = nil) throws -> [Container] {
-        try checkCanRead(currentAccess)
-        return readState { projection, _ in
+        try readStateAndAccess { projection, _, access in
+            try checkCanRead(access)
             switch predicate {
             case nil: return projection.allContainers
             case .withIdentifiers(let wanted): return wanted.compactMap { projection.container($0) }

@@ -108,32 +108,20 @@ extension ContactStore {
     /// and changed shows as one add with its current state, one added and deleted not at all,
     /// one changed several times as one update. Contacts carry their current state with the
     /// identifier and the requested keys.
+    ///
+    /// The events, the contacts' states and the token returned are those of one head.
     public func changeHistory(_ request: ChangeHistoryFetchRequest) throws -> ChangeHistoryResult {
-        let access = currentAccess
-        guard access.status == .authorized || access.status == .limited else {
-            throw ContactStoreError(
-                .authorizationDenied, "client \(client.identifier) is \(access.status), not authorized")
-        }
-        var keys = ContactKeySet(descriptors: request.additionalContactKeyDescriptors).union(ContactKeySet(.identifier))
-        if keys.contains(.note) && !access.notesEntitlement {
-            throw ContactStoreError(
-                .unauthorizedKeys, "reading the note needs the notes entitlement", keyPaths: [ContactKey.note.rawValue])
-        }
-        keys.insert(.identifier)
-        let head = headDigest.sequence
-        let token = ChangeHistoryToken(ledgerID: identity.ledgerID, sequence: head).data
-        // Given the projection the caller reads already: a read nested in another can wait for a
-        // writer queued between the two.
-        let visible: (Projection, String, ContactState) -> Bool = { projection, identifier, state in
-            access.status == .authorized || state.createdBy == self.client.identifier
-                || projection.grants(of: self.client.identifier).contains(identifier)
-        }
+        let additional = ContactKeySet(descriptors: request.additionalContactKeyDescriptors)
+        // Checked before the journal is read, and again against the state the events describe.
+        _ = try historyKeys(additional, currentAccess)
         guard let data = request.startingToken else {
-            var events: [ChangeHistoryEvent] = [.dropEverything]
-            readState { projection, _ in
+            return try readStateAndAccess { projection, _, access in
+                let keys = try historyKeys(additional, access)
+                var events: [ChangeHistoryEvent] = [.dropEverything]
                 for slot in projection.occupiedSlots {
-                    guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: keys),
-                        visible(projection, owner.identifier, state)
+                    guard let owner = projection.owner(at: slot),
+                        isVisible(projection, identifier: owner.identifier, createdBy: owner.createdBy, access),
+                        let state = projection.state(at: slot, keys: keys)
                     else { continue }
                     events.append(
                         .addContact(
@@ -151,114 +139,58 @@ extension ContactStore {
                                 containerIdentifier: group.containerIdentifier))
                     }
                 }
+                return ChangeHistoryResult(events: events, currentHistoryToken: historyToken(projection.head.sequence))
             }
-            return ChangeHistoryResult(events: events, currentHistoryToken: token)
         }
+        var head = headDigest.sequence
         guard let start = ChangeHistoryToken(data: data), start.ledgerID == identity.ledgerID, start.sequence <= head
         else {
             throw ContactStoreError(
                 .changeHistoryInvalidAnchor, "the change-history token is malformed or belongs to another ledger")
         }
-        let excluded = Set(request.excludedTransactionAuthors)
-        // The first change seen per object decides whether it existed at the token.
-        var contactOrder: [String] = []
-        var contactWasNew: [String: Bool] = [:]
-        var groupOrder: [String] = []
-        var groupWasNew: [String: Bool] = [:]
-        var groupRenamed: Set<String> = []
-        var links: [ChangeHistoryEvent] = []
-        try forEachCommittedEvent(after: start.sequence, through: head) { record, event in
-            guard !excluded.contains(record.author) else { return }
-            for operation in event.operations {
-                switch operation {
-                case .addContact(let identifier, _, _, _):
-                    if contactWasNew[identifier] == nil {
-                        contactOrder.append(identifier); contactWasNew[identifier] = true
-                    }
-                case .updateContact(let identifier, _, _, _), .deleteContact(let identifier, _, _, _, _):
-                    if contactWasNew[identifier] == nil {
-                        contactOrder.append(identifier); contactWasNew[identifier] = false
-                    }
-                case .addGroup(let identifier, _, _):
-                    if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = true }
-                case .updateGroup(let identifier, _, _):
-                    if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = false }
-                    groupRenamed.insert(identifier)
-                case .deleteGroup(let identifier, _, _, _, _, _):
-                    if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = false }
-                case .addMember(let contact, let group):
-                    links.append(.addMember(contactIdentifier: contact, groupIdentifier: group))
-                case .removeMember(let contact, let group):
-                    links.append(.removeMember(contactIdentifier: contact, groupIdentifier: group))
-                case .addSubgroup(let child, let parent):
-                    links.append(.addSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
-                case .removeSubgroup(let child, let parent):
-                    links.append(.removeSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
-                case .addContainer, .setAuthorization, .grantAccess, .revokeAccess:
-                    break
+        var changes = HistoryChanges(excludedAuthors: Set(request.excludedTransactionAuthors))
+        var scanned = start.sequence
+        while true {
+            try forEachCommittedEvent(after: scanned, through: head) { record, event in changes.add(record, event) }
+            scanned = head
+            // The records are read from the journal without the lock; if more were applied
+            // meanwhile, they are read too, so that the events and the states are of one head.
+            let result: ChangeHistoryResult? = try readStateAndAccess { projection, _, access in
+                guard projection.head.sequence == scanned else {
+                    head = projection.head.sequence
+                    return nil
                 }
+                let keys = try historyKeys(additional, access)
+                let visible = { (identifier: String, state: ContactState) in
+                    self.isVisible(projection, identifier: identifier, createdBy: state.createdBy, access)
+                }
+                var events = changes.contactEvents(in: projection, keys: keys, visible: visible)
+                if request.includeGroupChanges {
+                    events += changes.groupEvents(in: projection)
+                    events += changes.linkEvents(in: projection, visible: visible)
+                }
+                return ChangeHistoryResult(events: events, currentHistoryToken: historyToken(scanned))
             }
+            if let result { return result }
         }
-        var events: [ChangeHistoryEvent] = []
-        readState { projection, _ in
-            for identifier in contactOrder {
-                let wasNew = contactWasNew[identifier]!
-                if let state = projection.contact(identifier, keys: keys) {
-                    guard visible(projection, identifier, state) else { continue }
-                    let contact = Contact(
-                        identifier: identifier, values: state.values, availableKeys: keys, revision: state.revision)
-                    events.append(
-                        wasNew
-                            ? .addContact(contact, containerIdentifier: state.containerIdentifier)
-                            : .updateContact(contact))
-                } else if !wasNew {
-                    events.append(.deleteContact(identifier: identifier))
-                }
-            }
-            guard request.includeGroupChanges else { return }
-            for identifier in groupOrder {
-                let wasNew = groupWasNew[identifier]!
-                if let group = projection.group(identifier) {
-                    let value = Group(identifier: identifier, name: group.name)
-                    if wasNew {
-                        events.append(.addGroup(value, containerIdentifier: group.containerIdentifier))
-                    } else if groupRenamed.contains(identifier) {
-                        events.append(.updateGroup(value))
-                    }
-                } else if !wasNew {
-                    events.append(.deleteGroup(identifier: identifier))
-                }
-            }
-            // Membership changes, last change per pair, only between objects that still exist.
-            var last: [String: ChangeHistoryEvent] = [:]
-            var order: [String] = []
-            for link in links {
-                let key: String
-                switch link {
-                case .addMember(let contact, let group), .removeMember(let contact, let group):
-                    key = "m\(contact)\u{0}\(group)"
-                case .addSubgroup(let child, let parent), .removeSubgroup(let child, let parent):
-                    key = "s\(child)\u{0}\(parent)"
-                default: continue
-                }
-                if last[key] == nil { order.append(key) }
-                last[key] = link
-            }
-            for key in order {
-                guard let link = last[key] else { continue }
-                switch link {
-                case .addMember(let contact, let group), .removeMember(let contact, let group):
-                    guard let state = projection.contact(contact, keys: []), visible(projection, contact, state),
-                        projection.group(group) != nil
-                    else { continue }
-                case .addSubgroup(let child, let parent), .removeSubgroup(let child, let parent):
-                    guard projection.group(child) != nil, projection.group(parent) != nil else { continue }
-                default: continue
-                }
-                events.append(link)
-            }
+    }
+
+    /// The keys history events carry for the client, checked against its access.
+    private func historyKeys(_ additional: ContactKeySet, _ access: ClientAccess) throws -> ContactKeySet {
+        guard access.status == .authorized || access.status == .limited else {
+            throw ContactStoreError(
+                .authorizationDenied, "client \(client.identifier) is \(access.status), not authorized")
         }
-        return ChangeHistoryResult(events: events, currentHistoryToken: token)
+        if additional.contains(.note) && !access.notesEntitlement {
+            throw ContactStoreError(
+                .unauthorizedKeys, "reading the note needs the notes entitlement", keyPaths: [ContactKey.note.rawValue])
+        }
+        return additional.union(ContactKeySet(.identifier))
+    }
+
+    /// The token for a sequence of this store's ledger.
+    private func historyToken(_ sequence: UInt64) -> Data {
+        ChangeHistoryToken(ledgerID: identity.ledgerID, sequence: sequence).data
     }
 
     /// Calls `body` with each committed record after `sequence` through `last`, decoded.
@@ -271,5 +203,130 @@ extension ContactStore {
             try body(record, try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion))
             return record.sequence < last
         }
+    }
+}
+
+/// The changes of the records after a history token, per object in the order first changed,
+/// turned into events against the state at the last of them.
+private struct HistoryChanges {
+    let excludedAuthors: Set<String>
+    /// The first change seen per object decides whether it existed at the token.
+    private var contactOrder: [String] = []
+    private var contactWasNew: [String: Bool] = [:]
+    private var groupOrder: [String] = []
+    private var groupWasNew: [String: Bool] = [:]
+    private var groupRenamed: Set<String> = []
+    private var links: [ChangeHistoryEvent] = []
+
+    init(excludedAuthors: Set<String>) { self.excludedAuthors = excludedAuthors }
+
+    /// Notes the changes of one record, in sequence order.
+    mutating func add(_ record: JournalRecord, _ event: LedgerEvent) {
+        guard !excludedAuthors.contains(record.author) else { return }
+        for operation in event.operations {
+            switch operation {
+            case .addContact(let identifier, _, _, _):
+                if contactWasNew[identifier] == nil {
+                    contactOrder.append(identifier); contactWasNew[identifier] = true
+                }
+            case .updateContact(let identifier, _, _, _), .deleteContact(let identifier, _, _, _, _):
+                if contactWasNew[identifier] == nil {
+                    contactOrder.append(identifier); contactWasNew[identifier] = false
+                }
+            case .addGroup(let identifier, _, _):
+                if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = true }
+            case .updateGroup(let identifier, _, _):
+                if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = false }
+                groupRenamed.insert(identifier)
+            case .deleteGroup(let identifier, _, _, _, _, _):
+                if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = false }
+            case .addMember(let contact, let group):
+                links.append(.addMember(contactIdentifier: contact, groupIdentifier: group))
+            case .removeMember(let contact, let group):
+                links.append(.removeMember(contactIdentifier: contact, groupIdentifier: group))
+            case .addSubgroup(let child, let parent):
+                links.append(.addSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
+            case .removeSubgroup(let child, let parent):
+                links.append(.removeSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
+            case .addContainer, .setAuthorization, .grantAccess, .revokeAccess:
+                break
+            }
+        }
+    }
+
+    /// The contacts' events: adds and updates with their current state, for the contacts the
+    /// client sees; deletes of contacts that existed at the token.
+    func contactEvents(
+        in projection: Projection, keys: ContactKeySet, visible: (String, ContactState) -> Bool
+    ) -> [ChangeHistoryEvent] {
+        var events: [ChangeHistoryEvent] = []
+        for identifier in contactOrder {
+            let wasNew = contactWasNew[identifier]!
+            if let state = projection.contact(identifier, keys: keys) {
+                guard visible(identifier, state) else { continue }
+                let contact = Contact(
+                    identifier: identifier, values: state.values, availableKeys: keys, revision: state.revision)
+                events.append(
+                    wasNew
+                        ? .addContact(contact, containerIdentifier: state.containerIdentifier) : .updateContact(contact)
+                )
+            } else if !wasNew {
+                events.append(.deleteContact(identifier: identifier))
+            }
+        }
+        return events
+    }
+
+    /// The groups' events: adds, renames, and deletes of groups that existed at the token.
+    func groupEvents(in projection: Projection) -> [ChangeHistoryEvent] {
+        var events: [ChangeHistoryEvent] = []
+        for identifier in groupOrder {
+            let wasNew = groupWasNew[identifier]!
+            if let group = projection.group(identifier) {
+                let value = Group(identifier: identifier, name: group.name)
+                if wasNew {
+                    events.append(.addGroup(value, containerIdentifier: group.containerIdentifier))
+                } else if groupRenamed.contains(identifier) {
+                    events.append(.updateGroup(value))
+                }
+            } else if !wasNew {
+                events.append(.deleteGroup(identifier: identifier))
+            }
+        }
+        return events
+    }
+
+    /// Membership changes, the last change per pair, only between objects that still exist (and
+    /// contacts the client sees).
+    func linkEvents(in projection: Projection, visible: (String, ContactState) -> Bool) -> [ChangeHistoryEvent] {
+        var last: [String: ChangeHistoryEvent] = [:]
+        var order: [String] = []
+        for link in links {
+            let key: String
+            switch link {
+            case .addMember(let contact, let group), .removeMember(let contact, let group):
+                key = "m\(contact)\u{0}\(group)"
+            case .addSubgroup(let child, let parent), .removeSubgroup(let child, let parent):
+                key = "s\(child)\u{0}\(parent)"
+            default: continue
+            }
+            if last[key] == nil { order.append(key) }
+            last[key] = link
+        }
+        var events: [ChangeHistoryEvent] = []
+        for key in order {
+            guard let link = last[key] else { continue }
+            switch link {
+            case .addMember(let contact, let group), .removeMember(let contact, let group):
+                guard let state = projection.contact(contact, keys: []), visible(contact, state),
+                    projection.group(group) != nil
+                else { continue }
+            case .addSubgroup(let child, let parent), .removeSubgroup(let child, let parent):
+                guard projection.group(child) != nil, projection.group(parent) != nil else { continue }
+            default: continue
+            }
+            events.append(link)
+        }
+        return events
     }
 }

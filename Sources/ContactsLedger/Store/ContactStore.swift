@@ -53,11 +53,18 @@ public final class ContactStore: @unchecked Sendable {
     // Thread-safety: `projection` is guarded by `projectionLock` (readers share it; applying a
     // record takes it exclusively); `indexes` and `pendingIndexChanges` by `indexLock`, taken
     // after `projectionLock` or with no lock held (decision 0014). `staged`, `nextSequence`,
-    // `failure`, `access` and `pendingRequests` are guarded by `commitLock`. Lock order:
+    // `failure` and `pendingRequests` are guarded by `commitLock`; `access` is written holding
+    // `commitLock` and then `projectionLock` for writing, and read holding either. Lock order:
     // `commitLock`, then `projectionLock`, then the journal's own lock. `observers` is guarded
     // by `observerLock`, `completed` by `completedLock` (taken with no other lock held),
     // `submissions` and `planning` by `submissionLock` (taken with no other lock held, or after
     // `commitLock`), `finishDepth` by `finishLock` (taken before `commitLock`, never after it).
+    //
+    // A read (a fetch, an enumeration, the state of a change-history read) holds
+    // `projectionLock` for reading, and `indexLock` after it, once from its selection to its
+    // last decoded contact, so that it sees one head; it never takes `commitLock`. Planning holds
+    // `projectionLock` only for reading, and the writers of it that hold `commitLock` (a finish,
+    // an access change) wait for `commitLock` first: a read never waits while a group is planned.
 
     /// How the store reaches its ledger.
     private enum Backing {
@@ -523,6 +530,14 @@ public final class ContactStore: @unchecked Sendable {
         }
     }
 
+    /// Reads the state as ``readState(_:)`` does, with the client's access as of that state, so
+    /// that the access checks, the grants and the contacts a read returns agree.
+    func readStateAndAccess<R>(
+        _ body: (borrowing Projection, borrowing SearchIndexes, ClientAccess) throws -> R
+    ) rethrows -> R {
+        try readState { projection, indexes in try body(projection, indexes, access) }
+    }
+
     /// Calls `body` with the value at `pointer`, borrowed where it lies. A release build copies
     /// a copyable value read out of a pointer to pass it on (every buffer in it retained and
     /// released: about a fifth of a fetch by identifier, for the projection and the indexes);
@@ -979,17 +994,11 @@ public final class ContactStore: @unchecked Sendable {
 
     /// The client's authorization for contacts.
     public func authorizationStatus(for entityType: EntityType = .contacts) -> AuthorizationStatus {
-        commitLock.lock()
-        defer { commitLock.unlock() }
-        return access.status
+        currentAccess.status
     }
 
     /// The client's current access (status and notes entitlement).
-    package var currentAccess: ClientAccess {
-        commitLock.lock()
-        defer { commitLock.unlock() }
-        return access
-    }
+    package var currentAccess: ClientAccess { projectionLock.read { access } }
 
     /// Asks for access: a not-yet-determined client gets the decision of its
     /// ``ClientContext/accessDecision``, recorded in the ledger. Returns true when the client may
@@ -1017,7 +1026,8 @@ public final class ContactStore: @unchecked Sendable {
 
     private func setStatus(_ status: AuthorizationStatus) {
         commitLock.lock()
-        access.status = status
+        // Readers read the access under `projectionLock` alone, with the state it applies to.
+        projectionLock.write { access.status = status }
         commitLock.unlock()
     }
 

@@ -204,8 +204,9 @@ struct ReadConsistencyTests {
         }
     }
 
-    /// Enumerates and fetches as the limited client without the notes entitlement, checking that
-    /// each returned contact is one it may see, matches the predicate, and carries no note.
+    /// Enumerates, fetches and reads the change history as the limited client without the notes
+    /// entitlement, checking that each returned contact is one it may see, matches the
+    /// predicate, and carries no note.
     static func readAsLimited(_ run: Run) {
         let keys: [any KeyDescriptor] = [ContactKey.givenName, ContactKey.familyName]
         let requests = [
@@ -214,24 +215,39 @@ struct ReadConsistencyTests {
             ContactFetchRequest(keysToFetch: keys, predicate: .matchingName("alpha")),
             ContactFetchRequest(keysToFetch: keys, predicate: .inGroup(withIdentifier: run.team.identifier)),
         ]
+        var token: Data?
         while !run.isOver {
-            for request in requests {
-                do {
-                    try run.limited.enumerateContacts(with: request) { contact, _ in
-                        let granted = run.visible.withLock { $0.contains(contact.identifier) }
-                        if !granted || contact.givenName != "Alpha" {
-                            run.report("the limited client got \(contact.givenName) \(contact.familyName)")
-                        }
-                        if contact.isKeyAvailable(.note) || !contact.values.note.isEmpty {
-                            run.report("the limited client got the note of \(contact.familyName)")
-                        }
-                    }
-                } catch {
-                    run.report("a limited fetch failed: \(error)")
-                    return
+            do {
+                for request in requests {
+                    try run.limited.enumerateContacts(with: request) { contact, _ in check(contact, run) }
                 }
-                run.reads.withLock { $0 += 1 }
+                // The change history, from the start and from the previous read's token.
+                for start in [nil, token] {
+                    let history = try run.limited.changeHistory(
+                        ChangeHistoryFetchRequest(startingToken: start, additionalContactKeyDescriptors: keys))
+                    for event in history.events {
+                        if case .addContact(let contact, _) = event { check(contact, run) }
+                        if case .updateContact(let contact) = event { check(contact, run) }
+                    }
+                    token = history.currentHistoryToken
+                }
+            } catch {
+                run.report("a limited read failed: \(error)")
+                return
             }
+            run.reads.withLock { $0 += requests.count + 2 }
+        }
+    }
+
+    /// Reports a contact the limited client got that it may not see, that no predicate of its
+    /// reads selects, or that carries a note.
+    static func check(_ contact: Contact, _ run: Run) {
+        let granted = run.visible.withLock { $0.contains(contact.identifier) }
+        if !granted || contact.givenName != "Alpha" {
+            run.report("the limited client got \(contact.givenName) \(contact.familyName)")
+        }
+        if contact.isKeyAvailable(.note) || !contact.values.note.isEmpty {
+            run.report("the limited client got the note of \(contact.familyName)")
         }
     }
 }
