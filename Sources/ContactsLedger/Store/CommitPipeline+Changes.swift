@@ -1,0 +1,74 @@
+import ContactsEngine
+import ContactsInterchange
+import ContactsModel
+import Dispatch
+import Foundation
+import LedgerStorage
+import Synchronization
+
+/// Refreshing a read-only store and telling observers about committed changes.
+extension CommitPipeline {
+    /// Reads records another process appended since this read-only store last looked, applies
+    /// them, and posts a change for them; returns how many were read.
+    @discardableResult
+    package func refresh() throws -> Int {
+        guard case .reader(let reader) = backing else { return 0 }
+        let from = headDigest.sequence + 1
+        var applied: [(JournalRecord, LedgerEvent)] = []
+        do {
+            try reader.forEach(from: from) { record in
+                let event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+                applied.append((record, event))
+            }
+        } catch let error as StorageError {
+            throw ContactStoreError(error)
+        }
+        guard
+            let change = StoreChange(
+                covering: applied.map {
+                    (sequence: $0.0.sequence, author: $0.0.author, affected: $0.1.affectedIdentifiers)
+                },
+                origin: .otherProcess)
+        else { return 0 }
+        projectionLock.write {
+            applyLeavingIndexChangesPending {
+                for (record, event) in applied { projection.apply(event, record: record) }
+            }
+        }
+        catchUpIndexes()
+        for stream in observingStreams() { stream.yield(change) }
+        post(change)
+        return applied.count
+    }
+
+    /// A stream of the changes committed after the call, in order: one per save this store
+    /// commits, one per ``refresh()`` that reads records; it ends when the store closes.
+    package func changes() -> AsyncStream<StoreChange> {
+        let (stream, continuation) = AsyncStream<StoreChange>.makeStream(bufferingPolicy: .unbounded)
+        let key = RandomUUID.make()
+        observerLock.lock()
+        observers[key] = continuation
+        observerLock.unlock()
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.observerLock.lock()
+            self.observers[key] = nil
+            self.observerLock.unlock()
+        }
+        return stream
+    }
+
+    /// The change streams open now.
+    func observingStreams() -> [AsyncStream<StoreChange>.Continuation] {
+        observerLock.lock()
+        defer { observerLock.unlock() }
+        // No array for the common case of no streams: this runs once per group of commits.
+        return observers.isEmpty ? [] : Array(observers.values)
+    }
+
+    /// Posts `contactStoreDidChange` for `change`.
+    func post(_ change: StoreChange) {
+        NotificationCenter.default.post(
+            name: .contactStoreDidChange, object: notificationObject ?? self, userInfo: change.userInfo)
+    }
+}

@@ -1,0 +1,256 @@
+import ContactsEngine
+import ContactsInterchange
+import ContactsModel
+import Dispatch
+import Foundation
+import LedgerStorage
+import Synchronization
+
+/// The store's engine room: it owns the projection and every lock, plans save requests, hands
+/// their records to the journal, finishes each durable group (applies it, notifies, answers the
+/// callers), and serves reads against one state. ``ContactStore`` is its public face.
+///
+/// The lock order and what each lock guards are written at the top of the class; every other
+/// file of the pipeline follows them.
+package final class CommitPipeline: @unchecked Sendable {
+    // Thread-safety: `projection` is guarded by `projectionLock` (readers share it; applying a
+    // record takes it exclusively); `indexes` and `pendingIndexChanges` by `indexLock`, taken
+    // after `projectionLock` or with no lock held (decision 0014). `staged`, `nextSequence`,
+    // `failure` and `pendingRequests` are guarded by `commitLock`; `access` is written holding
+    // `commitLock` and then `projectionLock` for writing, and read holding either. Lock order:
+    // `commitLock`, then `projectionLock`, then the journal's own lock. `observers` is guarded
+    // by `observerLock`, `completed` by `completedLock` (taken with no other lock held),
+    // `submissions` and `planning` by `submissionLock` (taken with no other lock held, or after
+    // `commitLock`), `finishDepth` by `finishLock` (taken before `commitLock`, never after it).
+    //
+    // A read (a fetch, an enumeration, the state of a change-history read) holds
+    // `projectionLock` for reading, and `indexLock` after it, once from its selection to its
+    // last decoded contact, so that it sees one head; it never takes `commitLock`. Planning holds
+    // `projectionLock` only for reading, and the writers of it that hold `commitLock` (a finish,
+    // an access change) wait for `commitLock` first: a read never waits while a group is planned.
+
+    /// How the store reaches its ledger.
+    enum Backing {
+        case journal(any JournalStore)
+        case reader(JournalReader)
+        case frozen(JournalReader)
+    }
+
+    let backing: Backing
+    /// The object the change notifications name: the ``ContactStore`` over this pipeline. Set
+    /// once, before the pipeline is shared.
+    package weak var notificationObject: AnyObject?
+    /// The ledger's identity.
+    package let identity: LedgerIdentity
+    /// The client this store serves.
+    package let client: ClientContext
+    let projectionLock = ReadWriteLock()
+    /// The state and its search indexes, each at an address that never changes, so that
+    /// planning and reads borrow them in place (``ProjectionCell``): a copy per request would
+    /// retain and release every buffer they hold, under the commit lock, on cache lines that
+    /// the finishing thread writes.
+    let cell: ProjectionCell
+    /// The state, without its search indexes: the projection's own are left empty in a store,
+    /// which keeps them in `indexes` (decision 0014).
+    var projection: Projection {
+        _read { yield cell.projection }
+        _modify { yield &cell.projection }
+    }
+    /// The search indexes of `projection`, as of the records applied before the changes in
+    /// `pendingIndexChanges`.
+    var indexes: SearchIndexes {
+        _read { yield cell.indexes }
+        _modify { yield &cell.indexes }
+    }
+    let indexLock = ReadWriteLock()
+    /// Index changes of applied records, in order, that `indexes` does not have yet: a finish
+    /// records them, answers its callers, and then applies them (``catchUpIndexes()``), unless a
+    /// reader that needed the indexes did first.
+    var pendingIndexChanges: [SearchIndexes.Change] = []
+    let commitLock = NSLock()
+    var staged = StagedChanges()
+    var nextSequence: UInt64
+    var failure: ContactStoreError?
+    var access: ClientAccess
+    var pendingRequests: [UUID: [@Sendable (Result<SaveResult, ContactStoreError>) -> Void]] = [:]
+    /// Records the journal has completed whose group has not been finished yet (see ``finishGroup(waitingForTurn:)``).
+    var completed: [CompletedRecord] = []
+    let completedLock = NSLock()
+    /// Held while a group is finished, so that groups are finished one at a time and in order,
+    /// whichever thread finishes them (see ``groupCompleted()``). Recursive, so that an observer
+    /// that closes the store from within a finish does not wait for itself.
+    let finishLock = NSRecursiveLock()
+    /// How many finishes the thread holding `finishLock` is inside (more than one when an observer
+    /// of a finish leads a save of its own); guarded by `finishLock`.
+    var finishDepth = 0
+    /// The sequence of the last record queued in the journal. The journal's writer reads it after
+    /// a group to see whether records wait behind it.
+    let enqueuedThrough = Atomic<UInt64>(0)
+    /// Finishes a group while the journal writes the records queued behind it.
+    let finisher = DispatchQueue(label: "contacts-ledger.finish-group")
+    let observerLock = NSLock()
+    var observers: [UUID: AsyncStream<StoreChange>.Continuation] = [:]
+    /// Writes snapshots of the projection for a store that writes a ledger directory; nil otherwise.
+    let snapshotter: ProjectionSnapshotter?
+    /// Asynchronous save requests waiting for the thread that plans them (see ``planSubmissions()``).
+    var submissions: [Submission] = []
+    /// Whether a thread is planning `submissions`.
+    var planning = false
+    let submissionLock = NSLock()
+    /// The default container's identifier (the ledger's id; it never changes).
+    let defaultContainerID: String
+
+    init(
+        backing: Backing, identity: LedgerIdentity, projection: Projection, client: ClientContext,
+        snapshotter: ProjectionSnapshotter? = nil
+    ) {
+        self.backing = backing
+        self.identity = identity
+        cell = ProjectionCell(projection)
+        self.client = client
+        self.snapshotter = snapshotter
+        defaultContainerID = projection.defaultContainer.identifier
+        nextSequence = projection.head.sequence + 1
+        var resolved = ClientAccess(status: client.authorization, notesEntitlement: client.notesEntitlement)
+        if client.authorization == .notDetermined, let recorded = projection.access(of: client.identifier) {
+            resolved = recorded
+        }
+        access = resolved
+        if case .journal(let journal) = backing {
+            // The store owns its journal: a strong reference back from the journal would be a cycle.
+            journal.setGroupCompletionHandler { [weak self] in self?.groupCompleted() }
+        }
+    }
+
+    /// Waits for queued saves, writes a snapshot of the projection if the ledger changed since the
+    /// last one (a cache, see decision 0006), and releases the ledger; the store accepts no saves
+    /// afterwards.
+    package func close() {
+        if case .journal(let journal) = backing { journal.close() }
+        // The groups handed to the finishing queue are finished before the final snapshot is
+        // taken, unless this thread is finishing one (an observer closing the store): that finish,
+        // and any queued behind it, go on after this returns.
+        if !callerIsFinishing { finisher.sync {} }
+        commitLock.lock()
+        let failedWriting = journalFailed
+        if failure == nil { failure = ContactStoreError(.storeNotWritable, "the store is closed") }
+        commitLock.unlock()
+        if let snapshotter {
+            // After a failed write the journal is cut back on reopen; only a healthy store's
+            // projection is written down. The lock is released already: snapshots need none.
+            if failedWriting {
+                snapshotter.waitForWrites()
+            } else {
+                snapshotter.writeFinal(withProjection { $0 })
+            }
+        }
+        observerLock.lock()
+        let streams = observers.values
+        observers = [:]
+        observerLock.unlock()
+        for stream in streams { stream.finish() }
+    }
+
+    /// Whether the journal failed closed (a write or fsync error).
+    var journalFailed: Bool {
+        if case .journal(let journal) = backing { return journal.writerFailure != nil }
+        return false
+    }
+
+    /// Writes a snapshot of the projection now and returns after it is on disk; does nothing for
+    /// a store that does not write a ledger directory (read-only or in memory).
+    ///
+    /// Recovery calls it after rebuilding the projection from the journal.
+    package func writeSnapshot() throws {
+        guard let snapshotter else { return }
+        snapshotter.waitForWrites()
+        let current = withProjection { $0 }
+        do {
+            try ProjectionSnapshots.write(
+                current, paths: snapshotter.paths, identity: snapshotter.identity, fileSystem: snapshotter.fileSystem)
+        } catch {
+            throw ContactStoreError(error)
+        }
+    }
+
+    /// The head digest of the state this store shows.
+    package var headDigest: HeadDigest { projectionLock.read { projection.head } }
+
+    /// Calls `body` with each durable record from `sequence` on, until it returns false.
+    package func forEachRecord(from sequence: UInt64, _ body: (JournalRecord) throws -> Bool) throws {
+        do {
+            switch backing {
+            case .journal(let journal):
+                try journal.forEachRecord(from: sequence, body)
+            case .reader(let reader), .frozen(let reader):
+                var cursor = try reader.records(from: sequence)
+                while let record = try cursor.next() {
+                    if try !body(record) { return }
+                }
+            }
+        } catch let error as StorageError {
+            throw ContactStoreError(error)
+        }
+    }
+
+    /// Reads the projection, search indexes included, under the read lock: a copy of the state
+    /// with the indexes put back in (decision 0014). The store's own reads use ``readState(_:)``.
+    package func withProjection<R>(_ body: (Projection) throws -> R) rethrows -> R {
+        try readState { _, _ in try body(projectionWithIndexes()) }
+    }
+
+    /// A copy of the projection holding the store's indexes; call holding `projectionLock` and
+    /// with the indexes caught up.
+    func projectionWithIndexes() -> Projection {
+        var whole = projection
+        whole.indexes = indexes
+        return whole
+    }
+
+    /// Applies records to the projection with `apply`, leaving their index changes pending
+    /// (decision 0014); call holding `projectionLock` for writing.
+    func applyLeavingIndexChangesPending(_ apply: () -> Void) {
+        projection.recordIndexChanges()
+        apply()
+        let changes = projection.takeIndexChanges()
+        indexLock.write { pendingIndexChanges.append(contentsOf: changes) }
+    }
+
+    /// Reads the state (whose own indexes are empty) and its search indexes, brought up to it,
+    /// under the read locks. Both are read where they lie (``ProjectionCell/read(_:)``).
+    package func readState<R>(_ body: (borrowing Projection, borrowing SearchIndexes) throws -> R) rethrows -> R {
+        try projectionLock.read {
+            catchUpIndexes()
+            return try indexLock.read { try cell.read(body) }
+        }
+    }
+
+    /// Reads the state as ``readState(_:)`` does, with the client's access as of that state, so
+    /// that the access checks, the grants and the contacts a read returns agree.
+    func readStateAndAccess<R>(
+        _ body: (borrowing Projection, borrowing SearchIndexes, ClientAccess) throws -> R
+    ) rethrows -> R {
+        try readState { projection, indexes in try body(projection, indexes, access) }
+    }
+
+    /// Applies the pending index changes, if any: the indexes then match the state. Called by a
+    /// finish after it answered its callers, and by any reader before it reads the indexes; a
+    /// reader holds `projectionLock`, so no finish adds changes meanwhile.
+    func catchUpIndexes() {
+        if indexLock.read({ pendingIndexChanges.isEmpty }) { return }
+        indexLock.write {
+            guard !pendingIndexChanges.isEmpty else { return }
+            indexes.apply(pendingIndexChanges)
+            pendingIndexChanges.removeAll(keepingCapacity: true)
+            if indexes.needsPreparation { indexes.prepareForQueries() }
+        }
+    }
+}
+
+/// A result handed from a completion to a blocked caller.
+final class ResultBox<Value: Sendable>: @unchecked Sendable {
+    // Thread-safety: `set` happens before the semaphore signal and `get` after the wait.
+    private var result: Result<Value, ContactStoreError>?
+    func set(_ value: Result<Value, ContactStoreError>) { result = value }
+    func get() throws(ContactStoreError) -> Value { try result!.get() }
+}
