@@ -27,10 +27,18 @@ let package = Package(
         // build asks for hash buckets ahead of the keys that land in them.
         .target(name: "CLedgerPrefetch"),
         // Bytes only: file layer, checksums, segments, framing, writer, reader,
-        // recovery, lock. Knows nothing about contacts.
+        // recovery, lock. Knows nothing about contacts. Pointer code lives in its IO and
+        // Checksums directories only.
         .target(
             name: "LedgerStorage",
             dependencies: ["CLedgerChecksums"],
+            swiftSettings: strict
+        ),
+        // The fault-injecting file layer and its crash model, for tests: no library target
+        // depends on it.
+        .target(
+            name: "LedgerStorageTesting",
+            dependencies: ["LedgerStorage"],
             swiftSettings: strict
         ),
         // Upcasters over the stored (weakly typed) form of events.
@@ -94,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LedgerStorageTests",
-            dependencies: ["LedgerStorage"],
+            dependencies: ["LedgerStorage", "LedgerStorageTesting"],
             resources: [.copy("Golden")],
             swiftSettings: strict
         ),
@@ -105,7 +113,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ContactsLedgerTests",
-            dependencies: ["ContactsModel", "ContactsInterchange", "ContactsEngine", "ContactsLedger", "LedgerAudit"],
+            dependencies: [
+                "ContactsModel", "ContactsInterchange", "ContactsEngine", "ContactsLedger", "LedgerAudit",
+                "LedgerStorageTesting",
+            ],
             resources: [.copy("Golden")],
             swiftSettings: strict
         ),

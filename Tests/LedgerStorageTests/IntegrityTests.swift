@@ -1,4 +1,5 @@
 import Foundation
+import LedgerStorageTesting
 import Testing
 
 @testable import LedgerStorage

@@ -24,15 +24,11 @@ final class CountingFileSystem: FileSystem, @unchecked Sendable {
 
     func open(_ path: String, _ mode: OpenMode) throws(StorageError) -> OpenFile { try base.open(path, mode) }
     func close(_ file: OpenFile) throws(StorageError) { try base.close(file) }
-    func write(_ file: OpenFile, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(StorageError) {
+    func write(_ file: OpenFile, _ bytes: RawSpan, at offset: Int64) throws(StorageError) {
         try base.write(file, bytes, at: offset)
     }
-    func read(
-        _ file: OpenFile, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
-    ) throws(StorageError)
-        -> Int
-    {
-        try base.read(file, into: buffer, at: offset)
+    func read(_ file: OpenFile, into buffer: inout MutableRawSpan, at offset: Int64) throws(StorageError) -> Int {
+        try base.read(file, into: &buffer, at: offset)
     }
     func synchronizeData(_ file: OpenFile) throws(StorageError) {
         count()

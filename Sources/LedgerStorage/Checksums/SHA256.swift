@@ -27,6 +27,11 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
         word3 = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
     }
 
+    /// Creates a digest from exactly 32 bytes; any other count is a programming error.
+    public init(bytes: ArraySlice<UInt8>) {
+        self = bytes.withUnsafeBytes { SHA256Digest(bytes: $0) }
+    }
+
     /// Parses 64 hexadecimal digits (either case), returning nil for any other length or character.
     public init?(hex: String) {
         let utf8 = hex.utf8
@@ -72,6 +77,11 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
     /// The digest's 32 bytes, in order, as a new array.
     public var bytes: [UInt8] {
         withUnsafeBytes { Array($0) }
+    }
+
+    /// Appends the digest's 32 bytes, in order, to `array`.
+    public func append(to array: inout [UInt8]) {
+        withUnsafeBytes { array.append(contentsOf: $0) }
     }
 
     /// Calls `body` with the digest's 32 bytes, in order; the buffer is valid only during the call.

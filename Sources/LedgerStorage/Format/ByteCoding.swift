@@ -37,12 +37,19 @@ public struct ByteWriter: Sendable {
 
     /// Appends the 16 bytes of a UUID in their canonical order.
     public mutating func write(_ uuid: UUID) {
-        withUnsafeBytes(of: uuid.uuid) { bytes.append(contentsOf: $0) }
+        let u = uuid.uuid
+        // Two words holding the bytes in order from their highest byte, appended highest first.
+        appendHighByteFirst(
+            of: UInt64(u.0) << 56 | UInt64(u.1) << 48 | UInt64(u.2) << 40 | UInt64(u.3) << 32
+                | UInt64(u.4) << 24 | UInt64(u.5) << 16 | UInt64(u.6) << 8 | UInt64(u.7))
+        appendHighByteFirst(
+            of: UInt64(u.8) << 56 | UInt64(u.9) << 48 | UInt64(u.10) << 40 | UInt64(u.11) << 32
+                | UInt64(u.12) << 24 | UInt64(u.13) << 16 | UInt64(u.14) << 8 | UInt64(u.15))
     }
 
     /// Appends the 32 bytes of a digest.
     public mutating func write(_ digest: SHA256Digest) {
-        digest.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        digest.append(to: &bytes)
     }
 
     /// Appends an unsigned integer in LEB128 form (7 bits a byte, low first): small values take one byte.
@@ -61,7 +68,11 @@ public struct ByteWriter: Sendable {
     }
 
     private mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        for index in 0..<MemoryLayout<T>.size { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
+    }
+
+    private mutating func appendHighByteFirst(of value: UInt64) {
+        for index in (0..<8).reversed() { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
     }
 }
 
@@ -157,7 +168,7 @@ public struct ByteReader: Sendable {
     /// Reads a 32-byte digest.
     public mutating func readDigest() throws(ByteReaderError) -> SHA256Digest {
         let start = try take(32)
-        return bytes.withUnsafeBytes { SHA256Digest(bytes: UnsafeRawBufferPointer(rebasing: $0[start..<start + 32])) }
+        return SHA256Digest(bytes: bytes[start..<start + 32])
     }
 
     /// Reads an unsigned LEB128 integer of at most ten bytes.

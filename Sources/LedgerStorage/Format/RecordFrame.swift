@@ -107,8 +107,8 @@ public struct HeadDigest: Sendable, Hashable, CustomStringConvertible {
 /// SHA-256(previous hash ‖ canonical envelope ‖ SHA-256(payload) ‖ author), which is version 1's
 /// SHA-256(previous ‖ body bytes 0..<72 ‖ author). It commits to the payload's digest, not to the
 /// payload, so a payload could be redacted later while the chain still verifies. Version 2 stores
-/// neither digest (a reader computes both anyway to check them; they were 64 of the 112 bytes a
-/// record cost before its author and payload) and writes the small integers as varints.
+/// neither digest (a reader computes both anyway to check them, and they would be most of the
+/// envelope) and writes the small integers as varints.
 public enum RecordFrame {
     /// Bytes before the body: the length and the CRC.
     public static let frameHeaderBytes = 8
@@ -158,64 +158,26 @@ public enum RecordFrame {
     ) -> SHA256Digest {
         // Encoded on the journal's writer thread, one record after another: the author's bytes
         // are read where the string keeps them, and the envelope is built on the stack.
-        var author = entry.author
-        return author.withUTF8 { author in
-            let start = writer.count
-            writer.write(UInt32(0))  // length, filled in below
-            writer.write(UInt32(0))  // CRC, filled in below
-            let bodyStart = writer.count
-            writer.writeVarint(sequence)
-            writer.write(commitMicroseconds)
-            writer.write(entry.requestID)
-            writer.writeVarint(UInt64(entry.schemaVersion))
-            writer.writeVarint(UInt64(author.count))
-            writer.write(bytes: author)
-            writer.write(bytes: entry.payload)
-            writer.overwrite(UInt32(writer.count - bodyStart), at: start)
-            let hash = chainHash(
-                previous: previousHash, sequence: sequence, commitMicroseconds: commitMicroseconds,
-                requestID: entry.requestID, schemaVersion: entry.schemaVersion, payloadBytes: entry.payload.count,
-                payloadDigest: SHA256.hash(entry.payload), author: UnsafeRawBufferPointer(author))
-            let crc = writer.bytes.withUnsafeBytes {
-                frameChecksum($0, frameStart: start, bodyLength: $0.count - bodyStart)
-            }
-            writer.overwrite(crc, at: start + 4)
-            return hash
-        }
-    }
-
-    /// The masked CRC32C a frame stores: over its four length bytes, then its body.
-    static func frameChecksum(_ raw: UnsafeRawBufferPointer, frameStart: Int, bodyLength: Int) -> UInt32 {
-        let bodyStart = frameStart + frameHeaderBytes
-        let lengthCRC = CRC32C.extend(0, UnsafeRawBufferPointer(rebasing: raw[frameStart..<frameStart + 4]))
-        return CRC32C.mask(
-            CRC32C.extend(lengthCRC, UnsafeRawBufferPointer(rebasing: raw[bodyStart..<bodyStart + bodyLength])))
-    }
-
-    /// The chain hash of a record: SHA-256 over the previous hash, the 40 envelope bytes every
-    /// format starts with (sequence, commit time, request id, schema version, author and payload
-    /// lengths, little-endian), the payload's digest and the author bytes.
-    static func chainHash(
-        previous: SHA256Digest, sequence: UInt64, commitMicroseconds: Int64, requestID: UUID,
-        schemaVersion: UInt16, payloadBytes: Int, payloadDigest: SHA256Digest, author: UnsafeRawBufferPointer
-    ) -> SHA256Digest {
-        var hasher = SHA256()
-        hasher.update(previous)
-        // The envelope on the stack: this runs once per record written and read.
-        withUnsafeTemporaryAllocation(byteCount: canonicalEnvelopeBytes, alignment: 8) { envelope in
-            envelope.storeBytes(of: sequence.littleEndian, toByteOffset: 0, as: UInt64.self)
-            envelope.storeBytes(of: commitMicroseconds.littleEndian, toByteOffset: 8, as: Int64.self)
-            withUnsafeBytes(of: requestID.uuid) {
-                envelope.baseAddress!.advanced(by: 16).copyMemory(from: $0.baseAddress!, byteCount: 16)
-            }
-            envelope.storeBytes(of: schemaVersion.littleEndian, toByteOffset: 32, as: UInt16.self)
-            envelope.storeBytes(of: UInt16(author.count).littleEndian, toByteOffset: 34, as: UInt16.self)
-            envelope.storeBytes(of: UInt32(payloadBytes).littleEndian, toByteOffset: 36, as: UInt32.self)
-            hasher.update(UnsafeRawBufferPointer(envelope))
-        }
-        hasher.update(payloadDigest)
-        hasher.update(author)
-        return hasher.finalize()
+        let authorBytes = entry.author.utf8.count
+        let start = writer.count
+        writer.write(UInt32(0))  // length, filled in below
+        writer.write(UInt32(0))  // CRC, filled in below
+        let bodyStart = writer.count
+        writer.writeVarint(sequence)
+        writer.write(commitMicroseconds)
+        writer.write(entry.requestID)
+        writer.writeVarint(UInt64(entry.schemaVersion))
+        writer.writeVarint(UInt64(authorBytes))
+        writer.write(bytes: entry.author.utf8)
+        writer.write(bytes: entry.payload)
+        writer.overwrite(UInt32(writer.count - bodyStart), at: start)
+        let hash = chainHash(
+            previous: previousHash, sequence: sequence, commitMicroseconds: commitMicroseconds,
+            requestID: entry.requestID, schemaVersion: entry.schemaVersion, payloadBytes: entry.payload.count,
+            payloadDigest: SHA256.hash(entry.payload), author: entry.author)
+        let crc = frameChecksum(writer.bytes, frameStart: start, bodyLength: writer.count - bodyStart)
+        writer.overwrite(crc, at: start + 4)
+        return hash
     }
 
     /// The outcome of looking at the bytes at one offset of a segment.
@@ -246,7 +208,7 @@ public enum RecordFrame {
         }
         let stored = readUInt32(bytes, offset + 4)
         let bodyStart = offset + frameHeaderBytes
-        let computed = bytes.withUnsafeBytes { frameChecksum($0, frameStart: offset, bodyLength: length) }
+        let computed = frameChecksum(bytes, frameStart: offset, bodyLength: length)
         guard computed == stored else { return .bad(reason: "record checksum mismatch") }
         return .frame(bodyStart: bodyStart, bodyLength: length)
     }
@@ -307,11 +269,9 @@ public enum RecordFrame {
             if let stored, stored.digest != digest {
                 return .failure(DecodeFailure("payload digest mismatch for sequence \(sequence)"))
             }
-            let hash = authorBytes.withUnsafeBytes { author in
-                chainHash(
-                    previous: previousHash, sequence: sequence, commitMicroseconds: time, requestID: requestID,
-                    schemaVersion: schema, payloadBytes: payloadLength, payloadDigest: digest, author: author)
-            }
+            let hash = chainHash(
+                previous: previousHash, sequence: sequence, commitMicroseconds: time, requestID: requestID,
+                schemaVersion: schema, payloadBytes: payloadLength, payloadDigest: digest, author: authorBytes)
             if let stored, stored.hash != hash {
                 return .failure(DecodeFailure("chain hash mismatch at sequence \(sequence)"))
             }
@@ -342,32 +302,6 @@ public enum RecordFrame {
             position += 1
         }
         return nil
-    }
-
-    /// Whether `bytes` from `start` to the end are all zero: the space a writer fills ahead of
-    /// its records, which no frame can look like (a frame's length is never 0).
-    ///
-    /// The first frame header's bytes are looked at before the rest, so a record costs this one
-    /// comparison.
-    static func isZeroFill(_ bytes: [UInt8], from start: Int) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            let count = raw.count
-            var position = start
-            let head = min(count, start + frameHeaderBytes)
-            while position < head {
-                if raw[position] != 0 { return false }
-                position += 1
-            }
-            while position + 8 <= count {
-                if raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) != 0 { return false }
-                position += 8
-            }
-            while position < count {
-                if raw[position] != 0 { return false }
-                position += 1
-            }
-            return true
-        }
     }
 
     /// How many bytes from `start` reach the last byte that is not zero: what a cut at `start`

@@ -57,7 +57,7 @@ public struct SegmentHeader: Sendable, Hashable {
             return .failure(DecodeFailure("segment header is incomplete (\(bytes.count) of \(encodedBytes) bytes)"))
         }
         guard Array(bytes[0..<8]) == magic else { return .failure(DecodeFailure("segment header has a bad magic")) }
-        let expected = bytes.withUnsafeBytes { CRC32C.extend(0, UnsafeRawBufferPointer(rebasing: $0[0..<68])) }
+        let expected = CRC32C.checksum(bytes[0..<68])
         var reader = ByteReader(bytes, range: 8..<encodedBytes)
         do {
             let version = try reader.readUInt16()

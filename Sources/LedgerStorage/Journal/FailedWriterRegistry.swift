@@ -14,7 +14,7 @@ import Foundation
 /// writer failed cannot know, and the journal's checks (a hole reads as a bad record) are then
 /// the only defence. Ledgers are keyed by their canonical path, so two spellings of one
 /// directory find the same record.
-final class FailedWriterRegistry: @unchecked Sendable {
+package final class FailedWriterRegistry: @unchecked Sendable {
     // Thread-safety: `positions` is guarded by `lock`.
 
     /// The position a failed writer had made durable.
@@ -28,7 +28,7 @@ final class FailedWriterRegistry: @unchecked Sendable {
     }
 
     /// The registry of this process.
-    static let shared = FailedWriterRegistry()
+    package static let shared = FailedWriterRegistry()
 
     private let lock = NSLock()
     private var positions: [String: Position] = [:]
@@ -57,7 +57,7 @@ final class FailedWriterRegistry: @unchecked Sendable {
     }
 
     /// Forgets the records of every ledger that is, or contains, one of these canonical paths.
-    func forget(underAny paths: Set<String>) {
+    package func forget(underAny paths: Set<String>) {
         lock.lock()
         defer { lock.unlock() }
         for key in positions.keys where paths.contains(where: { $0 == key || $0.hasPrefix(key + "/") }) {
@@ -106,11 +106,8 @@ extension Journal {
                 if size > position.offset {
                     // Counted up to the last byte that is not zero: the zeros the writer filled
                     // ahead of its records are cut too, but they held nothing.
-                    var cut = [UInt8](repeating: 0, count: Int(size - position.offset))
-                    let read = try withUnsafeBytesTyped(&cut) { (buffer) throws(StorageError) in
-                        try fileSystem.read(file, into: buffer, at: position.offset)
-                    }
-                    dropped = Int64(RecordFrame.nonZeroExtent(Array(cut[0..<read]), from: 0))
+                    let cut = try fileSystem.read(file, count: Int(size - position.offset), at: position.offset)
+                    dropped = Int64(RecordFrame.nonZeroExtent(cut, from: 0))
                     try fileSystem.truncate(file, to: position.offset)
                 }
                 try fileSystem.synchronize(file)

@@ -67,7 +67,7 @@ public struct JournalLimits: Sendable, Hashable {
 
 /// How a journal is opened for writing.
 public struct JournalOptions: Sendable {
-    /// The file layer; tests pass a ``FaultInjectingFileSystem``.
+    /// The file layer; tests pass one that injects faults and simulates crashes.
     public var fileSystem: any FileSystem
     /// The format limits.
     public var limits: JournalLimits
@@ -740,9 +740,10 @@ final class JournalWriter: @unchecked Sendable {
 
         let outcome = writeGroup(group, frameBytes: bytes)
 
-        if case .failure = outcome, !crashedFileSystem {
+        if case .failure = outcome, !fileSystem.hasSimulatedCrash {
             // What was written after `syncedOffset` may be in the page cache but not on disk,
-            // and a later fsync through another descriptor would not say so (fsyncgate).
+            // and a later fsync through another descriptor would not say so (fsyncgate). After a
+            // simulated power cut no process is left to remember it.
             FailedWriterRegistry.shared.record(
                 root: paths.root,
                 .init(ledgerID: identity.ledgerID, segmentFirstSequence: segmentFirst, offset: syncedOffset))
@@ -782,12 +783,6 @@ final class JournalWriter: @unchecked Sendable {
         // the writer thread itself just loops.
         if leading && (!queue.isEmpty || closing || failure != nil) { condition.broadcast() }
         condition.unlock()
-    }
-
-    /// Whether the file layer is a fault-injecting one that has simulated a power cut: the
-    /// process that would remember a failed writer died with the machine.
-    private var crashedFileSystem: Bool {
-        (fileSystem as? FaultInjectingFileSystem)?.hasCrashed == true
     }
 
     /// Writes one group: frames into the current segment, rolling when a record would not fit,

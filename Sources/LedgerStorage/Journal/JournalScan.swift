@@ -43,9 +43,9 @@ public enum JournalTail: Sendable, Hashable {
 /// The scan never modifies anything; ``Journal/open(at:options:replayFrom:onRecord:)`` acts on the tail.
 struct JournalScan {
     /// The bytes a segment that is not the last is read in at a time: a buffer this size stays in
-    /// the caches while its records are checked and copied, where a whole 64 MiB segment went
-    /// through memory three times and faulted in fresh pages, and a reader handing records on to
-    /// another thread no longer stops for the time it takes to read a whole segment.
+    /// the caches while its records are checked and copied, where a whole segment would go
+    /// through memory several times and fault in fresh pages, and a reader handing records on to
+    /// another thread does not stop for the time it takes to read a whole segment.
     static let defaultChunkBytes = 1 << 20
 
     package let paths: LedgerPaths
@@ -117,11 +117,7 @@ struct JournalScan {
         _ segment: OpenSegment, fileSystem: any FileSystem
     ) throws(StorageError) -> Bool {
         func read(_ count: Int) throws(StorageError) -> [UInt8] {
-            var bytes = [UInt8](repeating: 0, count: count)
-            let read = try withUnsafeBytesTyped(&bytes) { (buffer) throws(StorageError) in
-                try fileSystem.read(segment.file, into: buffer, at: 0)
-            }
-            return Array(bytes[0..<read])
+            try fileSystem.read(segment.file, count: count, at: 0)
         }
         let frameStart = SegmentHeader.encodedBytes
         let start = try read(frameStart + RecordFrame.frameHeaderBytes)
@@ -139,8 +135,8 @@ struct JournalScan {
     }
 
     /// The path of the segment being scanned and its name relative to the ledger (as locations
-    /// name it), made once per segment: made for each record, they cost about a microsecond, a
-    /// fourteenth of reading and checking a record of a million-contact ledger.
+    /// name it), made once per segment rather than for each record, where making them would be a
+    /// noticeable part of reading and checking one.
     private var segmentNames: (index: Int, path: String, relative: String)?
 
     /// The path and relative name of the segment being scanned, if any.
@@ -182,6 +178,23 @@ struct JournalScan {
             throw corruption(
                 path, 0, "the journal's first segment starts at sequence \(named), not 1: earlier segments are missing")
         }
+        try readSegmentStart(path)
+        switch SegmentHeader.decode(bytes) {
+        case .failure(let failure):
+            try endAtTornHeader(failure, path: path, named: named, continuesChecked: continuesChecked)
+            return false
+        case .success(let header):
+            try takeHeader(header, path: path, named: named, continuesChecked: continuesChecked)
+        }
+        offset = SegmentHeader.encodedBytes
+        loaded = true
+        hasLoadedAny = true
+        return true
+    }
+
+    /// Reads the last segment whole, or the header of another one into a window that later
+    /// chunks of it follow.
+    private mutating func readSegmentStart(_ path: String) throws(StorageError) {
         windowStart = 0
         offset = 0
         chunked = nil
@@ -193,55 +206,57 @@ struct JournalScan {
             bytes.removeAll(keepingCapacity: true)
             try refill(segment, toHold: SegmentHeader.encodedBytes)
         }
-        switch SegmentHeader.decode(bytes) {
-        case .failure(let failure):
-            // A crash while rolling leaves a short, invalid header in a new last segment named
-            // after the record that was to go in it. Anything else is damage.
-            if isLastSegment && bytes.count <= SegmentHeader.encodedBytes && continuesChecked
-                && named == expectedSequence
-            {
-                end(
-                    .tornSegmentHeader(file: paths.relative(path), bytes: Int64(bytes.count)),
-                    at: LedgerLocation(file: paths.relative(path), offset: 0))
-                return false
-            }
-            if continuesChecked && named != expectedSequence {
-                throw corruption(
-                    path, 0,
-                    "segment named for sequence \(named) where \(expectedSequence) was expected; \(failure.reason)")
-            }
-            throw corruption(path, 0, failure.reason)
-        case .success(let header):
-            segmentFormatVersion = header.formatVersion
-            guard header.ledgerID == identity.ledgerID else {
-                throw corruption(path, 0, "segment belongs to ledger \(header.ledgerID), not \(identity.ledgerID)")
-            }
-            guard header.firstSequence == named else {
-                throw corruption(path, 0, "header says first sequence \(header.firstSequence), file name says \(named)")
-            }
-            if continuesChecked {
-                guard header.firstSequence == expectedSequence else {
-                    throw corruption(
-                        path, 0,
-                        "segment starts at sequence \(header.firstSequence) where \(expectedSequence) was expected")
-                }
-                guard header.previousHash == previousHash else {
-                    throw corruption(
-                        path, 0,
-                        hasLoadedAny
-                            ? "chain broken at segment boundary"
-                            : "the first segment's previous hash is not zero")
-                }
-            } else {
-                // Segments before this one are not read: take the chain from here on trust.
-                expectedSequence = header.firstSequence
-                previousHash = header.previousHash
-            }
+    }
+
+    /// Judges a header that does not decode: a crash while rolling leaves a short, invalid
+    /// header in a new last segment named after the record that was to go in it, which ends the
+    /// scan; anything else is damage, and throws.
+    private mutating func endAtTornHeader(
+        _ failure: DecodeFailure, path: String, named: UInt64, continuesChecked: Bool
+    ) throws(StorageError) {
+        if isLastSegment && bytes.count <= SegmentHeader.encodedBytes && continuesChecked
+            && named == expectedSequence
+        {
+            end(
+                .tornSegmentHeader(file: paths.relative(path), bytes: Int64(bytes.count)),
+                at: LedgerLocation(file: paths.relative(path), offset: 0))
+            return
         }
-        offset = SegmentHeader.encodedBytes
-        loaded = true
-        hasLoadedAny = true
-        return true
+        if continuesChecked && named != expectedSequence {
+            throw corruption(
+                path, 0,
+                "segment named for sequence \(named) where \(expectedSequence) was expected; \(failure.reason)")
+        }
+        throw corruption(path, 0, failure.reason)
+    }
+
+    /// Checks a decoded header against the ledger, the file's name and the chain so far, or, when
+    /// the segments before it are not read, takes the chain from it.
+    private mutating func takeHeader(
+        _ header: SegmentHeader, path: String, named: UInt64, continuesChecked: Bool
+    ) throws(StorageError) {
+        segmentFormatVersion = header.formatVersion
+        guard header.ledgerID == identity.ledgerID else {
+            throw corruption(path, 0, "segment belongs to ledger \(header.ledgerID), not \(identity.ledgerID)")
+        }
+        guard header.firstSequence == named else {
+            throw corruption(path, 0, "header says first sequence \(header.firstSequence), file name says \(named)")
+        }
+        guard continuesChecked else {
+            // Segments before this one are not read: take the chain from here on trust.
+            expectedSequence = header.firstSequence
+            previousHash = header.previousHash
+            return
+        }
+        guard header.firstSequence == expectedSequence else {
+            throw corruption(
+                path, 0, "segment starts at sequence \(header.firstSequence) where \(expectedSequence) was expected")
+        }
+        guard header.previousHash == previousHash else {
+            throw corruption(
+                path, 0,
+                hasLoadedAny ? "chain broken at segment boundary" : "the first segment's previous hash is not zero")
+        }
     }
 
     /// The next record at or after the starting sequence, or nil at the end (see `tail`).
@@ -281,58 +296,77 @@ struct JournalScan {
             }
             switch RecordFrame.parse(bytes, at: offset, formatVersion: segmentFormatVersion) {
             case .bad(let reason):
-                if chunked != nil {
-                    try readWholeSegment(path)
-                    continue
-                }
-                guard isLastSegment else { throw corruption(path, offset, reason) }
-                if let later = laterValidFrame(after: offset) {
-                    // A reader racing the writer can see a later page of a group before an
-                    // earlier one (the writer fills space ahead, so the file's size does not
-                    // bound what is read); only bytes that stay the same are damage.
-                    if try rereadChanged(path, through: later) { continue }
-                    throw corruption(
-                        path, offset, "\(reason); a valid record follows at offset \(later), so this is not a torn tail"
-                    )
-                }
-                let location = LedgerLocation(file: relativePath, offset: Int64(offset))
-                end(
-                    .tornRecord(
-                        location: location, droppedBytes: Int64(RecordFrame.nonZeroExtent(bytes, from: offset)),
-                        reason: reason),
-                    at: location)
-                return nil
+                guard try readAgainAfterBadFrame(reason, path: path, relativePath: relativePath) else { return nil }
             case .frame(let bodyStart, let bodyLength):
-                let fileOffset = windowStart + offset
-                guard
-                    let sequence = RecordFrame.peekSequence(
-                        bytes, bodyStart: bodyStart, limit: bodyStart + bodyLength, formatVersion: segmentFormatVersion)
-                else {
-                    throw corruption(path, fileOffset, "the record's sequence number is malformed")
-                }
-                guard sequence == expectedSequence else {
-                    throw corruption(path, fileOffset, "sequence \(sequence) where \(expectedSequence) was expected")
-                }
-                let location = LedgerLocation(file: relativePath, offset: Int64(fileOffset))
-                let record: JournalRecord
-                switch RecordFrame.decodeBody(
-                    bytes, bodyStart: bodyStart, bodyLength: bodyLength, previousHash: previousHash, location: location,
-                    formatVersion: segmentFormatVersion)
-                {
-                case .failure(let failure): throw corruption(path, fileOffset, failure.reason)
-                case .success(let decoded): record = decoded
-                }
-                guard record.commitMicroseconds >= lastCommitMicroseconds else {
-                    throw corruption(
-                        path, fileOffset, "commit time of sequence \(sequence) is earlier than the previous record's")
-                }
-                expectedSequence = sequence + 1
-                previousHash = record.hash
-                lastCommitMicroseconds = record.commitMicroseconds
-                offset = bodyStart + bodyLength
-                if sequence >= deliverFrom { return record }
+                let record = try checkedRecord(
+                    bodyStart: bodyStart, bodyLength: bodyLength, path: path, relativePath: relativePath)
+                if record.sequence >= deliverFrom { return record }
             }
         }
+    }
+
+    /// Judges a frame that does not check out. True when the segment was read again and the scan
+    /// goes on: whole, from a window of chunks, or with bytes a racing writer had not yet copied.
+    /// Otherwise the bad frame is the last segment's torn tail, which ends the scan, or damage,
+    /// which throws.
+    private mutating func readAgainAfterBadFrame(
+        _ reason: String, path: String, relativePath: String
+    ) throws(StorageError) -> Bool {
+        if chunked != nil {
+            try readWholeSegment(path)
+            return true
+        }
+        guard isLastSegment else { throw corruption(path, offset, reason) }
+        if let later = laterValidFrame(after: offset) {
+            // A reader racing the writer can see a later page of a group before an earlier one
+            // (the writer fills space ahead, so the file's size does not bound what is read);
+            // only bytes that stay the same are damage.
+            if try rereadChanged(path, through: later) { return true }
+            throw corruption(
+                path, offset, "\(reason); a valid record follows at offset \(later), so this is not a torn tail")
+        }
+        let location = LedgerLocation(file: relativePath, offset: Int64(offset))
+        end(
+            .tornRecord(
+                location: location, droppedBytes: Int64(RecordFrame.nonZeroExtent(bytes, from: offset)),
+                reason: reason),
+            at: location)
+        return false
+    }
+
+    /// Decodes the CRC-checked frame at `offset` and checks its sequence, chain link and commit
+    /// time against the records before it; moves past it.
+    private mutating func checkedRecord(
+        bodyStart: Int, bodyLength: Int, path: String, relativePath: String
+    ) throws(StorageError) -> JournalRecord {
+        let fileOffset = windowStart + offset
+        guard
+            let sequence = RecordFrame.peekSequence(
+                bytes, bodyStart: bodyStart, limit: bodyStart + bodyLength, formatVersion: segmentFormatVersion)
+        else {
+            throw corruption(path, fileOffset, "the record's sequence number is malformed")
+        }
+        guard sequence == expectedSequence else {
+            throw corruption(path, fileOffset, "sequence \(sequence) where \(expectedSequence) was expected")
+        }
+        let location = LedgerLocation(file: relativePath, offset: Int64(fileOffset))
+        let record: JournalRecord
+        switch RecordFrame.decodeBody(
+            bytes, bodyStart: bodyStart, bodyLength: bodyLength, previousHash: previousHash, location: location,
+            formatVersion: segmentFormatVersion)
+        {
+        case .failure(let failure): throw corruption(path, fileOffset, failure.reason)
+        case .success(let decoded): record = decoded
+        }
+        guard record.commitMicroseconds >= lastCommitMicroseconds else {
+            throw corruption(
+                path, fileOffset, "commit time of sequence \(sequence) is earlier than the previous record's")
+        }
+        expectedSequence = sequence + 1
+        previousHash = record.hash
+        lastCommitMicroseconds = record.commitMicroseconds
+        offset = bodyStart + bodyLength
+        return record
     }
 
     /// With a segment read in chunks: makes the window hold the whole frame at `offset`, reading
@@ -364,12 +398,7 @@ struct JournalScan {
         let wanted = min(max(needed, chunkBytes), segment.size - windowStart)
         guard wanted > held else { return }
         bytes.append(contentsOf: repeatElement(0, count: wanted - held))
-        let fileSystem = fileSystem
-        let position = Int64(windowStart + held)
-        let read = try withUnsafeBytesTyped(&bytes) { (buffer) throws(StorageError) in
-            try fileSystem.read(
-                segment.file, into: UnsafeMutableRawBufferPointer(rebasing: buffer[held...]), at: position)
-        }
+        let read = try fileSystem.read(segment.file, into: &bytes, from: held, at: Int64(windowStart + held))
         bytes.removeLast(wanted - held - read)
     }
 

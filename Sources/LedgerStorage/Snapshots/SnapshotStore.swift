@@ -31,20 +31,11 @@ public struct Snapshot: Sendable {
 
     /// Whether the state's bytes match the checksum in the file's header; computed once.
     public func stateChecksumMatches() -> Bool {
-        stateChecked || CRC32C.mask(withState { CRC32C.checksum($0) }) == stateChecksum
-    }
-
-    /// Calls `body` with the encoded projection state; its form belongs to whoever wrote it.
-    public func withState<Result, Failure: Error>(
-        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        try file.withUnsafeBytes { (bytes) throws(Failure) in
-            try body(UnsafeRawBufferPointer(rebasing: bytes[stateRange]))
-        }
+        stateChecked || CRC32C.mask(file.crc32c(in: stateRange)) == stateChecksum
     }
 
     /// A copy of the state's bytes.
-    public var state: [UInt8] { withState { Array($0) } }
+    public var state: [UInt8] { file.bytes(in: stateRange) }
 }
 
 /// Writes and finds snapshots in a ledger's `snapshots/` directory.
@@ -57,9 +48,9 @@ public struct Snapshot: Sendable {
 /// File layout, format version 2 (little-endian): magic `CLSNAPSH` (8), format version (2),
 /// reserved (2), ledger id (16), sequence (8), chain hash (32), state length (8), masked CRC32C of
 /// the state (4), reserved (4), masked CRC32C of the preceding 84 bytes (4), state. The state
-/// starts at byte 88, a multiple of 8. (Format version 1 checked the state with SHA-256, which cost
-/// a third of a second per open of a million contacts; a snapshot of another version is passed
-/// over like any unusable one.)
+/// starts at byte 88, a multiple of 8. The state is checked with CRC32C rather than SHA-256, which
+/// would be a large part of an open's time; a snapshot of another format version is passed over
+/// like any unusable one.
 public struct SnapshotStore: Sendable {
     /// The eight bytes every snapshot starts with.
     public static let magic: [UInt8] = Array("CLSNAPSH".utf8)
@@ -107,9 +98,7 @@ public struct SnapshotStore: Sendable {
         file.append(contentsOf: repeatElement(0, count: Self.headerBytes))
         appendState(&file)
         precondition(file.count >= Self.headerBytes, "the state's encoder removed the header's room")
-        let stateCRC = file.withUnsafeBytes {
-            CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[Self.headerBytes...]))
-        }
+        let stateCRC = CRC32C.checksum(file[Self.headerBytes...])
         var header = ByteWriter(capacity: Self.headerBytes)
         header.write(bytes: Self.magic)
         header.write(Self.formatVersion)
@@ -146,39 +135,7 @@ public struct SnapshotStore: Sendable {
     public func read(sequence: UInt64, checkingState: Bool = true) -> Result<Snapshot, DecodeFailure> {
         let path = paths.snapshots + "/" + Self.fileName(sequence: sequence)
         guard let file = try? fileSystem.mapReadOnly(path) else { return .failure(DecodeFailure("cannot be read")) }
-        let header: Result<(hash: SHA256Digest, stateCRC: UInt32), DecodeFailure> = file.withUnsafeBytes { bytes in
-            guard bytes.count >= Self.headerBytes, Array(bytes[0..<8]) == Self.magic else {
-                return .failure(DecodeFailure("not a snapshot (bad magic or too short)"))
-            }
-            var reader = ByteReader(Array(bytes[0..<Self.headerBytes]), range: 8..<Self.headerBytes)
-            do {
-                let version = try reader.readUInt16()
-                guard version == Self.formatVersion else {
-                    return .failure(DecodeFailure("format version \(version) is not supported"))
-                }
-                _ = try reader.readUInt16()
-                let id = try reader.readUUID()
-                let stored = try reader.readUInt64()
-                let hash = try reader.readDigest()
-                let length = try reader.readUInt64()
-                let stateCRC = try reader.readUInt32()
-                _ = try reader.readUInt32()
-                let crc = try reader.readUInt32()
-                let headerCRC = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<Self.headerBytes - 4]))
-                guard CRC32C.mask(headerCRC) == crc else {
-                    return .failure(DecodeFailure("header checksum mismatch"))
-                }
-                guard id == identity.ledgerID else { return .failure(DecodeFailure("belongs to another ledger")) }
-                guard stored == sequence else { return .failure(DecodeFailure("file name and header disagree")) }
-                let present = bytes.count - Self.headerBytes
-                guard length == UInt64(present) else {
-                    return .failure(DecodeFailure("state is \(present) bytes, header says \(length)"))
-                }
-                return .success((hash, stateCRC))
-            } catch {
-                return .failure(DecodeFailure("\(error)"))
-            }
-        }
+        let header = decodeHeader(file, sequence: sequence)
         switch header {
         case .failure(let failure):
             return .failure(failure)
@@ -192,6 +149,47 @@ public struct SnapshotStore: Sendable {
                 snapshot.stateChecked = true
             }
             return .success(snapshot)
+        }
+    }
+
+    /// Decodes and checks a snapshot file's header: its magic, version, checksum, ledger id,
+    /// sequence and state length.
+    private func decodeHeader(
+        _ file: MappedFile, sequence: UInt64
+    ) -> Result<(hash: SHA256Digest, stateCRC: UInt32), DecodeFailure> {
+        guard file.byteCount >= Self.headerBytes else {
+            return .failure(DecodeFailure("not a snapshot (bad magic or too short)"))
+        }
+        let bytes = file.bytes(in: 0..<Self.headerBytes)
+        guard Array(bytes[0..<8]) == Self.magic else {
+            return .failure(DecodeFailure("not a snapshot (bad magic or too short)"))
+        }
+        var reader = ByteReader(bytes, range: 8..<Self.headerBytes)
+        do {
+            let version = try reader.readUInt16()
+            guard version == Self.formatVersion else {
+                return .failure(DecodeFailure("format version \(version) is not supported"))
+            }
+            _ = try reader.readUInt16()
+            let id = try reader.readUUID()
+            let stored = try reader.readUInt64()
+            let hash = try reader.readDigest()
+            let length = try reader.readUInt64()
+            let stateCRC = try reader.readUInt32()
+            _ = try reader.readUInt32()
+            let crc = try reader.readUInt32()
+            guard CRC32C.mask(CRC32C.checksum(bytes[0..<Self.headerBytes - 4])) == crc else {
+                return .failure(DecodeFailure("header checksum mismatch"))
+            }
+            guard id == identity.ledgerID else { return .failure(DecodeFailure("belongs to another ledger")) }
+            guard stored == sequence else { return .failure(DecodeFailure("file name and header disagree")) }
+            let present = file.byteCount - Self.headerBytes
+            guard length == UInt64(present) else {
+                return .failure(DecodeFailure("state is \(present) bytes, header says \(length)"))
+            }
+            return .success((hash, stateCRC))
+        } catch {
+            return .failure(DecodeFailure("\(error)"))
         }
     }
 

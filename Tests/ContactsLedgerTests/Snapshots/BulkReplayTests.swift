@@ -1,6 +1,7 @@
 import Foundation
 import LedgerMigrations
 import LedgerStorage
+import LedgerStorageTesting
 import Testing
 
 @testable import ContactsEngine

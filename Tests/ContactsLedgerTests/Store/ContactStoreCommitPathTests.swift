@@ -1,5 +1,6 @@
 import Foundation
 import LedgerStorage
+import LedgerStorageTesting
 import Testing
 
 @testable import ContactsEngine

@@ -44,20 +44,22 @@ public enum LockAttempt: Sendable, Hashable {
 ///
 /// Every system call the journal makes goes through a `FileSystem`, so that `EINTR` is
 /// retried in one place, every failure becomes a ``StorageError`` naming the path and
-/// errno, and tests can substitute ``FaultInjectingFileSystem`` to fail chosen calls,
-/// tear writes and lose unsynced data.
+/// errno, and tests can substitute a layer that fails chosen calls, tears writes and loses
+/// unsynced data.
+///
+/// Bytes cross the layer as spans: a write borrows the caller's bytes and a read fills the
+/// caller's memory, so neither copies, and a layer that wraps another (to count or to fail
+/// calls) passes them on without touching a pointer. The pointer code is in this directory.
 public protocol FileSystem: Sendable {
     /// Opens or creates a file.
     func open(_ path: String, _ mode: OpenMode) throws(StorageError) -> OpenFile
     /// Closes a file; errors from close are reported, but data durability never depends on them.
     func close(_ file: OpenFile) throws(StorageError)
     /// Writes all of `bytes` at `offset`, looping over short writes.
-    func write(_ file: OpenFile, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(StorageError)
-    /// Reads up to `buffer.count` bytes at `offset`, looping until the buffer is full or the file ends.
-    func read(
-        _ file: OpenFile, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
-    ) throws(StorageError)
-        -> Int
+    func write(_ file: OpenFile, _ bytes: RawSpan, at offset: Int64) throws(StorageError)
+    /// Reads up to `buffer.byteCount` bytes at `offset` into the start of `buffer`, looping until
+    /// the buffer is full or the file ends; returns how many bytes it read.
+    func read(_ file: OpenFile, into buffer: inout MutableRawSpan, at offset: Int64) throws(StorageError) -> Int
     /// Makes the file's data (and the metadata needed to read it) durable.
     func synchronizeData(_ file: OpenFile) throws(StorageError)
     /// Makes the file's data and all of its metadata durable.
@@ -87,16 +89,31 @@ public protocol FileSystem: Sendable {
     /// A whole file's bytes for reading, mapped where the layer can map files; the default reads
     /// the file into memory with ``readAll(_:)``.
     func mapReadOnly(_ path: String) throws(StorageError) -> MappedFile
-    /// Backs whole pages of this process's memory with memory now, as writing them would, without
-    /// changing a byte (`madvise(MADV_POPULATE_WRITE)`): a hint for memory about to be filled,
-    /// whose pages are dear to fault in one by one. The region must lie in memory the process
-    /// has mapped writable. The default does nothing.
-    func populateForWriting(_ region: UnsafeMutableRawBufferPointer) throws(StorageError)
+    /// Backs the whole pages of `byteCount` bytes of this process's memory at `address` with
+    /// memory now, as writing them would, without changing a byte
+    /// (`madvise(MADV_POPULATE_WRITE)`): a hint for memory about to be filled, whose pages are
+    /// dear to fault in one by one. The range must lie in memory the process has mapped
+    /// writable; the system checks it, and nothing here reads or writes it. The default does
+    /// nothing.
+    func populateForWriting(address: UInt, byteCount: Int) throws(StorageError)
+    /// Whether this layer has simulated a power cut: the process memory that stands for the
+    /// machine is gone then, so a writer that fails afterwards must not leave a note for a later
+    /// open in this process. Only a layer that simulates crashes says so; the default is false.
+    var hasSimulatedCrash: Bool { get }
 }
 
 extension FileSystem {
     /// Does nothing: not every layer can advise the system about memory.
-    public func populateForWriting(_ region: UnsafeMutableRawBufferPointer) throws(StorageError) {}
+    public func populateForWriting(address: UInt, byteCount: Int) throws(StorageError) {}
+
+    /// Backs the whole pages of `region` with memory (``populateForWriting(address:byteCount:)``).
+    public func populateForWriting(_ region: UnsafeMutableRawBufferPointer) throws(StorageError) {
+        guard let base = region.baseAddress, region.count > 0 else { return }
+        try populateForWriting(address: UInt(bitPattern: base), byteCount: region.count)
+    }
+
+    /// False: a layer over a real machine never loses power under the process.
+    public var hasSimulatedCrash: Bool { false }
 
     /// Reads the whole file into memory: the form every layer can give.
     public func mapReadOnly(_ path: String) throws(StorageError) -> MappedFile {
@@ -113,16 +130,16 @@ extension FileSystem {
     /// Reads a whole file into `bytes`, replacing what it held but keeping its storage when it is
     /// large enough: a journal scan reads the segments it takes whole (the last one) into the
     /// buffer it reads the others' chunks into, so it faults in fresh memory only as far as the
-    /// largest of them (a page touched for the first time cost about 2 µs on the machines
-    /// measured). On an error `bytes` is left empty.
+    /// largest of them. On an error `bytes` is left empty.
     public func readAll(_ path: String, into bytes: inout [UInt8]) throws(StorageError) {
         let file = try open(path, .readOnly)
         defer { try? close(file) }
         let count = Int(try size(of: file))
         var failure: StorageError?
         func readFile(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+            var span = buffer.mutableBytes
             do throws(StorageError) {
-                return try read(file, into: buffer, at: 0)
+                return try read(file, into: &span, at: 0)
             } catch {
                 failure = error
                 return 0
@@ -150,6 +167,39 @@ extension FileSystem {
         }
     }
 
+    /// Reads up to `count` bytes at `offset` into a new array, which holds as many as the file had.
+    public func read(_ file: OpenFile, count: Int, at offset: Int64) throws(StorageError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = try read(file, into: &bytes, at: offset)
+        bytes.removeLast(count - read)
+        return bytes
+    }
+
+    /// Reads at `offset` into `bytes` from index `start` to its end, until that part is full or
+    /// the file ends; returns how many bytes it read. The array keeps its count.
+    public func read(
+        _ file: OpenFile, into bytes: inout [UInt8], from start: Int = 0, at offset: Int64
+    ) throws(StorageError) -> Int {
+        precondition(start >= 0 && start <= bytes.count, "a read into the array from outside it")
+        let result: Result<Int, StorageError> = bytes.withUnsafeMutableBytes { buffer in
+            var span = UnsafeMutableRawBufferPointer(rebasing: buffer[start...]).mutableBytes
+            do throws(StorageError) { return .success(try read(file, into: &span, at: offset)) } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Writes all of a byte array at `offset`.
+    public func write(_ file: OpenFile, _ bytes: [UInt8], at offset: Int64) throws(StorageError) {
+        try write(file, bytes.span.bytes, at: offset)
+    }
+
+    /// Writes all of a slice's bytes at the offset.
+    public func write(_ file: OpenFile, _ bytes: ArraySlice<UInt8>, at offset: Int64) throws(StorageError) {
+        try write(file, bytes.span.bytes, at: offset)
+    }
+
     /// Replaces (or creates) a file atomically: write a temporary file, fsync it, rename it over
     /// the destination, fsync the directory.
     public func replaceAtomically(
@@ -173,36 +223,16 @@ extension FileSystem {
     }
 }
 
-extension FileSystem {
-    /// Writes all of a byte array at `offset`.
-    public func write(_ file: OpenFile, _ bytes: [UInt8], at offset: Int64) throws(StorageError) {
-        try write(file, bytes[...], at: offset)
-    }
-
-    /// Writes all of a slice's bytes at the offset.
-    public func write(_ file: OpenFile, _ bytes: ArraySlice<UInt8>, at offset: Int64) throws(StorageError) {
-        let result: Result<Void, StorageError> = bytes.withUnsafeBytes { buffer in
-            do throws(StorageError) { return .success(try write(file, buffer, at: offset)) } catch {
-                return .failure(error)
-            }
-        }
-        try result.get()
-    }
-}
-
-/// Calls `body` with a byte array's storage, keeping the body's typed error.
-func withUnsafeBytesTyped<R>(
-    _ bytes: inout [UInt8], _ body: (UnsafeMutableRawBufferPointer) throws(StorageError) -> R
-) throws(StorageError) -> R {
-    let result: Result<R, StorageError> = bytes.withUnsafeMutableBytes { buffer in
-        do throws(StorageError) { return .success(try body(buffer)) } catch { return .failure(error) }
-    }
-    return try result.get()
-}
-
 /// The directory part of a path (`.` for a bare name).
 public func parentDirectory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     if slash == path.startIndex { return "/" }
     return String(path[..<slash])
+}
+
+/// The canonical form of a path (symbolic links resolved), or the path itself if it cannot be resolved.
+package func canonicalPath(_ path: String) -> String {
+    guard let resolved = realpath(path, nil) else { return path }
+    defer { free(resolved) }
+    return String(cString: resolved)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerStorage
 
 #if canImport(Glibc)
     import Glibc
@@ -52,7 +53,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     public enum Operation: String, Sendable, CaseIterable {
         case open, close, write, read, synchronizeData, synchronize, truncate, size, lock, rename, remove
         case makeDirectory, synchronizeDirectory, contentsOfDirectory
-        /// ``FileSystem/populateForWriting(_:)``, whose path is `(memory)`.
+        /// ``FileSystem/populateForWriting(address:byteCount:)``, whose path is `(memory)`.
         case populateMemory
 
         /// The system call this operation stands for, as errors name it.
@@ -188,6 +189,10 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         return crashed
     }
 
+    /// Whether a crash has been simulated: a journal whose writer fails afterwards leaves no
+    /// note of it for a later open, since the process would have died with the machine.
+    public var hasSimulatedCrash: Bool { hasCrashed }
+
     /// How many files opened through this layer are still open.
     public var openFileCount: Int {
         lock.lock()
@@ -275,31 +280,33 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     }
 
     /// Writes all of the bytes at the offset.
-    public func write(_ file: OpenFile, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(StorageError) {
+    public func write(_ file: OpenFile, _ bytes: RawSpan, at offset: Int64) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
         let effect = try check(.write, file.path)
-        var kept = bytes.count
-        if case .tearWrite(let keep) = effect { kept = max(0, min(keep, bytes.count)) }
+        var kept = bytes.byteCount
+        if case .tearWrite(let keep) = effect { kept = max(0, min(keep, bytes.byteCount)) }
         try CrashModel.shared.willChange(file, range: offset..<offset + Int64(kept), base: base)
-        try base.write(file, UnsafeRawBufferPointer(rebasing: bytes[0..<kept]), at: offset)
-        if kept < bytes.count { throw StorageError.system(operation: "write", path: file.path, errno: EIO) }
+        try base.write(file, bytes.extracting(0..<kept), at: offset)
+        if kept < bytes.byteCount { throw StorageError.system(operation: "write", path: file.path, errno: EIO) }
     }
 
     /// Reads into the buffer from the offset until it is full or the file ends.
     public func read(
-        _ file: OpenFile, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
+        _ file: OpenFile, into buffer: inout MutableRawSpan, at offset: Int64
     )
         throws(StorageError) -> Int
     {
         lock.lock()
         defer { lock.unlock() }
         let effect = try check(.read, file.path)
-        let count = try base.read(file, into: buffer, at: offset)
+        let count = try base.read(file, into: &buffer, at: offset)
         if case .readZeros(let range) = effect {
             let read = offset..<offset + Int64(count)
             let zeroed = range.clamped(to: read)
-            for position in zeroed { buffer[Int(position - offset)] = 0 }
+            for position in zeroed {
+                buffer.storeBytes(of: 0, toByteOffset: Int(position - offset), as: UInt8.self)
+            }
         }
         return count
     }
@@ -421,351 +428,10 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     }
 
     /// Backs memory through the layer below, unless a fault for ``Operation/populateMemory`` fires.
-    public func populateForWriting(_ region: UnsafeMutableRawBufferPointer) throws(StorageError) {
+    public func populateForWriting(address: UInt, byteCount: Int) throws(StorageError) {
         lock.lock()
         defer { lock.unlock() }
         _ = try check(.populateMemory, SystemFileSystem.memoryPath)
-        try base.populateForWriting(region)
-    }
-}
-
-/// The durability of every file written through any ``FaultInjectingFileSystem`` in the process.
-private final class CrashModel: @unchecked Sendable {
-    // Thread-safety: `files` is guarded by `lock`.
-
-    static let shared = CrashModel()
-
-    /// What a crash would leave of one file.
-    struct FileState {
-        /// The size at the last successful sync.
-        var durableSize: Int64
-        /// Whether the file's directory entry has been synced since it was created or renamed here.
-        var durableInDirectory: Bool
-        /// Bytes written since the last sync.
-        var unsynced = ByteRanges()
-        /// Bytes written before a sync that failed: zero-filled at a crash (fsyncgate).
-        var lost = ByteRanges()
-        /// The durable bytes that unsynced writes or truncations replaced, to be put back at a crash.
-        var saved: [(offset: Int64, bytes: [UInt8])] = []
-        /// Which durable bytes `saved` holds.
-        var savedCoverage = ByteRanges()
-        /// Whether an unsynced truncation cut durable bytes: a file system keeps or loses a size
-        /// change whole, so a crash then restores all of `saved` or none of it.
-        var truncatedDurable = false
-        /// When a rename put this file over another whose entry was durable, that file's bytes.
-        var replaced: [UInt8]?
-    }
-
-    private let lock = NSLock()
-    private var files: [String: FileState] = [:]
-
-    /// A file that did not exist was created: neither its bytes nor its directory entry are durable.
-    func created(_ path: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        files[path] = FileState(durableSize: 0, durableInDirectory: false)
-    }
-
-    /// The state of a file, starting from "all of it is durable" for a file no instance has seen.
-    private func state(_ path: String, base: SystemFileSystem, file: OpenFile) throws(StorageError) -> FileState {
-        if let state = files[path] { return state }
-        return FileState(durableSize: try base.size(of: file), durableInDirectory: true)
-    }
-
-    /// Before `range` of the file is written: keeps a copy of the durable bytes it replaces.
-    func willChange(_ file: OpenFile, range: Range<Int64>, base: SystemFileSystem) throws(StorageError) {
-        lock.lock()
-        defer { lock.unlock() }
-        var state = try state(file.path, base: base, file: file)
-        try save(&state, range, file, base)
-        state.unsynced.insert(range)
-        files[file.path] = state
-    }
-
-    /// Before the file is cut or extended to `size`.
-    func willTruncate(_ file: OpenFile, to size: Int64, base: SystemFileSystem) throws(StorageError) {
-        lock.lock()
-        defer { lock.unlock() }
-        var state = try state(file.path, base: base, file: file)
-        let current = try base.size(of: file)
-        try save(&state, size..<max(size, state.durableSize), file, base)
-        if size < state.durableSize { state.truncatedDurable = true }
-        state.unsynced.remove(size..<Int64.max)
-        state.lost.remove(size..<Int64.max)
-        if size > current { state.unsynced.insert(current..<size) }
-        files[file.path] = state
-    }
-
-    /// Copies the durable bytes in `range` that are not copied yet (a lost byte is saved as zero).
-    private func save(
-        _ state: inout FileState, _ range: Range<Int64>, _ file: OpenFile, _ base: SystemFileSystem
-    ) throws(StorageError) {
-        let durable = range.clamped(to: 0..<max(0, state.durableSize))
-        for gap in state.savedCoverage.gaps(in: durable) {
-            var bytes = [UInt8](repeating: 0, count: Int(gap.count))
-            let filled = try withUnsafeBytesTyped(&bytes) { (buffer) throws(StorageError) in
-                try base.read(file, into: buffer, at: gap.lowerBound)
-            }
-            for index in filled..<bytes.count { bytes[index] = 0 }
-            for hole in state.lost.intersection(with: gap) {
-                for position in hole { bytes[Int(position - gap.lowerBound)] = 0 }
-            }
-            state.saved.append((gap.lowerBound, bytes))
-            state.savedCoverage.insert(gap)
-        }
-    }
-
-    /// A sync of the file succeeded: what it holds now is durable, except bytes a failed sync lost.
-    func synced(_ path: String, size: Int64) {
-        lock.lock()
-        defer { lock.unlock() }
-        var state = files[path] ?? FileState(durableSize: size, durableInDirectory: true)
-        state.durableSize = size
-        state.lost.subtract(state.unsynced)
-        state.lost.remove(size..<Int64.max)
-        state.unsynced = ByteRanges()
-        state.saved = []
-        state.savedCoverage = ByteRanges()
-        state.truncatedDurable = false
-        files[path] = state
-    }
-
-    /// A sync of the file failed: the bytes written since the last good sync may never reach the disk.
-    func syncFailed(_ path: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard var state = files[path] else { return }
-        state.lost.formUnion(state.unsynced)
-        state.unsynced = ByteRanges()
-        files[path] = state
-    }
-
-    /// The bytes a crash would bring back at `path` if a rename over it were lost: its durable
-    /// content when its entry is durable, what an earlier unsynced rename replaced otherwise.
-    func durableContent(replacedAt path: String, base: SystemFileSystem) -> [UInt8]? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let state = files[path], !state.durableInDirectory { return state.replaced }
-        guard base.exists(path) else { return nil }
-        return try? base.readAll(path)
-    }
-
-    func renamed(_ source: String, to destination: String, replacing previous: [UInt8]?, base: SystemFileSystem) {
-        lock.lock()
-        defer { lock.unlock() }
-        var state: FileState
-        if let tracked = files.removeValue(forKey: source) {
-            state = tracked
-        } else {
-            // A file no instance had seen: all of its bytes were durable.
-            let size = (try? base.readAll(destination).count) ?? 0
-            state = FileState(durableSize: Int64(size), durableInDirectory: true)
-        }
-        state.durableInDirectory = false
-        state.replaced = previous
-        files[destination] = state
-    }
-
-    func removed(_ path: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        files[path] = nil
-    }
-
-    func directorySynced(_ directory: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        for (path, var state) in files where parentDirectory(of: path) == directory {
-            state.durableInDirectory = true
-            state.replaced = nil
-            files[path] = state
-        }
-    }
-
-    /// Applies the crash to the files in `directories` and forgets them: after the "reboot"
-    /// everything left on disk is durable.
-    func crash(
-        inDirectories directories: Set<String>, seed: UInt64, mode: FaultInjectingFileSystem.CrashMode,
-        base: SystemFileSystem
-    ) -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        var random = SplitMix64(seed: seed)
-        var report: [String] = []
-        let loseAll = mode == .loseAllUnsynced
-        for (path, file) in files.sorted(by: { $0.key < $1.key }) where directories.contains(parentDirectory(of: path))
-        {
-            files[path] = nil
-            guard base.exists(path) else { continue }
-            if !file.durableInDirectory && (loseAll || random.next() % 2 == 0) {
-                if let previous = file.replaced {
-                    rewrite(path, with: previous, base: base)
-                    report.append("\(path): the rename over it was lost; restored its previous \(previous.count) bytes")
-                } else {
-                    _ = unlink(path)
-                    report.append("\(path): removed (its directory entry was never synced)")
-                }
-                continue
-            }
-            guard let handle = try? base.open(path, .readWrite) else { continue }
-            defer { try? base.close(handle) }
-            var restored = 0
-            var tornAt: Int64?
-            if !file.saved.isEmpty {
-                // Durable bytes that unsynced writes replaced come back from `cut` on: all of
-                // them, none, or (like an append) those after a random point, with the new bytes
-                // just before that point possibly garbage (a torn sector).
-                let low = file.saved.map(\.offset).min()!
-                let high = file.saved.map { $0.offset + Int64($0.bytes.count) }.max()!
-                var cut = low
-                if !loseAll {
-                    switch random.next() % (file.truncatedDurable ? 2 : 3) {
-                    case 0: cut = low
-                    case 1: cut = high
-                    default: cut = low + Int64(random.next() % UInt64(high - low + 1))
-                    }
-                }
-                for (offset, bytes) in file.saved where offset + Int64(bytes.count) > cut {
-                    let from = Int(max(0, cut - offset))
-                    bytes[from...].withUnsafeBytes { try? base.write(handle, $0, at: offset + Int64(from)) }
-                    restored += bytes.count - from
-                }
-                if cut > low && cut < high && random.next() % 3 == 0 {
-                    let count = Int(min(cut - low, Int64(1 + random.next() % 16)))
-                    let bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-                    bytes.withUnsafeBytes { try? base.write(handle, $0, at: cut - Int64(count)) }
-                    tornAt = cut
-                }
-            }
-            let size = (try? base.size(of: handle)) ?? 0
-            var keep = size
-            var garbage = 0
-            if size > file.durableSize {
-                keep = file.durableSize
-                if !loseAll { keep += Int64(random.next() % UInt64(size - file.durableSize + 1)) }
-                if !loseAll && keep > file.durableSize && random.next() % 3 == 0 {
-                    garbage = Int(min(keep - file.durableSize, Int64(1 + random.next() % 16)))
-                }
-            }
-            try? base.truncate(handle, to: keep)
-            if garbage > 0 {
-                let bytes = (0..<garbage).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-                bytes.withUnsafeBytes { try? base.write(handle, $0, at: keep - Int64(garbage)) }
-            }
-            var zeroed: Int64 = 0
-            for hole in file.lost.intersection(with: 0..<keep) {
-                let zeros = [UInt8](repeating: 0, count: Int(hole.count))
-                zeros.withUnsafeBytes { try? base.write(handle, $0, at: hole.lowerBound) }
-                zeroed += Int64(hole.count)
-            }
-            try? base.synchronize(handle)
-            report.append(
-                "\(path): kept \(keep) of \(size) bytes (durable \(file.durableSize), garbage \(garbage), "
-                    + "restored \(restored)\(tornAt.map { ", overwrite torn at \($0)" } ?? ""), "
-                    + "zero-filled \(zeroed) lost to a failed sync)")
-        }
-        return report
-    }
-
-    private func rewrite(_ path: String, with bytes: [UInt8], base: SystemFileSystem) {
-        guard let handle = try? base.open(path, .readWrite) else { return }
-        defer { try? base.close(handle) }
-        try? base.truncate(handle, to: 0)
-        bytes.withUnsafeBytes { try? base.write(handle, $0, at: 0) }
-        try? base.synchronize(handle)
-    }
-}
-
-/// A set of byte offsets kept as sorted, disjoint, non-touching ranges.
-struct ByteRanges: Sendable, Hashable {
-    private(set) var ranges: [Range<Int64>] = []
-
-    var isEmpty: Bool { ranges.isEmpty }
-
-    mutating func insert(_ range: Range<Int64>) {
-        guard !range.isEmpty else { return }
-        var lower = range.lowerBound
-        var upper = range.upperBound
-        var result: [Range<Int64>] = []
-        var placed = false
-        for existing in ranges {
-            if existing.upperBound < lower {
-                result.append(existing)
-            } else if existing.lowerBound > upper {
-                if !placed {
-                    result.append(lower..<upper)
-                    placed = true
-                }
-                result.append(existing)
-            } else {
-                lower = min(lower, existing.lowerBound)
-                upper = max(upper, existing.upperBound)
-            }
-        }
-        if !placed { result.append(lower..<upper) }
-        ranges = result
-    }
-
-    mutating func formUnion(_ other: ByteRanges) {
-        for range in other.ranges { insert(range) }
-    }
-
-    mutating func remove(_ range: Range<Int64>) {
-        guard !range.isEmpty else { return }
-        var result: [Range<Int64>] = []
-        for existing in ranges {
-            if existing.upperBound <= range.lowerBound || existing.lowerBound >= range.upperBound {
-                result.append(existing)
-                continue
-            }
-            if existing.lowerBound < range.lowerBound { result.append(existing.lowerBound..<range.lowerBound) }
-            if existing.upperBound > range.upperBound { result.append(range.upperBound..<existing.upperBound) }
-        }
-        ranges = result
-    }
-
-    mutating func subtract(_ other: ByteRanges) {
-        for range in other.ranges { remove(range) }
-    }
-
-    /// The parts of `range` inside the set.
-    func intersection(with range: Range<Int64>) -> [Range<Int64>] {
-        ranges.compactMap { existing in
-            let lower = max(existing.lowerBound, range.lowerBound)
-            let upper = min(existing.upperBound, range.upperBound)
-            return lower < upper ? lower..<upper : nil
-        }
-    }
-
-    /// The parts of `range` outside the set.
-    func gaps(in range: Range<Int64>) -> [Range<Int64>] {
-        var outside = ByteRanges()
-        outside.insert(range)
-        outside.subtract(self)
-        return outside.ranges
-    }
-}
-
-/// The canonical form of a path (symbolic links resolved), or the path itself if it cannot be resolved.
-func canonicalPath(_ path: String) -> String {
-    guard let resolved = realpath(path, nil) else { return path }
-    defer { free(resolved) }
-    return String(cString: resolved)
-}
-
-/// A small, fast, seedable random number generator (SplitMix64), for reproducible fault schedules.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    /// Creates a generator from a seed; the same seed gives the same numbers.
-    public init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        try base.populateForWriting(address: address, byteCount: byteCount)
     }
 }

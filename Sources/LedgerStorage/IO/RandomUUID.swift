@@ -6,11 +6,11 @@ import Foundation
 
 /// Random (version 4) UUIDs drawn from the kernel's random number generator.
 ///
-/// Foundation's `UUID()` on Linux opens, reads and closes `/dev/urandom` on every call (about
-/// 4.5 µs measured here, three system calls and a file descriptor), and a one-contact save makes
-/// several: the request's id, the contact's, and one per labeled value. `SystemRandomNumberGenerator`
-/// makes one `getrandom(2)` call per eight bytes, so two per UUID, each about half a microsecond
-/// here. So the bytes come from ``RandomPool``, which asks `getrandom(2)` for a block at a time.
+/// Foundation's `UUID()` on Linux opens, reads and closes `/dev/urandom` on every call (three
+/// system calls and a file descriptor), and a one-contact save makes several: the request's id,
+/// the contact's, and one per labeled value. `SystemRandomNumberGenerator` makes one
+/// `getrandom(2)` call per eight bytes, so two per UUID. So the bytes come from ``RandomPool``,
+/// which asks `getrandom(2)` for a block at a time.
 /// The result is the same kind of UUID: 122 random bits, version 4, RFC 4122 variant.
 public enum RandomUUID {
     /// A new random UUID.
@@ -57,8 +57,8 @@ public enum UUIDText {
     /// Writes the text of 16 UUID bytes into the first 36 bytes of `text`, which must hold them.
     ///
     /// Eight digits at a time, with arithmetic on a 64-bit word rather than a table per digit: a
-    /// replay writes the text of every contact's identifier, and the loop of a digit at a time
-    /// was a tenth of its applying thread.
+    /// replay writes the text of every contact's identifier, so a loop of a digit at a time would
+    /// be a large part of its applying thread's work.
     public static func write(_ bytes: UnsafeBufferPointer<UInt8>, into text: UnsafeMutableBufferPointer<UInt8>) {
         precondition(bytes.count == 16 && text.count >= length, "a UUID's text needs its 16 bytes and room for 36")
         let source = UnsafeRawPointer(bytes.baseAddress!)

@@ -53,4 +53,28 @@ public final class MappedFile: @unchecked Sendable {
         }
         return try result.get()
     }
+
+    /// A copy of the bytes in `range`.
+    public func bytes(in range: Range<Int>) -> [UInt8] {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "a range outside the file")
+        return withUnsafeBytes { Array($0[range]) }
+    }
+
+    /// The CRC32C of the bytes in `range`, read where they lie.
+    public func crc32c(in range: Range<Int>) -> UInt32 {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "a range outside the file")
+        return withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+}
+
+extension Snapshot {
+    /// Calls `body` with the encoded projection state, where the file's bytes lie; its form
+    /// belongs to whoever wrote it.
+    public func withState<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try file.withUnsafeBytes { (bytes) throws(Failure) in
+            try body(UnsafeRawBufferPointer(rebasing: bytes[stateRange]))
+        }
+    }
 }

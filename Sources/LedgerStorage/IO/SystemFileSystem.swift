@@ -57,36 +57,40 @@ public struct SystemFileSystem: FileSystem {
     }
 
     /// Writes all of the bytes at the offset.
-    public func write(_ file: OpenFile, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(StorageError) {
-        var done = 0
-        while done < bytes.count {
-            let written = try retryingInterrupts("write", file.path) {
-                Glibc.pwrite(
-                    file.descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+    public func write(_ file: OpenFile, _ bytes: RawSpan, at offset: Int64) throws(StorageError) {
+        try bytes.withUnsafeBytes { (buffer) throws(StorageError) in
+            var done = 0
+            while done < buffer.count {
+                let written = try retryingInterrupts("write", file.path) {
+                    Glibc.pwrite(
+                        file.descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+                }
+                if written == 0 {
+                    throw StorageError.system(operation: "write", path: file.path, errno: EIO)
+                }
+                done += written
             }
-            if written == 0 {
-                throw StorageError.system(operation: "write", path: file.path, errno: EIO)
-            }
-            done += written
         }
     }
 
     /// Reads into the buffer from the offset until it is full or the file ends.
     public func read(
-        _ file: OpenFile, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
+        _ file: OpenFile, into buffer: inout MutableRawSpan, at offset: Int64
     )
         throws(StorageError) -> Int
     {
-        var done = 0
-        while done < buffer.count {
-            let count = try retryingInterrupts("read", file.path) {
-                Glibc.pread(
-                    file.descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+        try buffer.withUnsafeMutableBytes { (buffer) throws(StorageError) in
+            var done = 0
+            while done < buffer.count {
+                let count = try retryingInterrupts("read", file.path) {
+                    Glibc.pread(
+                        file.descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+                }
+                if count == 0 { break }
+                done += count
             }
-            if count == 0 { break }
-            done += count
+            return done
         }
-        return done
     }
 
     /// Maps a whole file read-only (`MAP_PRIVATE | MAP_POPULATE`, so the pages are mapped in one
@@ -105,17 +109,17 @@ public struct SystemFileSystem: FileSystem {
         return MappedFile(mapping: UnsafeRawPointer(address), count: count)
     }
 
-    /// Backs the pages of `region` with memory (`madvise(MADV_POPULATE_WRITE)`, Linux 5.14 and
+    /// Backs the pages of the range with memory (`madvise(MADV_POPULATE_WRITE)`, Linux 5.14 and
     /// later; EINVAL before).
-    public func populateForWriting(_ region: UnsafeMutableRawBufferPointer) throws(StorageError) {
-        guard let base = region.baseAddress, region.count > 0 else { return }
+    public func populateForWriting(address: UInt, byteCount: Int) throws(StorageError) {
+        guard byteCount > 0, let base = UnsafeMutableRawPointer(bitPattern: address) else { return }
         _ = try retryingInterrupts("madvise(MADV_POPULATE_WRITE)", Self.memoryPath) {
-            Glibc.madvise(base, region.count, MADV_POPULATE_WRITE)
+            Glibc.madvise(base, byteCount, MADV_POPULATE_WRITE)
         }
     }
 
     /// What errors about memory name in place of a path.
-    static let memoryPath = "(memory)"
+    package static let memoryPath = "(memory)"
 
     /// Makes the file's data durable (fdatasync).
     public func synchronizeData(_ file: OpenFile) throws(StorageError) {

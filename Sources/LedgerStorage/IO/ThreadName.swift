@@ -9,7 +9,7 @@ public enum ThreadName {
     /// Names the calling thread as `top`, `perf`, debuggers and `/proc/thread-self/comm` show
     /// it, cut to the 15 bytes Linux keeps. A thread names itself, from within, by writing its
     /// `comm` file (proc(5)): Foundation's `Thread.current.name`, set at a new thread's start,
-    /// was sometimes lost, the thread keeping the name of the one that made it.
+    /// can be lost, the thread keeping the name of the one that made it.
     public static func setCurrent(_ name: String) {
         #if canImport(Glibc)
             let bytes = Array(name.utf8.prefix(15))
