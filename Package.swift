@@ -27,8 +27,8 @@ let package = Package(
         // build asks for hash buckets ahead of the keys that land in them.
         .target(name: "CLedgerPrefetch"),
         // Bytes only: file layer, checksums, segments, framing, writer, reader,
-        // recovery, lock. Knows nothing about contacts. Pointer code lives in its IO and
-        // Checksums directories only.
+        // recovery, lock, and the payload wire format's primitives. Knows nothing about
+        // contacts. Pointer code lives in its IO and Checksums directories only.
         .target(
             name: "LedgerStorage",
             dependencies: ["CLedgerChecksums"],
@@ -41,9 +41,10 @@ let package = Package(
             dependencies: ["LedgerStorage"],
             swiftSettings: strict
         ),
-        // Upcasters over the stored (weakly typed) form of events.
+        // The stored (weakly typed) form of events and the upcasters over it.
         .target(
             name: "LedgerMigrations",
+            dependencies: ["LedgerStorage"],
             path: "Migrations",
             swiftSettings: strict
         ),
@@ -108,7 +109,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LedgerMigrationsTests",
-            dependencies: ["LedgerMigrations"],
+            dependencies: ["LedgerMigrations", "LedgerStorage"],
             swiftSettings: strict
         ),
         .testTarget(

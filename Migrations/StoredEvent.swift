@@ -1,3 +1,5 @@
+import LedgerStorage
+
 /// An event in its stored, weakly typed form: the schema version its fields follow and its
 /// top-level message.
 ///

@@ -1,3 +1,5 @@
+import LedgerStorage
+
 /// The value of one field of a stored message, as the wire format carries it.
 public enum StoredField: Sendable, Hashable {
     /// An unsigned integer (wire type 0); a signed one is zigzagged, a Boolean is 0 or 1.

@@ -1,3 +1,5 @@
+import LedgerStorage
+
 /// Rewrites events of one schema version into the next.
 ///
 /// An upcaster reads and writes the stored form by field number, never the model types; once

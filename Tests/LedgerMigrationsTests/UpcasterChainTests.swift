@@ -1,3 +1,4 @@
+import LedgerStorage
 import Testing
 
 @testable import LedgerMigrations

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LedgerMigrations
+@testable import LedgerStorage
 
 @Suite("The wire format")
 struct WireFormatTests {

@@ -1,5 +1,6 @@
 import Foundation
 import LedgerMigrations
+import LedgerStorage
 import Testing
 
 @testable import ContactsEngine

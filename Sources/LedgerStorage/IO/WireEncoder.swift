@@ -1,5 +1,5 @@
 /// Writes fields in the wire format to a growing buffer: what typed event encoders write with,
-/// and what turns a ``StoredMessage`` back into bytes.
+/// and what turns a stored message back into bytes.
 ///
 /// A nested message is written in place, between ``beginMessage(field:)`` and
 /// ``endMessage(_:omitIfEmpty:)`` (or by ``appendMessage(field:omitIfEmpty:_:)`` around a closure):
@@ -34,13 +34,6 @@ public struct WireEncoder: Sendable {
     public consuming func finish() -> [UInt8] {
         storage.removeSubrange(used...)
         return storage
-    }
-
-    /// Encodes a whole message.
-    public static func encode(_ message: StoredMessage) -> [UInt8] {
-        var encoder = WireEncoder(capacity: message.entries.count * 8)
-        encoder.append(message)
-        return encoder.finish()
     }
 
     /// Makes room for `extra` more bytes.
@@ -209,20 +202,5 @@ public struct WireEncoder: Sendable {
             _ = Self.write(UInt64(length), to: buffer, at: lengthAt)
         }
         used += extra
-    }
-
-    /// Appends a nested message given in stored form.
-    public mutating func appendMessage(field: UInt32, _ message: StoredMessage) {
-        appendMessage(field: field) { encoder in encoder.append(message) }
-    }
-
-    /// Appends every field of a stored message, in order.
-    public mutating func append(_ message: StoredMessage) {
-        for entry in message.entries {
-            switch entry.value {
-            case .varint(let value): appendVarint(field: entry.field, value: value)
-            case .bytes(let bytes): appendBytes(field: entry.field, bytes: bytes)
-            }
-        }
     }
 }
