@@ -1,5 +1,6 @@
 import ContactsLedger
 import Foundation
+import LedgerStorage
 
 #if canImport(Glibc)
     import Glibc
@@ -30,21 +31,10 @@ enum Terminal {
     /// Whether a progress bar may be drawn: standard error is a terminal that is not `dumb`.
     static let progressAllowed = stderrIsTerminal && ProcessInfo.processInfo.environment["TERM"] != "dumb"
 
-    /// Writes all of `bytes` to a descriptor, retrying short writes and EINTR.
+    /// Writes all of `text` to a descriptor, retrying short writes and EINTR; a failure (a
+    /// closed pipe) leaves the rest unwritten.
     private static func writeAll(_ descriptor: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
-        bytes.removeAll()
+        try? StreamOutput.writeAll(Array(text.utf8), to: descriptor)
     }
 
     /// Prints a line on standard output.
