@@ -38,10 +38,11 @@ struct StoredContact: Sendable, Hashable {
 /// than its 36 characters (``IdentifierKey``).
 ///
 /// A million contacts then cost their bytes plus about 50 bytes each, where an array per contact,
-/// a `String` per identifier and a `Dictionary<String, ContactSlot>` cost about 200 more (the
-/// resident-memory bar of issue 6); and a snapshot restores them by copying bytes instead of
-/// allocating three objects per contact. Replaced and deleted contacts leave their bytes in the
-/// arena until they make up half of it, when the live ones are copied into a new arena.
+/// a `String` per identifier and a `Dictionary<String, ContactSlot>` cost about 200 more, well
+/// over the store's bar for resident memory a contact; and a snapshot restores them by copying
+/// bytes instead of allocating three objects per contact. Replaced and deleted contacts leave
+/// their bytes in the arena until they make up half of it, when the live ones are copied into a
+/// new arena.
 package struct ContactTable: Sendable {
     /// Records by slot; free slots hold ``StoredContact/free``.
     private(set) var records: [StoredContact] = []
@@ -346,9 +347,9 @@ package struct ContactTable: Sendable {
     /// containers and `creators` creators, checking every offset, index and slot it refers to.
     ///
     /// The arena, most of a snapshot's contact bytes, is copied on a thread of its own while the
-    /// columns are read and checked on this one, which needs only its length: on a VM whose
-    /// fresh pages are dear the copy was a third of an open's time, on the thread that restores
-    /// everything but the indexes and was busy long after the one restoring the indexes was done.
+    /// columns are read and checked on this one, which needs only its length: where fresh pages
+    /// are dear the copy is a large part of an open, and it would otherwise keep the thread that
+    /// restores everything but the indexes busy long after the indexes are restored.
     init(
         from reader: inout SnapshotReader, containers: Int, creators: Int
     ) throws(SnapshotDecodingError) {
@@ -373,6 +374,23 @@ package struct ContactTable: Sendable {
     ) throws(SnapshotDecodingError) -> (
         records: [StoredContact], count: Int, buckets: [UInt64], freeSlots: [ContactSlot]
     ) {
+        let (records, live) = try restoreRecords(
+            from: &reader, arena: arena, containers: containers, creators: creators)
+        let buckets = try restoreBuckets(from: &reader, records: records, live: live)
+        let freeSlots: [ContactSlot] = try reader.array()
+        try reader.check(
+            Set(freeSlots).count == freeSlots.count && freeSlots.count + live == records.count
+                && freeSlots.allSatisfy { Int($0) < records.count && records[Int($0)].isFree },
+            "the free slots are not exactly the slots without a contact")
+        return (records, live, buckets, freeSlots)
+    }
+
+    /// Reads the records' columns and makes them into records, checking that each live one lies
+    /// in the arena and refers to a container and a creator that exist; returns the records and
+    /// the number of live ones.
+    private static func restoreRecords(
+        from reader: inout SnapshotReader, arena: UnsafeBufferPointer<UInt8>, containers: Int, creators: Int
+    ) throws(SnapshotDecodingError) -> (records: [StoredContact], live: Int) {
         var records: [StoredContact] = []
         let offsets: [UInt64] = try reader.array()
         let revisions: [UInt64] = try reader.array()
@@ -416,6 +434,15 @@ package struct ContactTable: Sendable {
             records.append(record)
             live += 1
         }
+        return (records, live)
+    }
+
+    /// Reads the identifier table and checks that it has room for the `live` contacts and names
+    /// each of them exactly once.
+    private static func restoreBuckets(
+        from reader: inout SnapshotReader, records: [StoredContact], live: Int
+    ) throws(SnapshotDecodingError) -> [UInt64] {
+        let slots = records.count
         let buckets: [UInt64] = try reader.array()
         try reader.check(
             (buckets.isEmpty && live == 0)
@@ -434,12 +461,7 @@ package struct ContactTable: Sendable {
             occupied += 1
         }
         try reader.check(occupied == live, "the identifier table is miscounted")
-        let freeSlots: [ContactSlot] = try reader.array()
-        try reader.check(
-            Set(freeSlots).count == freeSlots.count && freeSlots.count + live == slots
-                && freeSlots.allSatisfy { Int($0) < slots && records[Int($0)].isFree },
-            "the free slots are not exactly the slots without a contact")
-        return (records, live, buckets, freeSlots)
+        return buckets
     }
 
     // MARK: The identifier table

@@ -109,18 +109,9 @@ extension LedgerState {
                 identifier,
                 ContactState(values: values, containerIdentifier: container, createdBy: createdBy, revision: sequence))
         case .updateContact(let identifier, let keys, _, let new):
-            guard var state = contact(identifier) else { return }
-            let old = state.values
-            for key in keys.keys { state.values.copyValue(for: key, from: new) }
-            state.revision = sequence
-            putContact(identifier, state, replacing: old)
+            updateContact(identifier, keys: keys, to: new, sequence: sequence)
         case .deleteContact(let identifier, _, _, _, _):
-            for groupIdentifier in groups(containing: identifier) {
-                guard var group = group(groupIdentifier) else { continue }
-                group.members.remove(identifier)
-                putGroup(groupIdentifier, group)
-            }
-            putContact(identifier, nil)
+            deleteContact(identifier)
         case .addGroup(let identifier, let container, let name):
             putGroup(identifier, GroupState(name: name, containerIdentifier: container, revision: sequence))
         case .updateGroup(let identifier, _, let newName):
@@ -129,17 +120,7 @@ extension LedgerState {
             group.revision = sequence
             putGroup(identifier, group)
         case .deleteGroup(let identifier, _, _, _, let subgroups, let parents):
-            for child in subgroups {
-                guard var state = group(child) else { continue }
-                state.parents.remove(identifier)
-                putGroup(child, state)
-            }
-            for parent in parents {
-                guard var state = group(parent) else { continue }
-                state.subgroups.remove(identifier)
-                putGroup(parent, state)
-            }
-            putGroup(identifier, nil)
+            deleteGroup(identifier, subgroups: subgroups, parents: parents)
         case .addMember(let contactIdentifier, let groupIdentifier):
             guard var group = group(groupIdentifier) else { return }
             group.members.insert(contactIdentifier)
@@ -149,20 +130,9 @@ extension LedgerState {
             group.members.remove(contactIdentifier)
             putGroup(groupIdentifier, group)
         case .addSubgroup(let child, let parent):
-            guard var childState = group(child), var parentState = group(parent) else { return }
-            childState.parents.insert(parent)
-            parentState.subgroups.insert(child)
-            putGroup(child, childState)
-            putGroup(parent, parentState)
+            addSubgroup(child, to: parent)
         case .removeSubgroup(let child, let parent):
-            if var childState = group(child) {
-                childState.parents.remove(parent)
-                putGroup(child, childState)
-            }
-            if var parentState = group(parent) {
-                parentState.subgroups.remove(child)
-                putGroup(parent, parentState)
-            }
+            removeSubgroup(child, from: parent)
         case .addContainer(let identifier, let name, let type, _):
             putContainer(Container(identifier: identifier, name: name, type: type))
         case .setAuthorization(let client, let status, let notes):
@@ -171,6 +141,68 @@ extension LedgerState {
             putGrants(client, grants(of: client).union(contacts))
         case .revokeAccess(let client, let contacts):
             putGrants(client, grants(of: client).subtracting(contacts))
+        }
+    }
+
+    /// Copies the values of `keys` from `new` into a contact, if there is one.
+    @inline(__always)
+    private mutating func updateContact(
+        _ identifier: String, keys: ContactKeySet, to new: ContactValues, sequence: UInt64
+    ) {
+        guard var state = contact(identifier) else { return }
+        let old = state.values
+        for key in keys.keys { state.values.copyValue(for: key, from: new) }
+        state.revision = sequence
+        putContact(identifier, state, replacing: old)
+    }
+
+    /// Removes a contact, and takes it out of every group it is a member of.
+    @inline(__always)
+    private mutating func deleteContact(_ identifier: String) {
+        for groupIdentifier in groups(containing: identifier) {
+            guard var group = group(groupIdentifier) else { continue }
+            group.members.remove(identifier)
+            putGroup(groupIdentifier, group)
+        }
+        putContact(identifier, nil)
+    }
+
+    /// Removes a group, and takes it out of its subgroups' parents and its parents' subgroups.
+    @inline(__always)
+    private mutating func deleteGroup(_ identifier: String, subgroups: [String], parents: [String]) {
+        for child in subgroups {
+            guard var state = group(child) else { continue }
+            state.parents.remove(identifier)
+            putGroup(child, state)
+        }
+        for parent in parents {
+            guard var state = group(parent) else { continue }
+            state.subgroups.remove(identifier)
+            putGroup(parent, state)
+        }
+        putGroup(identifier, nil)
+    }
+
+    /// Makes `child` a subgroup of `parent`, if both exist.
+    @inline(__always)
+    private mutating func addSubgroup(_ child: String, to parent: String) {
+        guard var childState = group(child), var parentState = group(parent) else { return }
+        childState.parents.insert(parent)
+        parentState.subgroups.insert(child)
+        putGroup(child, childState)
+        putGroup(parent, parentState)
+    }
+
+    /// Takes `child` out of `parent`'s subgroups, on whichever of the two exists.
+    @inline(__always)
+    private mutating func removeSubgroup(_ child: String, from parent: String) {
+        if var childState = group(child) {
+            childState.parents.remove(parent)
+            putGroup(child, childState)
+        }
+        if var parentState = group(parent) {
+            parentState.subgroups.remove(child)
+            putGroup(parent, parentState)
         }
     }
 }

@@ -39,65 +39,107 @@ extension Projection {
     /// (``SearchIndexes/prepareForQueries()``) before the two are joined; then the indexes are
     /// maintained again as contacts change.
     ///
-    /// Walking each contact on both threads had cost each of them a fifth of its time, two
-    /// fifths of that waiting for the contact's first byte; the folding and keying of the addresses and
-    /// numbers keep the caller's thread about as busy as the walk and the names keep the other.
+    /// One thread walks the contacts for both, rather than each walking them for its own fields,
+    /// because much of a walk is spent waiting for each contact's first byte to come from memory;
+    /// the folding and keying of the addresses and numbers keep the caller's thread about as busy
+    /// as the walk and the names keep the other.
     mutating func buildIndexes(contactsHandedOn: Int = 8192) throws(IndexBuildFailure) {
         let contacts = self.contacts
         let addresses = Handoff<SearchIndexes.FieldQueue>(capacity: .max)
         let emptied = Handoff<SearchIndexes.FieldQueue>(capacity: .max)
         let starts = Handoff<NameIndex.Builder.StartPairs>(capacity: 1)
         let names = BackgroundWork(named: "index build") { () -> Result<NameIndex, IndexBuildFailure> in
-            let walked = Self.index(
-                contacts,
-                into: (
-                    names: SearchIndexes.NameBuild(slotBound: contacts.slotCount), addresses: SearchIndexes.FieldQueue()
-                )
-            ) { (build, slot, encoded, arenaOffset) throws(EventDecodingError) in
-                try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
-                    if field == .name {
-                        build.names.addNameField(utf8)
-                    } else {
-                        // Where the bytes lie in the arena, which the caller's thread reads them
-                        // from: `utf8` is a part of `encoded` (forEachIndexedField's promise).
-                        let start = arenaOffset + (utf8.baseAddress! - encoded.baseAddress!)
-                        assert(
-                            utf8.baseAddress! >= encoded.baseAddress!
-                                && utf8.baseAddress! + utf8.count <= encoded.baseAddress! + encoded.count,
-                            "an indexed field outside its contact's bytes")
-                        build.addresses.read(slot, field: field, arenaBytes: start..<start + utf8.count)
-                    }
-                }
-                build.names.endContact(slot)
-                build.addresses.endContact()
-                if build.addresses.contacts >= contactsHandedOn {
-                    // A batch handed back keeps its storage, already in memory.
-                    var next = emptied.poll() ?? SearchIndexes.FieldQueue()
-                    next.removeAll()
-                    swap(&next, &build.addresses)
-                    addresses.put(next)
-                }
-            }
-            let build: (names: SearchIndexes.NameBuild, addresses: SearchIndexes.FieldQueue)
-            switch walked {
-            case .success(let walkedBuild): build = walkedBuild
-            case .failure(let failure):
-                addresses.close()
-                return .failure(failure)
-            }
-            var nameBuild = build.names
-            // Offered before the addresses' queue is closed, so that the caller's thread finds
-            // them once it has taken the last addresses.
-            starts.put(nameBuild.takeStartPairs())
-            addresses.put(build.addresses)
-            addresses.close()
-            var names = nameBuild.finish()
-            names.prepareForQueries()
-            // Not taken: the caller's thread is still at the addresses.
-            if let pairs = starts.poll() { names.adoptStartPostings(pairs.postings()) }
-            return .success(names)
+            Self.buildNames(
+                contacts, handingOn: addresses, emptied: emptied, starts: starts, contactsHandedOn: contactsHandedOn)
         }
-        var build = SearchIndexes.AddressBuild(into: SearchIndexes(defaultCountryCode: indexes.defaultCountryCode))
+        var built = Self.buildAddresses(
+            contacts, from: addresses, emptied: emptied,
+            into: SearchIndexes(defaultCountryCode: indexes.defaultCountryCode))
+        // While the name thread may still be at work.
+        built.prepareAddressesForQueries()
+        // Unless the name thread, done first, took them back.
+        let startPostings = starts.poll()?.postings()
+        var nameIndex = try names.wait().get()
+        if let startPostings { nameIndex.adoptStartPostings(startPostings) }
+        built.adoptNames(nameIndex)
+        indexes = built
+        indexesDeferred = false
+    }
+
+    /// The name thread's part of ``buildIndexes(contactsHandedOn:)``: walks the contacts
+    /// (``walk(_:handingOn:emptied:contactsHandedOn:)``), then offers the word starts' pairs,
+    /// hands on the last addresses and makes the name index, ready for queries.
+    private static func buildNames(
+        _ contacts: ContactTable, handingOn addresses: Handoff<SearchIndexes.FieldQueue>,
+        emptied: Handoff<SearchIndexes.FieldQueue>, starts: Handoff<NameIndex.Builder.StartPairs>,
+        contactsHandedOn: Int
+    ) -> Result<NameIndex, IndexBuildFailure> {
+        let build: (names: SearchIndexes.NameBuild, addresses: SearchIndexes.FieldQueue)
+        switch walk(contacts, handingOn: addresses, emptied: emptied, contactsHandedOn: contactsHandedOn) {
+        case .success(let walkedBuild): build = walkedBuild
+        case .failure(let failure):
+            addresses.close()
+            return .failure(failure)
+        }
+        var nameBuild = build.names
+        // Offered before the addresses' queue is closed, so that the caller's thread finds
+        // them once it has taken the last addresses.
+        starts.put(nameBuild.takeStartPairs())
+        addresses.put(build.addresses)
+        addresses.close()
+        var names = nameBuild.finish()
+        names.prepareForQueries()
+        // Not taken: the caller's thread is still at the addresses.
+        if let pairs = starts.poll() { names.adoptStartPostings(pairs.postings()) }
+        return .success(names)
+    }
+
+    /// Walks the contacts in slot order, adding their names to a name build and queueing where
+    /// their email addresses and phone numbers lie in the arena; every `contactsHandedOn`
+    /// contacts, hands the queue on to `addresses` and goes on with one handed back (`emptied`).
+    /// Returns the name build and the last, partly filled queue.
+    private static func walk(
+        _ contacts: ContactTable, handingOn addresses: Handoff<SearchIndexes.FieldQueue>,
+        emptied: Handoff<SearchIndexes.FieldQueue>, contactsHandedOn: Int
+    ) -> Result<(names: SearchIndexes.NameBuild, addresses: SearchIndexes.FieldQueue), IndexBuildFailure> {
+        index(
+            contacts,
+            into: (names: SearchIndexes.NameBuild(slotBound: contacts.slotCount), addresses: SearchIndexes.FieldQueue())
+        ) { (build, slot, encoded, arenaOffset) throws(EventDecodingError) in
+            try ContactCodec.forEachIndexedField(in: encoded) { field, utf8 in
+                if field == .name {
+                    build.names.addNameField(utf8)
+                } else {
+                    // Where the bytes lie in the arena, which the caller's thread reads them
+                    // from: `utf8` is a part of `encoded` (forEachIndexedField's promise).
+                    let start = arenaOffset + (utf8.baseAddress! - encoded.baseAddress!)
+                    assert(
+                        utf8.baseAddress! >= encoded.baseAddress!
+                            && utf8.baseAddress! + utf8.count <= encoded.baseAddress! + encoded.count,
+                        "an indexed field outside its contact's bytes")
+                    build.addresses.read(slot, field: field, arenaBytes: start..<start + utf8.count)
+                }
+            }
+            build.names.endContact(slot)
+            build.addresses.endContact()
+            if build.addresses.contacts >= contactsHandedOn {
+                // A batch handed back keeps its storage, already in memory.
+                var next = emptied.poll() ?? SearchIndexes.FieldQueue()
+                next.removeAll()
+                swap(&next, &build.addresses)
+                addresses.put(next)
+            }
+        }
+    }
+
+    /// The caller's thread's part of ``buildIndexes(contactsHandedOn:)``: reads, folds, keys and
+    /// inserts into `indexes` the fields of each batch the name thread hands on, handing the batch
+    /// back to be filled again, until the name thread closes `addresses`.
+    private static func buildAddresses(
+        _ contacts: ContactTable, from addresses: Handoff<SearchIndexes.FieldQueue>,
+        emptied: Handoff<SearchIndexes.FieldQueue>, into indexes: SearchIndexes
+    ) -> SearchIndexes {
+        var build = SearchIndexes.AddressBuild(into: indexes)
         var sampled = false
         contacts.withArena { arena in
             while let batch = addresses.take() {
@@ -109,16 +151,7 @@ extension Projection {
                 emptied.put(batch)
             }
         }
-        var built = build.finish()
-        // While the name thread may still be at work.
-        built.prepareAddressesForQueries()
-        // Unless the name thread, done first, took them back.
-        let startPostings = starts.poll()?.postings()
-        var nameIndex = try names.wait().get()
-        if let startPostings { nameIndex.adoptStartPostings(startPostings) }
-        built.adoptNames(nameIndex)
-        indexes = built
-        indexesDeferred = false
+        return build.finish()
     }
 
     /// Feeds every contact of `contacts`, in slot order, to `insert` with `built`; fails at the
