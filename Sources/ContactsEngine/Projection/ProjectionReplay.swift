@@ -12,9 +12,8 @@ import LedgerStorage
 /// caller's thread would wait for room in the queue, it backs the contact arena's room with
 /// memory ahead of the applying thread instead (``warmArena()``).
 ///
-/// A thread of its own for decoding (three threads on two cores) had kept the cores only
-/// 74–84% busy: each thread waited on the others at times, and the applying thread, the
-/// busiest, was itself idle a quarter of the time.
+/// Decoding gets no thread of its own: three threads on two cores would wait on each other,
+/// leaving the cores idle at times, and even the applying thread, the busiest of them.
 ///
 /// A replay that starts from no contacts (decision 0009) builds the indexes once at the end, in
 /// bulk (``Projection/buildIndexes()``), instead of keeping them up to date record by record;
@@ -30,8 +29,8 @@ package final class ProjectionReplay: @unchecked Sendable {
     private static let batchRecords = 128
     /// A batch is handed on once its payloads reach this many bytes, whatever its records: an
     /// import writes records of a thousand contacts (about 280 KB), and batches of 128 of those
-    /// let the decoding run a third of a million-contact replay ahead of the applying, which
-    /// then finished alone while a core stood idle.
+    /// would let the decoding run far ahead of the applying, which would then finish alone while
+    /// a core stood idle.
     private static let batchBytesMax = 64 << 10
     private static let batchesQueuedMax = 4
     /// How far past the arena's filled part, as the applying thread published it after its last

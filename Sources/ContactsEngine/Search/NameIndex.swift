@@ -677,9 +677,9 @@ extension NameIndex {
 
         /// A build of contacts in slots below `slotBound` (0 if not known). Once a sixty-fourth
         /// of them is added, the pair arrays are sized for all of them from what those needed,
-        /// instead of doubling a dozen times: each doubling copied the pairs into memory never
-        /// touched before, which costs a page fault a page (about 2 µs on the machines
-        /// measured), and room not used in the end costs address space only.
+        /// instead of doubling a dozen times: each doubling would copy the pairs into memory never
+        /// touched before, which costs a page fault a page, and room not used in the end costs
+        /// address space only.
         init(slotBound: Int = 0) { self.slotBound = slotBound }
 
         /// What a word adds for each contact that has it: its id, and the ids of its one- and
@@ -736,8 +736,8 @@ extension NameIndex {
 
         /// The word starts' (id, slot) pairs of a build, taken out of it so that another thread
         /// can make them into the index's word-start postings (``postings()``) while
-        /// ``Builder/finish()`` makes the rest: the build's last part, which its name thread had
-        /// run alone for 60–80 ms while the other thread waited.
+        /// ``Builder/finish()`` makes the rest: otherwise the build's last part would run on its
+        /// name thread alone while the other thread waited.
         struct StartPairs: Sendable {
             /// The number of word starts.
             let keyCount: Int

@@ -200,9 +200,9 @@ struct SnapshotReader: ~Copyable {
     /// The room an array that grows as contacts are saved gets beyond what it holds when it is
     /// restored: an eighth, so that appending does not copy it before a snapshot is due again
     /// (decision 0006: after an eighth of a large projection has changed). An array restored
-    /// full grew on its first append, copying it whole into fresh memory: the first save after
-    /// opening a million contacts took 0.3 to 0.9 s, against about 20 ms for the next ones.
-    /// Room never written takes no memory.
+    /// full would grow on its first append, copying it whole into fresh memory and making the
+    /// first save after an open many times slower than the next ones. Room never written takes
+    /// no memory.
     static func growthRoom(_ count: Int) -> Int { count / 8 }
 
     /// An array written by ``SnapshotWriter/array(_:)`` that grows as contacts are saved, with

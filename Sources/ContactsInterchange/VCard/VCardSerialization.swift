@@ -29,8 +29,8 @@ public enum VCardSerialization: Sendable {
     ///
     /// Only the keys each contact holds are read (``Contact/isKeyAvailable(_:)``), so a partial
     /// contact writes what it has; the note is written when its key is available and it is not
-    /// empty. Lines end in CR LF and are folded at 75 octets. This function does not fail today;
-    /// it throws, as the framework's does, so that a future limit can be reported.
+    /// empty. Lines end in CR LF and are folded at 75 octets. No contact makes this function
+    /// fail; it throws, as the framework's does, so that a limit added later can be reported.
     public static func data(with contacts: [Contact], version: VCardVersion = .v3_0) throws -> Data {
         var writer = VCardWriter(version: version)
         for contact in contacts {
