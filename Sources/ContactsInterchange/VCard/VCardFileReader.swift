@@ -89,16 +89,110 @@ struct VCardFileReader {
     }
 
     /// Splits the logical lines into cards and runs of stray text, in file order.
+    private static func segments(_ lines: [VCardRawLine]) -> [Segment] {
+        var splitter = SegmentSplitter()
+        for line in lines {
+            splitter.take(line)
+        }
+        return splitter.finish()
+    }
+
+    /// Splits lines into segments as they come.
     ///
     /// A `BEGIN:VCARD` inside a card ends that card as missing its `END:VCARD`, except right
     /// after an empty `AGENT:` property, where it starts a 2.1 agent card, which is skipped.
-    private static func segments(_ lines: [VCardRawLine]) -> [Segment] {
-        var segments: [Segment] = []
-        var current: Segment?
-        var stray: Segment?
-        var agentDepth = 0
+    private struct SegmentSplitter {
+        /// The segments ended so far.
+        private var segments: [Segment] = []
+        /// The card begun and not yet ended.
+        private var current: Segment?
+        /// The lines outside any card since the last card ended.
+        private var stray: Segment?
+        /// How many agent cards the line is in (they nest).
+        private var agentDepth = 0
 
-        func flushStray() {
+        /// Adds the next line.
+        mutating func take(_ line: VCardRawLine) {
+            if agentDepth > 0 {
+                if line.isBeginCard {
+                    agentDepth += 1
+                } else if line.isEndCard {
+                    agentDepth -= 1
+                }
+                return
+            }
+            if line.isBeginCard {
+                beginCard(line)
+            } else if line.isEndCard {
+                endCard(line)
+            } else if current != nil {
+                current?.lines.append(line)
+            } else if stray != nil {
+                stray?.lines.append(line)
+            } else {
+                stray = Segment(firstLine: line.lineNumber, lines: [line])
+            }
+        }
+
+        /// Ends the file: a card still open is missing its `END:VCARD`. Returns every segment.
+        mutating func finish() -> [Segment] {
+            if var open = current {
+                open.failure = (
+                    .missingEnd, open.firstLine,
+                    "BEGIN:VCARD at line \(open.firstLine) has no END:VCARD before the end of the file"
+                )
+                segments.append(open)
+                current = nil
+            }
+            flushStray()
+            return segments
+        }
+
+        /// A `BEGIN:VCARD`: starts a card, or an agent card inside the open one.
+        private mutating func beginCard(_ line: VCardRawLine) {
+            if var open = current {
+                if let last = open.lines.last, last.header?.name == "AGENT",
+                    VCardBytes.trimmed(last.valueBytes).isEmpty
+                {
+                    agentDepth = 1
+                    return
+                }
+                open.failure = (
+                    .missingEnd, open.firstLine,
+                    "BEGIN:VCARD at line \(open.firstLine) has no END:VCARD before the next BEGIN:VCARD at line \(line.lineNumber)"
+                )
+                segments.append(open)
+            }
+            flushStray()
+            current = Segment(firstLine: line.lineNumber, lines: [])
+        }
+
+        /// An `END:VCARD`: ends the open card, or, outside any card, fails with the stray lines
+        /// before it.
+        private mutating func endCard(_ line: VCardRawLine) {
+            if let open = current {
+                segments.append(open)
+                current = nil
+            } else if var pending = stray {
+                pending.failure = (
+                    .missingBegin, pending.firstLine,
+                    "END:VCARD at line \(line.lineNumber) has no BEGIN:VCARD; lines \(pending.firstLine)–\(line.lineNumber) are outside any card"
+                )
+                segments.append(pending)
+                stray = nil
+            } else {
+                segments.append(
+                    Segment(
+                        firstLine: line.lineNumber, lines: [],
+                        failure: (
+                            .missingBegin, line.lineNumber,
+                            "END:VCARD at line \(line.lineNumber) has no BEGIN:VCARD"
+                        )))
+            }
+        }
+
+        /// Ends a run of stray lines, as a segment outside any card.
+        private mutating func flushStray() {
             if var pending = stray {
                 let last = pending.lines.last?.lineNumber ?? pending.firstLine
                 pending.failure = (
@@ -109,68 +203,5 @@ struct VCardFileReader {
                 stray = nil
             }
         }
-
-        for line in lines {
-            if agentDepth > 0 {
-                if line.isBeginCard {
-                    agentDepth += 1
-                } else if line.isEndCard {
-                    agentDepth -= 1
-                }
-                continue
-            }
-            if line.isBeginCard {
-                if var open = current {
-                    if let last = open.lines.last, last.header?.name == "AGENT",
-                        VCardBytes.trimmed(last.valueBytes).isEmpty
-                    {
-                        agentDepth = 1
-                        continue
-                    }
-                    open.failure = (
-                        .missingEnd, open.firstLine,
-                        "BEGIN:VCARD at line \(open.firstLine) has no END:VCARD before the next BEGIN:VCARD at line \(line.lineNumber)"
-                    )
-                    segments.append(open)
-                }
-                flushStray()
-                current = Segment(firstLine: line.lineNumber, lines: [])
-            } else if line.isEndCard {
-                if let open = current {
-                    segments.append(open)
-                    current = nil
-                } else if var pending = stray {
-                    pending.failure = (
-                        .missingBegin, pending.firstLine,
-                        "END:VCARD at line \(line.lineNumber) has no BEGIN:VCARD; lines \(pending.firstLine)–\(line.lineNumber) are outside any card"
-                    )
-                    segments.append(pending)
-                    stray = nil
-                } else {
-                    segments.append(
-                        Segment(
-                            firstLine: line.lineNumber, lines: [],
-                            failure: (
-                                .missingBegin, line.lineNumber,
-                                "END:VCARD at line \(line.lineNumber) has no BEGIN:VCARD"
-                            )))
-                }
-            } else if current != nil {
-                current?.lines.append(line)
-            } else if stray != nil {
-                stray?.lines.append(line)
-            } else {
-                stray = Segment(firstLine: line.lineNumber, lines: [line])
-            }
-        }
-        if var open = current {
-            open.failure = (
-                .missingEnd, open.firstLine,
-                "BEGIN:VCARD at line \(open.firstLine) has no END:VCARD before the end of the file"
-            )
-            segments.append(open)
-        }
-        flushStray()
-        return segments
     }
 }

@@ -31,6 +31,78 @@ private struct Pair: Hashable, Sendable {
     var second: String
 }
 
+/// A request's calls reduced by the in-request rules to one intent per object, and the order in
+/// which the objects were first named: an update of an object the request adds stays an add,
+/// a delete of one cancels the add, and the last membership or subgroup change of a pair wins.
+private struct RequestIntents {
+    var contactOrder: [String] = []
+    var contacts: [String: ContactIntent] = [:]
+    var groupOrder: [String] = []
+    var groups: [String: GroupIntent] = [:]
+    var memberOrder: [Pair] = []
+    /// Whether the pair's last change adds the member.
+    var members: [Pair: Bool] = [:]
+    var subgroupOrder: [Pair] = []
+    /// Whether the pair's last change adds the subgroup.
+    var subgroups: [Pair: Bool] = [:]
+
+    /// Applies the rules to the next call.
+    mutating func take(_ operation: SaveRequest.Operation) {
+        switch operation {
+        case .addContact(let contact, let container):
+            setContact(contact.identifier, .add(contact, container: container))
+        case .updateContact(let contact):
+            if case .add(_, let container) = contacts[contact.identifier] {
+                contacts[contact.identifier] = .add(contact, container: container)
+            } else {
+                setContact(contact.identifier, .update(contact))
+            }
+        case .deleteContact(let contact):
+            if case .add = contacts[contact.identifier] {
+                contacts[contact.identifier] = nil
+                contactOrder.removeAll { $0 == contact.identifier }
+            } else {
+                setContact(contact.identifier, .delete(contact))
+            }
+        case .addGroup(let group, let container):
+            setGroup(group.identifier, .add(group, container: container))
+        case .updateGroup(let group):
+            if case .add(_, let container) = groups[group.identifier] {
+                groups[group.identifier] = .add(group, container: container)
+            } else {
+                setGroup(group.identifier, .update(group))
+            }
+        case .deleteGroup(let group):
+            if case .add = groups[group.identifier] {
+                groups[group.identifier] = nil
+                groupOrder.removeAll { $0 == group.identifier }
+            } else {
+                setGroup(group.identifier, .delete(group))
+            }
+        case .addMember(let contact, let group), .removeMember(let contact, let group):
+            let pair = Pair(first: contact, second: group)
+            if members[pair] == nil { memberOrder.append(pair) }
+            if case .addMember = operation { members[pair] = true } else { members[pair] = false }
+        case .addSubgroup(let child, let parent), .removeSubgroup(let child, let parent):
+            let pair = Pair(first: child, second: parent)
+            if subgroups[pair] == nil { subgroupOrder.append(pair) }
+            if case .addSubgroup = operation { subgroups[pair] = true } else { subgroups[pair] = false }
+        }
+    }
+
+    /// Replaces a contact's intent, noting its place if it has none yet.
+    private mutating func setContact(_ identifier: String, _ intent: ContactIntent) {
+        if contacts[identifier] == nil { contactOrder.append(identifier) }
+        contacts[identifier] = intent
+    }
+
+    /// Replaces a group's intent, noting its place if it has none yet.
+    private mutating func setGroup(_ identifier: String, _ intent: GroupIntent) {
+        if groups[identifier] == nil { groupOrder.append(identifier) }
+        groups[identifier] = intent
+    }
+}
+
 /// The part of planning a save request that depends only on the request: its calls reduced to
 /// one intent per object by the in-request rules, and each added contact's kept values and
 /// validation issues.
@@ -69,64 +141,18 @@ package struct PreparedSaveRequest: Sendable {
             }
             return
         }
-        var contactOrder: [String] = []
-        var contacts: [String: ContactIntent] = [:]
-        var groupOrder: [String] = []
-        var groups: [String: GroupIntent] = [:]
-        var memberOrder: [Pair] = []
-        var members: [Pair: Bool] = [:]
-        var subgroupOrder: [Pair] = []
-        var subgroups: [Pair: Bool] = [:]
+        var intents = RequestIntents()
         for operation in request.operations {
-            switch operation {
-            case .addContact(let contact, let container):
-                if contacts[contact.identifier] == nil { contactOrder.append(contact.identifier) }
-                contacts[contact.identifier] = .add(contact, container: container)
-            case .updateContact(let contact):
-                if case .add(_, let container) = contacts[contact.identifier] {
-                    contacts[contact.identifier] = .add(contact, container: container)
-                } else {
-                    if contacts[contact.identifier] == nil { contactOrder.append(contact.identifier) }
-                    contacts[contact.identifier] = .update(contact)
-                }
-            case .deleteContact(let contact):
-                if case .add = contacts[contact.identifier] {
-                    contacts[contact.identifier] = nil
-                    contactOrder.removeAll { $0 == contact.identifier }
-                } else {
-                    if contacts[contact.identifier] == nil { contactOrder.append(contact.identifier) }
-                    contacts[contact.identifier] = .delete(contact)
-                }
-            case .addGroup(let group, let container):
-                if groups[group.identifier] == nil { groupOrder.append(group.identifier) }
-                groups[group.identifier] = .add(group, container: container)
-            case .updateGroup(let group):
-                if case .add(_, let container) = groups[group.identifier] {
-                    groups[group.identifier] = .add(group, container: container)
-                } else {
-                    if groups[group.identifier] == nil { groupOrder.append(group.identifier) }
-                    groups[group.identifier] = .update(group)
-                }
-            case .deleteGroup(let group):
-                if case .add = groups[group.identifier] {
-                    groups[group.identifier] = nil
-                    groupOrder.removeAll { $0 == group.identifier }
-                } else {
-                    if groups[group.identifier] == nil { groupOrder.append(group.identifier) }
-                    groups[group.identifier] = .delete(group)
-                }
-            case .addMember(let contact, let group), .removeMember(let contact, let group):
-                let pair = Pair(first: contact, second: group)
-                if members[pair] == nil { memberOrder.append(pair) }
-                if case .addMember = operation { members[pair] = true } else { members[pair] = false }
-            case .addSubgroup(let child, let parent), .removeSubgroup(let child, let parent):
-                let pair = Pair(first: child, second: parent)
-                if subgroups[pair] == nil { subgroupOrder.append(pair) }
-                if case .addSubgroup = operation { subgroups[pair] = true } else { subgroups[pair] = false }
-            }
+            intents.take(operation)
         }
-        for identifier in contactOrder {
-            switch contacts[identifier] {
+        sortIntoPhases(intents)
+    }
+
+    /// Puts each object's intent into its phase's array, in the order the objects were first
+    /// named.
+    private mutating func sortIntoPhases(_ intents: RequestIntents) {
+        for identifier in intents.contactOrder {
+            switch intents.contacts[identifier] {
             case .add(let contact, let container):
                 contactAdds.append(AddedContact(contact, container: container))
             case .update(let contact): contactUpdates.append(contact)
@@ -134,16 +160,16 @@ package struct PreparedSaveRequest: Sendable {
             case nil: break
             }
         }
-        for identifier in groupOrder {
-            switch groups[identifier] {
+        for identifier in intents.groupOrder {
+            switch intents.groups[identifier] {
             case .add(let group, let container): groupAdds.append((group, container))
             case .update(let group): groupUpdates.append(group)
             case .delete(let group): groupDeletes.append(group)
             case nil: break
             }
         }
-        subgroupChanges = subgroupOrder.map { ($0, subgroups[$0]!) }
-        memberChanges = memberOrder.map { ($0, members[$0]!) }
+        subgroupChanges = intents.subgroupOrder.map { ($0, intents.subgroups[$0]!) }
+        memberChanges = intents.memberOrder.map { ($0, intents.members[$0]!) }
     }
 
     /// Whether every call adds a contact, and no two add the same one: the in-request rules then
