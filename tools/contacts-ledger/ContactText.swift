@@ -51,6 +51,24 @@ enum ContactText {
 
     /// Every non-empty available property, one per line, after a header with the identifier.
     static func lines(_ contact: Contact) -> [String] {
+        let rows = rows(contact)
+        // The note may span lines; continuation lines are indented under the value.
+        let width = min(24, (rows.map(\.0.count).max() ?? 0) + 2)
+        var lines = [Terminal.highlight("contact \(contact.identifier)")]
+        for (name, value) in rows {
+            let head = "  " + (name + ":").padding(toLength: max(width, name.count + 2), withPad: " ", startingAt: 0)
+            let valueLines = value.split(separator: "\n", omittingEmptySubsequences: false)
+            lines.append(head + (valueLines.first.map(String.init) ?? ""))
+            for more in valueLines.dropFirst() {
+                lines.append(String(repeating: " ", count: head.count) + more)
+            }
+        }
+        return lines
+    }
+
+    /// The rows of ``lines(_:)``: each non-empty available property's name (with its label, if
+    /// any) and value, in key order, after the name and, for an organization, the type.
+    private static func rows(_ contact: Contact) -> [(String, String)] {
         var rows: [(String, String)] = [("Name", displayName(contact))]
         if contact.isKeyAvailable(.contactType), contact.contactType == .organization {
             rows.append(("Type", "organization"))
@@ -93,35 +111,24 @@ enum ContactText {
             case .contactRelations:
                 for item in contact.contactRelations { add(key, item.value.name, label: item.label) }
             case .socialProfiles:
-                for item in contact.socialProfiles {
-                    let profile = item.value
-                    let parts = [
-                        SocialProfile.localizedString(forService: profile.service), profile.username, profile.urlString,
-                    ]
-                    add(key, parts.filter { !$0.isEmpty }.joined(separator: " "), label: item.label)
-                }
+                for item in contact.socialProfiles { add(key, profileText(item.value), label: item.label) }
             case .instantMessageAddresses:
-                for item in contact.instantMessageAddresses {
-                    let address = item.value
-                    let service = InstantMessageAddress.localizedString(forService: address.service)
-                    add(
-                        key, [service, address.username].filter { !$0.isEmpty }.joined(separator: " "),
-                        label: item.label)
-                }
+                for item in contact.instantMessageAddresses { add(key, messagingText(item.value), label: item.label) }
             case .imageData: add(key, contact.imageData.map { "\($0.count) bytes" } ?? "")
             }
         }
-        // The note may span lines; continuation lines are indented under the value.
-        let width = min(24, (rows.map(\.0.count).max() ?? 0) + 2)
-        var lines = [Terminal.highlight("contact \(contact.identifier)")]
-        for (name, value) in rows {
-            let head = "  " + (name + ":").padding(toLength: max(width, name.count + 2), withPad: " ", startingAt: 0)
-            let valueLines = value.split(separator: "\n", omittingEmptySubsequences: false)
-            lines.append(head + (valueLines.first.map(String.init) ?? ""))
-            for more in valueLines.dropFirst() {
-                lines.append(String(repeating: " ", count: head.count) + more)
-            }
-        }
-        return lines
+        return rows
+    }
+
+    /// A social profile as its service, user name and URL, those it has, between spaces.
+    private static func profileText(_ profile: SocialProfile) -> String {
+        let parts = [SocialProfile.localizedString(forService: profile.service), profile.username, profile.urlString]
+        return parts.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// An instant-message address as its service and user name, those it has, between a space.
+    private static func messagingText(_ address: InstantMessageAddress) -> String {
+        let service = InstantMessageAddress.localizedString(forService: address.service)
+        return [service, address.username].filter { !$0.isEmpty }.joined(separator: " ")
     }
 }

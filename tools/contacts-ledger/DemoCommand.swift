@@ -42,21 +42,69 @@ struct DemoCommand: ToolCommand {
         """
 
     func run(_ context: CommandContext) throws {
-        let author = "demo"
-        var first = true
-        func step(_ title: String) {
+        var steps = Steps()
+        steps.begin("The ledger at \(context.ledger)")
+        let (store, start) = try Self.openLedger(context)
+
+        steps.begin("Adding three contacts in one save request (author \"\(Self.author)\")")
+        let grace = try Self.addThree(to: store)
+
+        steps.begin("Importing two contacts from a vCard")
+        let imported = try Self.importSample(into: store)
+
+        steps.begin("Promoting Grace Hopper, then deleting Charles Babbage")
+        let (beforeDelete, head, babbage) = try Self.promoteAndDelete(grace, babbageFrom: imported, in: store)
+
+        steps.begin("Searching")
+        try Self.search(store)
+        store.close()
+
+        let auditor = try LedgerAuditor(ledgerAt: context.ledger)
+        try Self.audit(auditor, from: start + 1, history: grace, steps: &steps)
+
+        let destination = Self.restoreDestination(context, at: beforeDelete)
+        steps.begin(
+            "Restoring to sequence \(beforeDelete), before the delete (restore --to \(destination) --sequence \(beforeDelete))"
+        )
+        try Self.restore(auditor, at: beforeDelete, to: destination)
+
+        steps.begin("What changed from the restored point to now (diff --from \(beforeDelete) --to \(head))")
+        Terminal.lines(AuditText.lines(try auditor.diff(from: .sequence(beforeDelete), to: .sequence(head))))
+
+        steps.begin("Next")
+        Terminal.lines([
+            "contacts-ledger --ledger \(context.ledger) list",
+            "contacts-ledger --ledger \(context.ledger) log --json",
+            "contacts-ledger --ledger \(destination) show \(babbage)",
+        ])
+    }
+
+    /// The transaction author of the demo's own changes.
+    private static let author = "demo"
+
+    /// Prints the demo's step titles, a blank line between steps.
+    private struct Steps {
+        private var first = true
+
+        mutating func begin(_ title: String) {
             Terminal.line((first ? "" : "\n") + Terminal.highlight("== " + title))
             first = false
         }
+    }
 
-        step("The ledger at \(context.ledger)")
+    /// Opens the ledger, creating it if it is not there; returns the store and the head before
+    /// this run.
+    private static func openLedger(_ context: CommandContext) throws -> (store: ContactStore, start: UInt64) {
         let existed = FileManager.default.fileExists(atPath: LedgerPaths(root: context.ledger).identity)
         let store = try ContactStore(
             ledgerAt: context.ledger, client: context.client, create: true, lockWaitSeconds: context.waitSeconds)
         let start = store.headDigest.sequence
         Terminal.line(existed ? "opened; head \(start) (this run adds after it)" : "created an empty ledger")
+        return (store, start)
+    }
 
-        step("Adding three contacts in one save request (author \"\(author)\")")
+    /// Adds three contacts in one save request; returns the identifier of the second, Grace Hopper.
+    private static func addThree(to store: ContactStore) throws -> String {
         func person(_ given: String, _ family: String, phone: String, email: String, job: String) -> MutableContact {
             var contact = MutableContact()
             contact.givenName = given
@@ -73,35 +121,46 @@ struct DemoCommand: ToolCommand {
         let alan = person("Alan", "Turing", phone: "+44 161 496 0000", email: "alan@example.org", job: "Codebreaker")
         var request = SaveRequest(transactionAuthor: author)
         for contact in [ada, grace, alan] { request.add(contact, toContainerWithIdentifier: nil) }
-        var result = try store.execute(request)
+        let result = try store.execute(request)
         Terminal.lines([ada, grace, alan].map { "added \($0.identifier)  \($0.givenName) \($0.familyName)" })
         Terminal.line("head \(result.sequence)")
+        return grace.identifier
+    }
 
-        step("Importing two contacts from a vCard")
-        let imported = try VCardSerialization.contacts(with: Data(Self.sampleVCard.utf8))
-        request = SaveRequest(transactionAuthor: "demo-import")
+    /// Imports the two cards of ``sampleVCard``; returns them as imported.
+    private static func importSample(into store: ContactStore) throws -> [MutableContact] {
+        let imported = try VCardSerialization.contacts(with: Data(sampleVCard.utf8))
+        var request = SaveRequest(transactionAuthor: "demo-import")
         for contact in imported { request.add(contact, toContainerWithIdentifier: nil) }
-        result = try store.execute(request)
+        let result = try store.execute(request)
         Terminal.lines(imported.map { "added \($0.identifier)  \($0.givenName) \($0.familyName)" })
         Terminal.line("head \(result.sequence)")
+        return imported
+    }
 
-        step("Promoting Grace Hopper, then deleting Charles Babbage")
-        var promoted = try store.unifiedContact(withIdentifier: grace.identifier, keysToFetch: [ContactKeySet.all])
+    /// Changes Grace Hopper's job title, then deletes the imported Charles Babbage; returns the
+    /// head between the two, the head after them and Babbage's identifier.
+    private static func promoteAndDelete(
+        _ grace: String, babbageFrom imported: [MutableContact], in store: ContactStore
+    ) throws -> (beforeDelete: UInt64, head: UInt64, babbage: String) {
+        var promoted = try store.unifiedContact(withIdentifier: grace, keysToFetch: [ContactKeySet.all])
             .mutableCopy()
         promoted.jobTitle = "Rear Admiral"
-        request = SaveRequest(transactionAuthor: author)
+        var request = SaveRequest(transactionAuthor: author)
         request.update(promoted)
-        result = try store.execute(request)
-        Terminal.line("updated \(grace.identifier)  (head \(result.sequence))")
+        var result = try store.execute(request)
+        Terminal.line("updated \(grace)  (head \(result.sequence))")
         let beforeDelete = result.sequence
         let babbage = imported.first { $0.familyName == "Babbage" } ?? imported[imported.count - 1]
         request = SaveRequest(transactionAuthor: author)
         request.delete(try store.unifiedContact(withIdentifier: babbage.identifier, keysToFetch: []).mutableCopy())
         result = try store.execute(request)
         Terminal.line("deleted \(babbage.identifier)  (head \(result.sequence))")
-        let head = result.sequence
+        return (beforeDelete, result.sequence, babbage.identifier)
+    }
 
-        step("Searching")
+    /// Searches by name, phone number and email address, printing what each finds.
+    private static func search(_ store: ContactStore) throws {
         for (label, predicate) in [
             ("name \"grace hop\"", ContactPredicate.matchingName("grace hop")),
             ("phone \"(202) 555-0100\"", .matching(PhoneNumber(stringValue: "(202) 555-0100"))),
@@ -113,48 +172,47 @@ struct DemoCommand: ToolCommand {
                     + (found.isEmpty
                         ? "none" : "\(found.count), including \(found.map(ContactText.displayName).first!)"))
         }
-        store.close()
+    }
 
-        let auditor = try LedgerAuditor(ledgerAt: context.ledger)
-        step("The audit log of this run (log --from \(start + 1))")
-        let entries = try auditor.entries(matching: AuditFilter(fromSequence: start + 1))
+    /// Prints the audit log from `sequence` on and one contact's history, then verifies the ledger.
+    private static func audit(
+        _ auditor: LedgerAuditor, from sequence: UInt64, history contact: String, steps: inout Steps
+    ) throws {
+        steps.begin("The audit log of this run (log --from \(sequence))")
+        let entries = try auditor.entries(matching: AuditFilter(fromSequence: sequence))
         Terminal.lines(
             entries.enumerated().flatMap { index, entry in (index > 0 ? [""] : []) + AuditText.lines(entry) })
 
-        step("Grace Hopper's history (history \(grace.identifier))")
-        Terminal.lines(try auditor.revisions(ofContact: grace.identifier).flatMap(AuditText.lines))
+        steps.begin("Grace Hopper's history (history \(contact))")
+        Terminal.lines(try auditor.revisions(ofContact: contact).flatMap(AuditText.lines))
 
-        step("Verifying checksums, chain and replay (verify)")
+        steps.begin("Verifying checksums, chain and replay (verify)")
         let verified = try auditor.verify()
         Terminal.line(
             "\(Terminal.good("ok")): \(verified.records) records, \(verified.contacts) contacts, head "
                 + "\(verified.head.sequence) \(verified.head.hash.hex)")
+    }
 
-        var destination = LedgerPaths(root: context.ledger).root + ".restored-at-\(beforeDelete)"
+    /// A directory beside the ledger, not there yet, to restore it into as at `sequence`.
+    private static func restoreDestination(_ context: CommandContext, at sequence: UInt64) -> String {
+        var destination = LedgerPaths(root: context.ledger).root + ".restored-at-\(sequence)"
         var attempt = 1
         while FileManager.default.fileExists(atPath: destination) {
             attempt += 1
-            destination = LedgerPaths(root: context.ledger).root + ".restored-at-\(beforeDelete)-\(attempt)"
+            destination = LedgerPaths(root: context.ledger).root + ".restored-at-\(sequence)-\(attempt)"
         }
-        step(
-            "Restoring to sequence \(beforeDelete), before the delete (restore --to \(destination) --sequence \(beforeDelete))"
-        )
-        let restored = try auditor.restore(to: destination, at: .sequence(beforeDelete))
-        let sourceHash = try auditor.reader.hash(at: beforeDelete)
+        return destination
+    }
+
+    /// Restores the ledger as at `sequence` into `destination`, and compares the restored head
+    /// with the source's digest there.
+    private static func restore(_ auditor: LedgerAuditor, at sequence: UInt64, to destination: String) throws {
+        let restored = try auditor.restore(to: destination, at: .sequence(sequence))
+        let sourceHash = try auditor.reader.hash(at: sequence)
         Terminal.lines([
             "restored through sequence \(restored.sequence) into \(destination)",
             "head \(restored.digest.sequence) \(restored.digest.hash.hex)"
-                + (restored.digest.hash == sourceHash ? " (equal to the source's digest at \(beforeDelete))" : ""),
-        ])
-
-        step("What changed from the restored point to now (diff --from \(beforeDelete) --to \(head))")
-        Terminal.lines(AuditText.lines(try auditor.diff(from: .sequence(beforeDelete), to: .sequence(head))))
-
-        step("Next")
-        Terminal.lines([
-            "contacts-ledger --ledger \(context.ledger) list",
-            "contacts-ledger --ledger \(context.ledger) log --json",
-            "contacts-ledger --ledger \(destination) show \(babbage.identifier)",
+                + (restored.digest.hash == sourceHash ? " (equal to the source's digest at \(sequence))" : ""),
         ])
     }
 }

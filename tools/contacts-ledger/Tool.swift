@@ -66,72 +66,127 @@ enum Tool {
         return .usage
     }
 
+    /// Where the tool stops before a command has run, with its exit code: after printing help,
+    /// or a usage failure.
+    private struct Stop: Error {
+        let code: ExitCode
+    }
+
+    /// The global options: the ledger's path and how long to wait for its lock.
+    private struct GlobalOptions {
+        var ledger: String
+        var waitSeconds = 10.0
+    }
+
     /// Runs the tool and returns its exit code.
     static func run(_ words: [String]) -> ExitCode {
         var words = words[...]
         let environment = ProcessInfo.processInfo.environment
-        var ledger = environment["CONTACTS_LEDGER"].flatMap { $0.isEmpty ? nil : $0 } ?? "./contacts.ledger"
-        var waitSeconds = 10.0
-        // Global options before the command.
+        var options = GlobalOptions(
+            ledger: environment["CONTACTS_LEDGER"].flatMap { $0.isEmpty ? nil : $0 } ?? "./contacts.ledger")
+        let command: any ToolCommand
+        let usage: String
+        do throws(Stop) {
+            try readGlobalOptions(&words, into: &options)
+            let type = try commandType(&words)
+            usage = "contacts-ledger [--ledger PATH] \(type.usage)"
+            command = try makeCommand(type, words, usage: usage, options: &options)
+        } catch {
+            return error.code
+        }
+        return execute(command, usage: usage, options: options)
+    }
+
+    /// Reads the global options before the command, taking them off `words`.
+    private static func readGlobalOptions(
+        _ words: inout ArraySlice<String>, into options: inout GlobalOptions
+    ) throws(Stop) {
         while let first = words.first, first.hasPrefix("-") {
             if first == "--help" || first == "-h" {
                 Terminal.line(toolHelp())
-                return .success
+                throw Stop(code: .success)
             }
-            do throws(CommandFailure) {
-                let (name, inline) = splitOption(first)
-                guard name == "--ledger" || name == "--wait" else {
-                    return reportUsage("unknown option \(first)", usage: toolUsage + "; see contacts-ledger --help")
+            let (name, inline) = splitOption(first)
+            guard name == "--ledger" || name == "--wait" else {
+                throw Stop(
+                    code: reportUsage("unknown option \(first)", usage: toolUsage + "; see contacts-ledger --help"))
+            }
+            words.removeFirst()
+            guard let value = inline ?? words.popFirst() else {
+                throw Stop(code: reportUsage("\(name) needs a value", usage: toolUsage))
+            }
+            if name == "--ledger" {
+                options.ledger = value
+            } else {
+                do throws(CommandFailure) {
+                    options.waitSeconds = try parseWait(value)
+                } catch {
+                    throw Stop(code: reportUsage(error.message, usage: toolUsage))
                 }
-                words.removeFirst()
-                guard let value = inline ?? words.popFirst() else {
-                    return reportUsage("\(name) needs a value", usage: toolUsage)
-                }
-                if name == "--ledger" { ledger = value } else { waitSeconds = try parseWait(value) }
-            } catch {
-                return reportUsage(error.message, usage: toolUsage)
             }
         }
+    }
+
+    /// Takes the command's name (two words for a `group` command) off `words` and returns its type.
+    private static func commandType(_ words: inout ArraySlice<String>) throws(Stop) -> any ToolCommand.Type {
         guard var name = words.popFirst() else {
-            return reportUsage("no command given", usage: toolUsage + "; see contacts-ledger --help")
+            throw Stop(code: reportUsage("no command given", usage: toolUsage + "; see contacts-ledger --help"))
         }
         if name == "group" {
             guard let sub = words.first, !sub.hasPrefix("-") else {
                 if words.first == "--help" || words.first == "-h" {
                     Terminal.line(groupHelp())
-                    return .success
+                    throw Stop(code: .success)
                 }
-                return reportUsage(
-                    "group needs a subcommand: create, rename, delete, add-member, remove-member or list",
-                    usage:
-                        "contacts-ledger [--ledger PATH] group SUBCOMMAND [OPTIONS]; see contacts-ledger group --help")
+                throw Stop(
+                    code: reportUsage(
+                        "group needs a subcommand: create, rename, delete, add-member, remove-member or list",
+                        usage:
+                            "contacts-ledger [--ledger PATH] group SUBCOMMAND [OPTIONS]; see contacts-ledger group --help"
+                    ))
             }
             name += " " + sub
             words.removeFirst()
         }
         guard let type = commandTypes.first(where: { $0.name == name }) else {
-            return reportUsage("unknown command \(name)", usage: toolUsage + "; see contacts-ledger --help")
+            throw Stop(code: reportUsage("unknown command \(name)", usage: toolUsage + "; see contacts-ledger --help"))
         }
-        let usage = "contacts-ledger [--ledger PATH] \(type.usage)"
-        let command: any ToolCommand
+        return type
+    }
+
+    /// Reads the command's arguments, global options among them, and makes the command; prints
+    /// its help instead when asked.
+    private static func makeCommand(
+        _ type: any ToolCommand.Type, _ words: ArraySlice<String>, usage: String, options: inout GlobalOptions
+    ) throws(Stop) -> any ToolCommand {
+        let failureUsage = usage + "; see contacts-ledger \(type.name) --help"
+        let arguments: Arguments
         do throws(CommandFailure) {
-            let arguments = try Arguments(
+            arguments = try Arguments(
                 words, valued: type.valued.union(["ledger", "wait"]), flags: type.flags.union(["help"]))
-            if arguments.has("help") {
-                Terminal.line(
-                    HelpText.wrap(usage, prefix: "Usage: ", indent: "           ")
-                        + "\n\n\(type.help)\n\nGlobal options:\n\(HelpText.globalOptions)\n\n\(ExitCode.helpText)"
-                )
-                return .success
-            }
-            if let path = try arguments.single("ledger") { ledger = path }
-            if let wait = try arguments.single("wait") { waitSeconds = try parseWait(wait) }
-            command = try type.init(arguments)
         } catch {
-            return reportUsage(error.message, usage: usage + "; see contacts-ledger \(name) --help")
+            throw Stop(code: reportUsage(error.message, usage: failureUsage))
         }
+        if arguments.has("help") {
+            Terminal.line(
+                HelpText.wrap(usage, prefix: "Usage: ", indent: "           ")
+                    + "\n\n\(type.help)\n\nGlobal options:\n\(HelpText.globalOptions)\n\n\(ExitCode.helpText)"
+            )
+            throw Stop(code: .success)
+        }
+        do throws(CommandFailure) {
+            if let path = try arguments.single("ledger") { options.ledger = path }
+            if let wait = try arguments.single("wait") { options.waitSeconds = try parseWait(wait) }
+            return try type.init(arguments)
+        } catch {
+            throw Stop(code: reportUsage(error.message, usage: failureUsage))
+        }
+    }
+
+    /// Runs the command and returns the exit code that fits how it ended, printing any error.
+    private static func execute(_ command: any ToolCommand, usage: String, options: GlobalOptions) -> ExitCode {
         do {
-            try command.run(CommandContext(ledger: ledger, waitSeconds: waitSeconds))
+            try command.run(CommandContext(ledger: options.ledger, waitSeconds: options.waitSeconds))
             return .success
         } catch let failure as CommandFailure {
             if failure.code == .usage { return reportUsage(failure.message, usage: usage) }
