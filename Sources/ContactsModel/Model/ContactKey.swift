@@ -74,7 +74,7 @@ extension ContactKey {
     ///
     /// The positions are fixed here rather than derived from the declaration order, so that
     /// reordering the cases can never change the meaning of a stored bit set. Never reuse or
-    /// renumber a position; a new key takes the next free one (30).
+    /// renumber a position; a new key takes the next free one, ``bitIndexEnd``, and moves it on.
     package var bitIndex: Int {
         switch self {
         case .identifier: 0
@@ -110,14 +110,16 @@ extension ContactKey {
         }
     }
 
+    /// One more than the highest ``bitIndex``: the number of bit positions the keys take.
+    /// A literal, so that the key sets built from it need no lazy initialization.
+    package static var bitIndexEnd: Int { 30 }
+
     /// Whether a ``MutableContact`` can set this key's value.
     ///
     /// The identifier is assigned when a contact is created, and the thumbnail and the
-    /// image-availability flag are derived from the image data, so those three are read-only.
+    /// image-availability flag are derived from the image data, so those three are read-only
+    /// (``ContactValueKind/isWritable``).
     public var isWritable: Bool {
-        switch self {
-        case .identifier, .thumbnailImageData, .imageDataAvailable: false
-        default: true
-        }
+        ContactKeyTable.kind(of: self).isWritable
     }
 }

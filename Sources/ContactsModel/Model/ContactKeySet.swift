@@ -39,10 +39,10 @@ public struct ContactKeySet: OptionSet, Sendable, Hashable {
         self = set
     }
 
-    /// Bits 0 to 29, one per ``ContactKey`` (`ContactKeyTests` checks it against the keys).
-    /// A literal, so that it needs no lazy initialization: every ``init(rawValue:)`` reads it, and
-    /// a replay makes millions of sets.
-    private static let allBits: UInt64 = (1 << 30) - 1
+    /// The bits below ``ContactKey/bitIndexEnd``, one per key (`ContactKeyTests` checks them
+    /// against the keys). Computed from a literal, so that it needs no lazy initialization: every
+    /// ``init(rawValue:)`` reads it, and a replay makes millions of sets.
+    private static var allBits: UInt64 { (1 << UInt64(ContactKey.bitIndexEnd)) - 1 }
 
     /// Every contact key.
     public static let all = ContactKeySet(rawValue: allBits)
@@ -51,7 +51,7 @@ public struct ContactKeySet: OptionSet, Sendable, Hashable {
     public static let writable = ContactKeySet(ContactKey.allCases.filter(\.isWritable))
 
     /// The keys whose values come from the stored image data.
-    /// (Bits 27 to 29, as a literal for the reason ``allBits`` is one; checked by the same tests.)
+    /// (Bits 27 to 29, a literal for the reason ``allBits`` is computed from one; checked by the same tests.)
     package static let image = ContactKeySet(rawValue: 0b111 << 27)
 
     /// Whether the set holds the given key.

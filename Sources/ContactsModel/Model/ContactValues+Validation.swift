@@ -27,41 +27,30 @@ extension ContactValues {
     ///   most text: an address book holds what people typed, and a stricter check would
     ///   refuse real imported data.
     ///
-    /// Other keys have no rules.
+    /// Other keys have no rules. Which keys have which rule is in ``ContactKeyTable``: the dates by
+    /// their kind, the labeled values that must not be blank by their row's noun.
     package func validationIssues(for keys: ContactKeySet) -> [ContactValidationIssue] {
         var issues: [ContactValidationIssue] = []
-        if keys.contains(.birthday), let birthday = self.birthday {
-            for message in Self.gregorianDateProblems(birthday) {
-                issues.append(.init(key: .birthday, keyPath: "birthday", message: message))
-            }
-        }
-        if keys.contains(.nonGregorianBirthday), let nonGregorianBirthday = self.nonGregorianBirthday {
-            for message in Self.nonGregorianDateProblems(nonGregorianBirthday) {
-                issues.append(
-                    .init(
-                        key: .nonGregorianBirthday, keyPath: "nonGregorianBirthday",
-                        message: message))
-            }
-        }
-        if keys.contains(.dates) {
-            for (index, date) in self.dates.enumerated() {
-                for message in Self.gregorianDateProblems(date.value) {
-                    issues.append(
-                        .init(key: .dates, keyPath: "dates[\(index)].value", message: message))
+        for key in ContactKeyTable.validatedKeys where keys.contains(key) {
+            let kind = ContactKeyTable.kind(of: key)
+            switch kind {
+            case .date, .nonGregorianDate:
+                guard let date = self[date: key] else { continue }
+                let problems = kind == .date ? Self.gregorianDateProblems(date) : Self.nonGregorianDateProblems(date)
+                issues += problems.map { .init(key: key, keyPath: key.rawValue, message: $0) }
+            case .labeledDates:
+                for (index, date) in self[labeledDates: key].enumerated() {
+                    for message in Self.gregorianDateProblems(date.value) {
+                        issues.append(.init(key: key, keyPath: "\(key.rawValue)[\(index)].value", message: message))
+                    }
                 }
+            case .labeledPhoneNumbers:
+                issues += Self.blankValueIssues(self[phoneNumbers: key].map(\.value.stringValue), key)
+            case .labeledStrings:
+                issues += Self.blankValueIssues(self[labeledStrings: key].map(\.value), key)
+            default:
+                continue
             }
-        }
-        if keys.contains(.phoneNumbers) {
-            issues += Self.blankValueIssues(
-                self.phoneNumbers.map(\.value.stringValue), key: .phoneNumbers, noun: "a phone number")
-        }
-        if keys.contains(.emailAddresses) {
-            issues += Self.blankValueIssues(
-                self.emailAddresses.map(\.value), key: .emailAddresses, noun: "an email address")
-        }
-        if keys.contains(.urlAddresses) {
-            issues += Self.blankValueIssues(
-                self.urlAddresses.map(\.value), key: .urlAddresses, noun: "a URL address")
         }
         return issues
     }
@@ -69,9 +58,8 @@ extension ContactValues {
     /// The largest year a date may have, so that every date fits vCard's four digits.
     static let yearMax = 9999
 
-    private static func blankValueIssues(
-        _ texts: [String], key: ContactKey, noun: String
-    ) -> [ContactValidationIssue] {
+    /// The issues of a key's labeled values that must not be blank, when its row says so.
+    private static func blankValueIssues(_ texts: [String], _ key: ContactKey) -> [ContactValidationIssue] {
         texts.enumerated().compactMap { index, text in
             // A character holding a printable ASCII scalar is not whitespace (the scalar starts it,
             // or a prepended one that is not whitespace does), so most values are settled without
@@ -79,6 +67,7 @@ extension ContactValues {
             guard !text.utf8.contains(where: { (0x21...0x7E).contains($0) }), text.allSatisfy(\.isWhitespace) else {
                 return nil
             }
+            guard let noun = ContactKeyTable[key].blankValueNoun else { return nil }
             return ContactValidationIssue(
                 key: key, keyPath: "\(key.rawValue)[\(index)].value",
                 message: "\(noun) must not be empty")

@@ -114,35 +114,20 @@ package struct ContactValues: Sendable, Hashable {
     ///
     /// The identifier is not part of the values, so it always compares equal.
     package func hasSameValue(as other: ContactValues, for key: ContactKey) -> Bool {
-        switch key {
+        switch ContactKeyTable.kind(of: key) {
         case .identifier: true
-        case .contactType: self.contactType == other.contactType
-        case .namePrefix: self.namePrefix == other.namePrefix
-        case .givenName: self.givenName == other.givenName
-        case .middleName: self.middleName == other.middleName
-        case .familyName: self.familyName == other.familyName
-        case .previousFamilyName: self.previousFamilyName == other.previousFamilyName
-        case .nameSuffix: self.nameSuffix == other.nameSuffix
-        case .nickname: self.nickname == other.nickname
-        case .phoneticGivenName: self.phoneticGivenName == other.phoneticGivenName
-        case .phoneticMiddleName: self.phoneticMiddleName == other.phoneticMiddleName
-        case .phoneticFamilyName: self.phoneticFamilyName == other.phoneticFamilyName
-        case .organizationName: self.organizationName == other.organizationName
-        case .phoneticOrganizationName: self.phoneticOrganizationName == other.phoneticOrganizationName
-        case .departmentName: self.departmentName == other.departmentName
-        case .jobTitle: self.jobTitle == other.jobTitle
-        case .note: self.note == other.note
-        case .birthday: self.birthday == other.birthday
-        case .nonGregorianBirthday: self.nonGregorianBirthday == other.nonGregorianBirthday
-        case .dates: self.dates == other.dates
-        case .phoneNumbers: self.phoneNumbers == other.phoneNumbers
-        case .emailAddresses: self.emailAddresses == other.emailAddresses
-        case .postalAddresses: self.postalAddresses == other.postalAddresses
-        case .urlAddresses: self.urlAddresses == other.urlAddresses
-        case .contactRelations: self.contactRelations == other.contactRelations
-        case .socialProfiles: self.socialProfiles == other.socialProfiles
-        case .instantMessageAddresses: self.instantMessageAddresses == other.instantMessageAddresses
-        case .imageData: self.imageData == other.imageData
+        case .contactType: self[contactType: key] == other[contactType: key]
+        case .string: self[string: key] == other[string: key]
+        case .date, .nonGregorianDate: self[date: key] == other[date: key]
+        case .labeledDates: self[labeledDates: key] == other[labeledDates: key]
+        case .labeledPhoneNumbers: self[phoneNumbers: key] == other[phoneNumbers: key]
+        case .labeledStrings: self[labeledStrings: key] == other[labeledStrings: key]
+        case .labeledPostalAddresses: self[postalAddresses: key] == other[postalAddresses: key]
+        case .labeledRelations: self[contactRelations: key] == other[contactRelations: key]
+        case .labeledSocialProfiles: self[socialProfiles: key] == other[socialProfiles: key]
+        case .labeledInstantMessageAddresses:
+            self[instantMessageAddresses: key] == other[instantMessageAddresses: key]
+        case .imageData: self[data: key] == other[data: key]
         case .thumbnailImageData: self.thumbnailImageData == other.thumbnailImageData
         case .imageDataAvailable: self.imageDataAvailable == other.imageDataAvailable
         }
@@ -158,34 +143,18 @@ package struct ContactValues: Sendable, Hashable {
     /// Copies one key's value from another set of values; a derived image key copies the
     /// image data it comes from, and the identifier copies nothing.
     package mutating func copyValue(for key: ContactKey, from other: ContactValues) {
-        switch key {
+        switch ContactKeyTable.kind(of: key) {
         case .identifier: break
-        case .contactType: self.contactType = other.contactType
-        case .namePrefix: self.namePrefix = other.namePrefix
-        case .givenName: self.givenName = other.givenName
-        case .middleName: self.middleName = other.middleName
-        case .familyName: self.familyName = other.familyName
-        case .previousFamilyName: self.previousFamilyName = other.previousFamilyName
-        case .nameSuffix: self.nameSuffix = other.nameSuffix
-        case .nickname: self.nickname = other.nickname
-        case .phoneticGivenName: self.phoneticGivenName = other.phoneticGivenName
-        case .phoneticMiddleName: self.phoneticMiddleName = other.phoneticMiddleName
-        case .phoneticFamilyName: self.phoneticFamilyName = other.phoneticFamilyName
-        case .organizationName: self.organizationName = other.organizationName
-        case .phoneticOrganizationName: self.phoneticOrganizationName = other.phoneticOrganizationName
-        case .departmentName: self.departmentName = other.departmentName
-        case .jobTitle: self.jobTitle = other.jobTitle
-        case .note: self.note = other.note
-        case .birthday: self.birthday = other.birthday
-        case .nonGregorianBirthday: self.nonGregorianBirthday = other.nonGregorianBirthday
-        case .dates: self.dates = other.dates
-        case .phoneNumbers: self.phoneNumbers = other.phoneNumbers
-        case .emailAddresses: self.emailAddresses = other.emailAddresses
-        case .postalAddresses: self.postalAddresses = other.postalAddresses
-        case .urlAddresses: self.urlAddresses = other.urlAddresses
-        case .contactRelations: self.contactRelations = other.contactRelations
-        case .socialProfiles: self.socialProfiles = other.socialProfiles
-        case .instantMessageAddresses: self.instantMessageAddresses = other.instantMessageAddresses
+        case .contactType: self[contactType: key] = other[contactType: key]
+        case .string: self[string: key] = other[string: key]
+        case .date, .nonGregorianDate: self[date: key] = other[date: key]
+        case .labeledDates: self[labeledDates: key] = other[labeledDates: key]
+        case .labeledPhoneNumbers: self[phoneNumbers: key] = other[phoneNumbers: key]
+        case .labeledStrings: self[labeledStrings: key] = other[labeledStrings: key]
+        case .labeledPostalAddresses: self[postalAddresses: key] = other[postalAddresses: key]
+        case .labeledRelations: self[contactRelations: key] = other[contactRelations: key]
+        case .labeledSocialProfiles: self[socialProfiles: key] = other[socialProfiles: key]
+        case .labeledInstantMessageAddresses: self[instantMessageAddresses: key] = other[instantMessageAddresses: key]
         case .imageData, .thumbnailImageData, .imageDataAvailable: self.imageData = other.imageData
         }
     }
@@ -203,5 +172,391 @@ package struct ContactValues: Sendable, Hashable {
         var kept = ContactValues()
         kept.update(keys, from: self)
         return kept
+    }
+}
+
+// MARK: Values by key
+
+// One accessor per value kind (``ContactValueKind``), keyed by the key, so that code that
+// handles keys by their kind reads and writes any key of a kind without naming it. Each is a
+// switch rather than a key path held in ``ContactKeyTable``: the codec reads and writes every
+// field through them, and applying a key path that is not a literal costs a walk of its
+// components per access.
+//
+// A `_modify` moves the value out of the storage, yields it and moves it back, so that it has one
+// yield whatever the number of keys of its kind: the compiler inlines only such coroutines, and
+// one left as a call allocates its frame when that outgrows the caller's buffer, once per field
+// decoded. A `set` swaps the new value in, which an assignment (a copy between two sets of
+// values) does without moving the old value out and back. A key of another kind stops the
+// program.
+
+extension ContactValues {
+    /// Stops the program: the key's value is not of the kind an accessor reads.
+    private static func notOfKind(_ key: ContactKey, _ kind: String) -> Never {
+        preconditionFailure("the value of \(key.rawValue) is not \(kind)")
+    }
+
+    /// The value of a ``ContactValueKind/contactType`` key.
+    package subscript(contactType key: ContactKey) -> ContactType {
+        @inline(__always) get {
+            switch key {
+            case .contactType: box.stored.contactType
+            default: Self.notOfKind(key, "a contact type")
+            }
+        }
+        @inline(__always) set {
+            var value = newValue
+            exchange(contactType: key, &value)
+        }
+        @inline(__always) _modify {
+            var value: ContactType = .person
+            exchange(contactType: key, &value)
+            defer { exchange(contactType: key, &value) }
+            yield &value
+        }
+    }
+
+    /// Swaps the key's value with `value`, giving these values a box of their own first.
+    @inline(__always)
+    private mutating func exchange(contactType key: ContactKey, _ value: inout ContactType) {
+        makeUnique()
+        switch key {
+        case .contactType: swap(&value, &box.stored.contactType)
+        default: Self.notOfKind(key, "a contact type")
+        }
+    }
+
+    /// The value of a ``ContactValueKind/string`` key.
+    package subscript(string key: ContactKey) -> String {
+        @inline(__always) get {
+            switch key {
+            case .namePrefix: box.stored.namePrefix
+            case .givenName: box.stored.givenName
+            case .middleName: box.stored.middleName
+            case .familyName: box.stored.familyName
+            case .previousFamilyName: box.stored.previousFamilyName
+            case .nameSuffix: box.stored.nameSuffix
+            case .nickname: box.stored.nickname
+            case .phoneticGivenName: box.stored.phoneticGivenName
+            case .phoneticMiddleName: box.stored.phoneticMiddleName
+            case .phoneticFamilyName: box.stored.phoneticFamilyName
+            case .organizationName: box.stored.organizationName
+            case .phoneticOrganizationName: box.stored.phoneticOrganizationName
+            case .departmentName: box.stored.departmentName
+            case .jobTitle: box.stored.jobTitle
+            case .note: box.stored.note
+            default: Self.notOfKind(key, "a string")
+            }
+        }
+        @inline(__always) set {
+            var value = newValue
+            exchange(string: key, &value)
+        }
+        @inline(__always) _modify {
+            var value: String = ""
+            exchange(string: key, &value)
+            defer { exchange(string: key, &value) }
+            yield &value
+        }
+    }
+
+    /// Swaps the key's value with `value`, giving these values a box of their own first.
+    @inline(__always)
+    private mutating func exchange(string key: ContactKey, _ value: inout String) {
+        makeUnique()
+        switch key {
+        case .namePrefix: swap(&value, &box.stored.namePrefix)
+        case .givenName: swap(&value, &box.stored.givenName)
+        case .middleName: swap(&value, &box.stored.middleName)
+        case .familyName: swap(&value, &box.stored.familyName)
+        case .previousFamilyName: swap(&value, &box.stored.previousFamilyName)
+        case .nameSuffix: swap(&value, &box.stored.nameSuffix)
+        case .nickname: swap(&value, &box.stored.nickname)
+        case .phoneticGivenName: swap(&value, &box.stored.phoneticGivenName)
+        case .phoneticMiddleName: swap(&value, &box.stored.phoneticMiddleName)
+        case .phoneticFamilyName: swap(&value, &box.stored.phoneticFamilyName)
+        case .organizationName: swap(&value, &box.stored.organizationName)
+        case .phoneticOrganizationName: swap(&value, &box.stored.phoneticOrganizationName)
+        case .departmentName: swap(&value, &box.stored.departmentName)
+        case .jobTitle: swap(&value, &box.stored.jobTitle)
+        case .note: swap(&value, &box.stored.note)
+        default: Self.notOfKind(key, "a string")
+        }
+    }
+
+    /// The value of a ``ContactValueKind/date`` or ``ContactValueKind/nonGregorianDate`` key.
+    package subscript(date key: ContactKey) -> DateComponents? {
+        @inline(__always) get {
+            switch key {
+            case .birthday: box.stored.birthday
+            case .nonGregorianBirthday: box.stored.nonGregorianBirthday
+            default: Self.notOfKind(key, "a date")
+            }
+        }
+        @inline(__always) set {
+            var value = newValue
+            exchange(date: key, &value)
+        }
+        @inline(__always) _modify {
+            var value: DateComponents? = nil
+            exchange(date: key, &value)
+            defer { exchange(date: key, &value) }
+            yield &value
+        }
+    }
+
+    /// Swaps the key's value with `value`, giving these values a box of their own first.
+    @inline(__always)
+    private mutating func exchange(date key: ContactKey, _ value: inout DateComponents?) {
+        makeUnique()
+        switch key {
+        case .birthday: swap(&value, &box.stored.birthday)
+        case .nonGregorianBirthday: swap(&value, &box.stored.nonGregorianBirthday)
+        default: Self.notOfKind(key, "a date")
+        }
+    }
+
+    /// The value of a ``ContactValueKind/labeledDates`` key.
+    package subscript(labeledDates key: ContactKey) -> [LabeledValue<DateComponents>] {
+        @inline(__always) get {
+            switch key {
+            case .dates: box.stored.dates
+            default: Self.notOfKind(key, "labeled dates")
+            }
+        }
+        @inline(__always) set {
+            var value = newValue
+            exchange(labeledDates: key, &value)
+        }
+        @inline(__always) _modify {
+            var value: [LabeledValue<DateComponents>] = []
+            exchange(labeledDates: key, &value)
+            defer { exchange(labeledDates: key, &value) }
+            yield &value
+        }
+    }
+
+    /// Swaps the key's value with `value`, giving these values a box of their own first.
+    @inline(__always)
+    private mutating func exchange(labeledDates key: ContactKey, _ value: inout [LabeledValue<DateComponents>]) {
+        makeUnique()
+        switch key {
+        case .dates: swap(&value, &box.stored.dates)
+        default: Self.notOfKind(key, "labeled dates")
+        }
+    }
+
+    /// The value of a ``ContactValueKind/labeledPhoneNumbers`` key.
+    package subscript(phoneNumbers key: ContactKey) -> [LabeledValue<PhoneNumber>] {
+        @inline(__always) get {
+            switch key {
+            case .phoneNumbers: box.stored.phoneNumbers
+            default: Self.notOfKind(key, "labeled phone numbers")
+            }
+        }
+        @inline(__always) set {
+            var value = newValue
+            exchange(phoneNumbers: key, &value)
+        }
+        @inline(__always) _modify {
+            var value: [LabeledValue<PhoneNumber>] = []
+            exchange(phoneNumbers: key, &value)
+            defer { exchange(phoneNumbers: key, &value) }
+            yield &value
+        }
+    }
+
+    /// Swaps the key's value with `value`, giving these values a box of their own first.
+    @inline(__always)
+    private mutating func exchange(phoneNumbers key: ContactKey, _ value: inout [LabeledValue<PhoneNumber>]) {
+        makeUnique()
+        switch key {
+        case .phoneNumbers: swap(&value, &box.stored.phoneNumbers)
+        default: Self.notOfKind(key, "labeled phone numbers")
+        }
+    }
+
+    /// The value of a ``ContactValueKind/labeledStrings`` key.
+    package subscript(labeledStrings key: ContactKey) -> [LabeledValue<String>] {
+        @inline(__always) get {
+            switch key {
+            case .emailAddresses: box.stored.emailAddresses
+            case .urlAddresses: box.stored.urlAddresses
+            default: Self.notOfKind(key, "labeled strings")
+            }
+        }
+        @inline(__always) set {
+            var value = newValue
+            exchange(labeledStrings: key, &value)
+        }
+        @inline(__always) _modify {
+            var value: [LabeledValue<String>] = []
+            exchange(labeledStrings: key, &value)
+            defer { exchange(labeledStrings: key, &value) }
+            yield &value
+        }
+    }
+
+    /// Swaps the key's value with `value`, giving these values a box of their own first.
+    @inline(__always)
+    private mutating func exchange(labeledStrings key: ContactKey, _ value: inout [LabeledValue<String>]) {
+        makeUnique()
+        switch key {
+        case .emailAddresses: swap(&value, &box.stored.emailAddresses)
+        case .urlAddresses: swap(&value, &box.stored.urlAddresses)
+        default: Self.notOfKind(key, "labeled strings")
+        }
+    }
+
+    /// The value of a ``ContactValueKind/labeledPostalAddresses`` key.
+    package subscript(postalAddresses key: ContactKey) -> [LabeledValue<PostalAddress>] {
+        @inline(__always) get {
+            switch key {
+            case .postalAddresses: box.stored.postalAddresses
+            default: Self.notOfKind(key, "labeled postal addresses")
+            }
+        }
+        @inline(__always) set {
+            var value = newValue
+            exchange(postalAddresses: key, &value)
+        }
+        @inline(__always) _modify {
+            var value: [LabeledValue<PostalAddress>] = []
+            exchange(postalAddresses: key, &value)
+            defer { exchange(postalAddresses: key, &value) }
+            yield &value
+        }
+    }
+
+    /// Swaps the key's value with `value`, giving these values a box of their own first.
+    @inline(__always)
+    private mutating func exchange(postalAddresses key: ContactKey, _ value: inout [LabeledValue<PostalAddress>]) {
+        makeUnique()
+        switch key {
+        case .postalAddresses: swap(&value, &box.stored.postalAddresses)
+        default: Self.notOfKind(key, "labeled postal addresses")
+        }
+    }
+
+    /// The value of a ``ContactValueKind/labeledRelations`` key.
+    package subscript(contactRelations key: ContactKey) -> [LabeledValue<ContactRelation>] {
+        @inline(__always) get {
+            switch key {
+            case .contactRelations: box.stored.contactRelations
+            default: Self.notOfKind(key, "labeled relations")
+            }
+        }
+        @inline(__always) set {
+            var value = newValue
+            exchange(contactRelations: key, &value)
+        }
+        @inline(__always) _modify {
+            var value: [LabeledValue<ContactRelation>] = []
+            exchange(contactRelations: key, &value)
+            defer { exchange(contactRelations: key, &value) }
+            yield &value
+        }
+    }
+
+    /// Swaps the key's value with `value`, giving these values a box of their own first.
+    @inline(__always)
+    private mutating func exchange(contactRelations key: ContactKey, _ value: inout [LabeledValue<ContactRelation>]) {
+        makeUnique()
+        switch key {
+        case .contactRelations: swap(&value, &box.stored.contactRelations)
+        default: Self.notOfKind(key, "labeled relations")
+        }
+    }
+
+    /// The value of a ``ContactValueKind/labeledSocialProfiles`` key.
+    package subscript(socialProfiles key: ContactKey) -> [LabeledValue<SocialProfile>] {
+        @inline(__always) get {
+            switch key {
+            case .socialProfiles: box.stored.socialProfiles
+            default: Self.notOfKind(key, "labeled social profiles")
+            }
+        }
+        @inline(__always) set {
+            var value = newValue
+            exchange(socialProfiles: key, &value)
+        }
+        @inline(__always) _modify {
+            var value: [LabeledValue<SocialProfile>] = []
+            exchange(socialProfiles: key, &value)
+            defer { exchange(socialProfiles: key, &value) }
+            yield &value
+        }
+    }
+
+    /// Swaps the key's value with `value`, giving these values a box of their own first.
+    @inline(__always)
+    private mutating func exchange(socialProfiles key: ContactKey, _ value: inout [LabeledValue<SocialProfile>]) {
+        makeUnique()
+        switch key {
+        case .socialProfiles: swap(&value, &box.stored.socialProfiles)
+        default: Self.notOfKind(key, "labeled social profiles")
+        }
+    }
+
+    /// The value of a ``ContactValueKind/labeledInstantMessageAddresses`` key.
+    package subscript(instantMessageAddresses key: ContactKey) -> [LabeledValue<InstantMessageAddress>] {
+        @inline(__always) get {
+            switch key {
+            case .instantMessageAddresses: box.stored.instantMessageAddresses
+            default: Self.notOfKind(key, "labeled instant message addresses")
+            }
+        }
+        @inline(__always) set {
+            var value = newValue
+            exchange(instantMessageAddresses: key, &value)
+        }
+        @inline(__always) _modify {
+            var value: [LabeledValue<InstantMessageAddress>] = []
+            exchange(instantMessageAddresses: key, &value)
+            defer { exchange(instantMessageAddresses: key, &value) }
+            yield &value
+        }
+    }
+
+    /// Swaps the key's value with `value`, giving these values a box of their own first.
+    @inline(__always)
+    private mutating func exchange(
+        instantMessageAddresses key: ContactKey, _ value: inout [LabeledValue<InstantMessageAddress>]
+    ) {
+        makeUnique()
+        switch key {
+        case .instantMessageAddresses: swap(&value, &box.stored.instantMessageAddresses)
+        default: Self.notOfKind(key, "labeled instant message addresses")
+        }
+    }
+
+    /// The value of a ``ContactValueKind/imageData`` key.
+    package subscript(data key: ContactKey) -> Data? {
+        @inline(__always) get {
+            switch key {
+            case .imageData: box.stored.imageData
+            default: Self.notOfKind(key, "data")
+            }
+        }
+        @inline(__always) set {
+            var value = newValue
+            exchange(data: key, &value)
+        }
+        @inline(__always) _modify {
+            var value: Data? = nil
+            exchange(data: key, &value)
+            defer { exchange(data: key, &value) }
+            yield &value
+        }
+    }
+
+    /// Swaps the key's value with `value`, giving these values a box of their own first.
+    @inline(__always)
+    private mutating func exchange(data key: ContactKey, _ value: inout Data?) {
+        makeUnique()
+        switch key {
+        case .imageData: swap(&value, &box.stored.imageData)
+        default: Self.notOfKind(key, "data")
+        }
     }
 }
