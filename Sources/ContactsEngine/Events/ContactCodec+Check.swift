@@ -31,46 +31,58 @@ extension ContactCodec {
 
     /// The walk of ``check(from:scratch:)``; what it throws only says that the message is refused.
     private static func walk(_ reader: inout PayloadReader) throws(EventDecodingError) -> ContactKeySet {
-        typealias Field = EventSchema.ContactField
         var keyBits: UInt64 = 0
         var seenBits: UInt64 = 0
-        try decodeFields(from: &reader, as: Field.self) { field, reader, key throws(EventDecodingError) in
-            switch field {
-            case .keys:
+        while !reader.isAtEnd {
+            let key = try reader.nextKey()
+            if key.field == EventSchema.ContactField.keys.rawValue {
                 keyBits = try reader.varint(key)
                 guard keyBits & ~ContactKeySet.all.rawValue == 0 else { throw refused(key) }
-            case .givenName, .familyName, .organizationName, .middleName, .namePrefix, .nameSuffix, .nickname,
-                .jobTitle, .departmentName, .previousFamilyName, .phoneticGivenName, .phoneticMiddleName,
-                .phoneticFamilyName, .phoneticOrganizationName, .note, .imageData:
-                try skipBytes(&reader, key)
-            case .phoneNumbers, .emailAddresses, .urlAddresses, .contactRelations:
-                try walkLabeled(&reader, key, value: skipBytes)
-            case .postalAddresses:
-                try walkLabeled(&reader, key) { reader, key throws(EventDecodingError) in
-                    try walkStrings(&reader, key, as: EventSchema.PostalAddressField.self)
-                }
-            case .socialProfiles:
-                try walkLabeled(&reader, key) { reader, key throws(EventDecodingError) in
-                    try walkStrings(&reader, key, as: EventSchema.SocialProfileField.self)
-                }
-            case .instantMessageAddresses:
-                try walkLabeled(&reader, key) { reader, key throws(EventDecodingError) in
-                    try walkStrings(&reader, key, as: EventSchema.InstantMessageAddressField.self)
-                }
-            case .dates:
-                try walkLabeled(&reader, key, value: checkDate)
-            case .birthday, .nonGregorianBirthday:
-                try checkDate(&reader, key)
-            case .contactType:
-                _ = try reader.enumeration(key, as: ContactType.self)
+                continue
             }
-            seenBits |= field.keyBits
+            guard let field = fields.numbered(key.field) else {
+                try reader.skip(key)
+                continue
+            }
+            try walk(field.kind, &reader, key)
+            seenBits |= field.keyBit
         }
         // As decoding: no value for a key outside the set; the image data belongs to any image key.
         var allowedBits = keyBits
         if keyBits & ContactKeySet.image.rawValue != 0 { allowedBits |= ContactKeySet.image.rawValue }
         guard seenBits & ~allowedBits == 0 else { throw EventDecodingError(.valueOutsideKeySet, offset: 0) }
         return ContactKeySet(rawValue: keyBits)
+    }
+
+    /// Walks the value of a field of a key of `kind`, as decoding reads it.
+    @inline(__always)
+    private static func walk(
+        _ kind: ContactValueKind, _ reader: inout PayloadReader, _ key: WireKey
+    ) throws(EventDecodingError) {
+        switch kind {
+        case .string, .imageData, .identifier, .thumbnailImageData, .imageDataAvailable:
+            try skipBytes(&reader, key)
+        case .labeledPhoneNumbers, .labeledStrings, .labeledRelations:
+            try walkLabeled(&reader, key, value: skipBytes)
+        case .labeledPostalAddresses:
+            try walkLabeled(&reader, key) { reader, key throws(EventDecodingError) in
+                try walkStrings(&reader, key, as: EventSchema.PostalAddressField.self)
+            }
+        case .labeledSocialProfiles:
+            try walkLabeled(&reader, key) { reader, key throws(EventDecodingError) in
+                try walkStrings(&reader, key, as: EventSchema.SocialProfileField.self)
+            }
+        case .labeledInstantMessageAddresses:
+            try walkLabeled(&reader, key) { reader, key throws(EventDecodingError) in
+                try walkStrings(&reader, key, as: EventSchema.InstantMessageAddressField.self)
+            }
+        case .labeledDates:
+            try walkLabeled(&reader, key, value: checkDate)
+        case .date, .nonGregorianDate:
+            try checkDate(&reader, key)
+        case .contactType:
+            _ = try reader.enumeration(key, as: ContactType.self)
+        }
     }
 
     /// The error a walk throws for a field it refuses (decoding then says what is wrong).

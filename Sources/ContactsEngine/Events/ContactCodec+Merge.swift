@@ -23,7 +23,6 @@ extension ContactCodec {
         current: UnsafeBufferPointer<UInt8>, update: UnsafeBufferPointer<UInt8>, keys: ContactKeySet,
         into merged: inout [UInt8]
     ) -> Bool {
-        typealias Field = EventSchema.ContactField
         merged.removeAll(keepingCapacity: true)
         merged.append(contentsOf: allKeysPrefix)
         var old = FieldCursor(current)
@@ -50,9 +49,8 @@ extension ContactCodec {
     /// Whether an update of `keys` replaces the values of a field (the image data belongs to
     /// each of the three image keys).
     private static func updates(_ field: UInt32, _ keys: ContactKeySet) -> Bool {
-        guard let known = EventSchema.ContactField(rawValue: field) else { return false }
-        let bits = known == .imageData ? ContactKeySet.image.rawValue : known.keyBits
-        return bits & keys.rawValue != 0
+        guard let known = fields.numbered(field) else { return false }
+        return known.writtenBits & keys.rawValue != 0
     }
 
     /// Steps through the fields of a Contact message, after its key set, checking that field
@@ -84,7 +82,7 @@ extension ContactCodec {
                     let key = try reader.nextKey()
                     try reader.skip(key)
                     if key.field == EventSchema.ContactField.keys.rawValue { continue }
-                    guard EventSchema.ContactField(rawValue: key.field) != nil, key.field >= previous else {
+                    guard fields.numbered(key.field) != nil, key.field >= previous else {
                         field = nil
                         return
                     }

@@ -12,10 +12,10 @@ extension ContactCodec {
 
     /// Appends a LabeledValue message; `value` writes the value field, or nothing for a default.
     static func encodeLabeled<Value>(
-        _ labeled: LabeledValue<Value>, field: EventSchema.ContactField, into encoder: inout WireEncoder,
+        _ labeled: LabeledValue<Value>, field: UInt32, into encoder: inout WireEncoder,
         value encodeValue: (Value, inout WireEncoder) -> Void
     ) {
-        encoder.appendMessage(field: field.rawValue) { encoder in
+        encoder.appendMessage(field: field) { encoder in
             let uuid = CompactFields.uuidBytes(labeled.identifier)
             encoder.appendIdentifierText(labeled.identifier, uuid, LabeledField.identifier)
             // An empty label is written, so that it reads back as "" and not as nil.
@@ -28,6 +28,18 @@ extension ContactCodec {
             if let standardLabel {
                 encoder.appendVarint(field: LabeledField.standardLabel.rawValue, value: standardLabel)
             }
+        }
+    }
+
+    /// Appends a LabeledValue message whose value is a message that `value` writes, left out
+    /// when empty.
+    @inline(__always)
+    static func encodeLabeledMessage<Value>(
+        _ labeled: LabeledValue<Value>, field: UInt32, into encoder: inout WireEncoder,
+        value encodeValue: (Value, inout WireEncoder) -> Void
+    ) {
+        encodeLabeled(labeled, field: field, into: &encoder) { value, encoder in
+            encoder.appendMessage(field: LabeledField.value.rawValue, omitIfEmpty: true) { encodeValue(value, &$0) }
         }
     }
 
@@ -66,6 +78,18 @@ extension ContactCodec {
             }
         }
         return LabeledValue(identifier: identifier, label: label, value: value)
+    }
+
+    /// Reads a LabeledValue message whose value is a message that `value` reads.
+    @inline(__always)
+    static func decodeLabeledMessage<Value>(
+        _ reader: inout PayloadReader, _ key: WireKey, empty: Value,
+        value decodeValue: (inout PayloadReader) throws(EventDecodingError) -> Value
+    ) throws(EventDecodingError) -> LabeledValue<Value> {
+        try decodeLabeled(&reader, key, empty: empty) { reader, key throws(EventDecodingError) in
+            var nested = try reader.nested(key)
+            return try decodeValue(&nested)
+        }
     }
 
     /// Reads a string value of a labeled value.
@@ -262,7 +286,13 @@ extension WireEncoder {
     /// Appends a string field unless the string is empty, its default.
     @inline(__always)
     mutating func appendNonEmpty<Field: RawRepresentable<UInt32>>(_ field: Field, _ string: String) {
-        if !string.isEmpty { appendString(field: field.rawValue, string) }
+        appendNonEmpty(field: field.rawValue, string)
+    }
+
+    /// Appends a string field by number unless the string is empty, its default.
+    @inline(__always)
+    mutating func appendNonEmpty(field: UInt32, _ string: String) {
+        if !string.isEmpty { appendString(field: field, string) }
     }
 
     /// Appends one string field per element, empty ones included, so the count survives.

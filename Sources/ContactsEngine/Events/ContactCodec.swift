@@ -19,109 +19,63 @@ package enum ContactCodec {
         return encoder.finish()
     }
 
-    /// Appends the fields of a Contact message holding the values of `keys`.
+    /// Appends the fields of a Contact message holding the values of `keys`, in field order.
     package static func encode(_ values: ContactValues, keys: ContactKeySet, into encoder: inout WireEncoder) {
-        typealias Field = EventSchema.ContactField
-        encoder.appendVarint(field: Field.keys.rawValue, value: keys.rawValue)
-        if keys.contains(.givenName) { encoder.appendNonEmpty(Field.givenName, values.givenName) }
-        if keys.contains(.familyName) { encoder.appendNonEmpty(Field.familyName, values.familyName) }
-        if keys.contains(.organizationName) {
-            encoder.appendNonEmpty(Field.organizationName, values.organizationName)
+        encoder.appendVarint(field: EventSchema.ContactField.keys.rawValue, value: keys.rawValue)
+        for field in fields.inOrder where field.writtenBits & keys.rawValue != 0 {
+            encode(field, of: values, into: &encoder)
         }
-        if keys.contains(.phoneNumbers) {
-            for phone in values.phoneNumbers {
-                encodeLabeled(phone, field: Field.phoneNumbers, into: &encoder) { value, encoder in
-                    encoder.appendNonEmpty(EventSchema.LabeledValueField.value, value.stringValue)
+    }
+
+    /// Appends the field of one key, unless its value is the default.
+    private static func encode(_ field: Field, of values: ContactValues, into encoder: inout WireEncoder) {
+        let key = field.key
+        let number = field.number
+        switch field.kind {
+        case .identifier, .thumbnailImageData, .imageDataAvailable:
+            break
+        case .contactType:
+            let type = values[contactType: key]
+            if type != .person { encoder.appendVarint(field: number, value: UInt64(type.rawValue)) }
+        case .string:
+            encoder.appendNonEmpty(field: number, values[string: key])
+        case .date, .nonGregorianDate:
+            if let date = values[date: key] { encoder.appendMessage(field: number) { encodeDate(date, into: &$0) } }
+        case .labeledDates:
+            for date in values[labeledDates: key] {
+                encodeLabeledMessage(date, field: number, into: &encoder, value: encodeDate)
+            }
+        case .labeledPhoneNumbers:
+            for phone in values[phoneNumbers: key] {
+                encodeLabeled(phone, field: number, into: &encoder) { value, encoder in
+                    encoder.appendNonEmpty(LabeledField.value, value.stringValue)
                 }
             }
-        }
-        if keys.contains(.emailAddresses) {
-            for email in values.emailAddresses {
-                encodeLabeled(email, field: Field.emailAddresses, into: &encoder, value: encodeStringValue)
+        case .labeledStrings:
+            for labeled in values[labeledStrings: key] {
+                encodeLabeled(labeled, field: number, into: &encoder, value: encodeStringValue)
             }
-        }
-        if keys.contains(.contactType), values.contactType != .person {
-            encoder.appendVarint(field: Field.contactType.rawValue, value: UInt64(values.contactType.rawValue))
-        }
-        if keys.contains(.middleName) { encoder.appendNonEmpty(Field.middleName, values.middleName) }
-        if keys.contains(.namePrefix) { encoder.appendNonEmpty(Field.namePrefix, values.namePrefix) }
-        if keys.contains(.nameSuffix) { encoder.appendNonEmpty(Field.nameSuffix, values.nameSuffix) }
-        if keys.contains(.nickname) { encoder.appendNonEmpty(Field.nickname, values.nickname) }
-        if keys.contains(.jobTitle) { encoder.appendNonEmpty(Field.jobTitle, values.jobTitle) }
-        if keys.contains(.departmentName) { encoder.appendNonEmpty(Field.departmentName, values.departmentName) }
-        if keys.contains(.postalAddresses) {
-            for address in values.postalAddresses {
-                encodeLabeled(address, field: Field.postalAddresses, into: &encoder) { value, encoder in
-                    encoder.appendMessage(field: EventSchema.LabeledValueField.value.rawValue, omitIfEmpty: true) {
-                        encodePostalAddress(value, into: &$0)
-                    }
+        case .labeledPostalAddresses:
+            for address in values[postalAddresses: key] {
+                encodeLabeledMessage(address, field: number, into: &encoder, value: encodePostalAddress)
+            }
+        case .labeledRelations:
+            for relation in values[contactRelations: key] {
+                encodeLabeled(relation, field: number, into: &encoder) { value, encoder in
+                    encoder.appendNonEmpty(LabeledField.value, value.name)
                 }
             }
-        }
-        if keys.contains(.urlAddresses) {
-            for url in values.urlAddresses {
-                encodeLabeled(url, field: Field.urlAddresses, into: &encoder, value: encodeStringValue)
+        case .labeledSocialProfiles:
+            for profile in values[socialProfiles: key] {
+                encodeLabeledMessage(profile, field: number, into: &encoder, value: encodeSocialProfile)
             }
-        }
-        if keys.contains(.previousFamilyName) {
-            encoder.appendNonEmpty(Field.previousFamilyName, values.previousFamilyName)
-        }
-        if keys.contains(.phoneticGivenName) {
-            encoder.appendNonEmpty(Field.phoneticGivenName, values.phoneticGivenName)
-        }
-        if keys.contains(.phoneticMiddleName) {
-            encoder.appendNonEmpty(Field.phoneticMiddleName, values.phoneticMiddleName)
-        }
-        if keys.contains(.phoneticFamilyName) {
-            encoder.appendNonEmpty(Field.phoneticFamilyName, values.phoneticFamilyName)
-        }
-        if keys.contains(.phoneticOrganizationName) {
-            encoder.appendNonEmpty(Field.phoneticOrganizationName, values.phoneticOrganizationName)
-        }
-        if keys.contains(.note) { encoder.appendNonEmpty(Field.note, values.note) }
-        if keys.contains(.birthday), let birthday = values.birthday {
-            encoder.appendMessage(field: Field.birthday.rawValue) { encodeDate(birthday, into: &$0) }
-        }
-        if keys.contains(.nonGregorianBirthday), let birthday = values.nonGregorianBirthday {
-            encoder.appendMessage(field: Field.nonGregorianBirthday.rawValue) { encodeDate(birthday, into: &$0) }
-        }
-        if keys.contains(.dates) {
-            for date in values.dates {
-                encodeLabeled(date, field: Field.dates, into: &encoder) { value, encoder in
-                    encoder.appendMessage(field: EventSchema.LabeledValueField.value.rawValue, omitIfEmpty: true) {
-                        encodeDate(value, into: &$0)
-                    }
-                }
+        case .labeledInstantMessageAddresses:
+            for address in values[instantMessageAddresses: key] {
+                encodeLabeledMessage(address, field: number, into: &encoder, value: encodeInstantMessageAddress)
             }
-        }
-        if keys.contains(.contactRelations) {
-            for relation in values.contactRelations {
-                encodeLabeled(relation, field: Field.contactRelations, into: &encoder) { value, encoder in
-                    encoder.appendNonEmpty(EventSchema.LabeledValueField.value, value.name)
-                }
-            }
-        }
-        if keys.contains(.socialProfiles) {
-            for profile in values.socialProfiles {
-                encodeLabeled(profile, field: Field.socialProfiles, into: &encoder) { value, encoder in
-                    encoder.appendMessage(field: EventSchema.LabeledValueField.value.rawValue, omitIfEmpty: true) {
-                        encodeSocialProfile(value, into: &$0)
-                    }
-                }
-            }
-        }
-        if keys.contains(.instantMessageAddresses) {
-            for address in values.instantMessageAddresses {
-                encodeLabeled(address, field: Field.instantMessageAddresses, into: &encoder) { value, encoder in
-                    encoder.appendMessage(field: EventSchema.LabeledValueField.value.rawValue, omitIfEmpty: true) {
-                        encodeInstantMessageAddress(value, into: &$0)
-                    }
-                }
-            }
-        }
-        // The image data is kept whenever any of the three image keys is (see ContactValues).
-        if !keys.isDisjoint(with: .image), let imageData = values.imageData {
-            imageData.withUnsafeBytes { encoder.appendBytes(field: Field.imageData.rawValue, bytes: $0) }
+        case .imageData:
+            // Written for any of the three image keys (`writtenBits`), as ContactValues keeps it.
+            if let data = values[data: key] { data.withUnsafeBytes { encoder.appendBytes(field: number, bytes: $0) } }
         }
     }
 
@@ -164,126 +118,40 @@ package enum ContactCodec {
     static func decode(
         from reader: inout PayloadReader, into values: inout ContactValues, wanted: UInt64 = .max
     ) throws(EventDecodingError) -> ContactKeySet {
-        typealias Field = EventSchema.ContactField
         let messageStart = reader.offset
         var keyBits: UInt64 = 0
         // The keys whose fields appeared, checked against the key set at the end, since nothing
         // requires the key set to come first.
         var seenBits: UInt64 = 0
-        // The elements of each repeated field read so far when the reads only check (they are
-        // not kept): phone numbers, email, postal and URL addresses, dates, relations, social
-        // profiles and instant message addresses, for the index an error names.
-        var checked = InlineArray<8, Int>(repeating: 0)
+        // The elements of each repeated field read so far, kept or (when the reads only check)
+        // not, for the index an error names.
+        var elements = Fields.ElementCounts(repeating: 0)
         while !reader.isAtEnd {
             let key = try reader.nextKey()
-            guard let field = Field(rawValue: key.field) else {
+            if key.field == EventSchema.ContactField.keys.rawValue {
+                do throws(EventDecodingError) {
+                    keyBits = try readKeySet(&reader, key)
+                } catch {
+                    throw error.within("keys")
+                }
+                continue
+            }
+            guard let field = fields.numbered(key.field) else {
                 try reader.skip(key)
                 continue
             }
-            if field != .keys && field.keyBits & wanted == 0 {
+            if field.keyBit & wanted == 0 {
                 try reader.skip(key)
-                seenBits |= field.keyBits
+                seenBits |= field.keyBit
                 continue
             }
             do throws(EventDecodingError) {
-                switch field {
-                case .keys:
-                    let start = reader.offset
-                    keyBits = try reader.varint(key)
-                    guard keyBits & ~ContactKeySet.all.rawValue == 0 else {
-                        throw EventDecodingError(.invalidValue(keyBits), offset: start)
-                    }
-                case .givenName: values.givenName = try reader.string(key)
-                case .familyName: values.familyName = try reader.string(key)
-                case .organizationName: values.organizationName = try reader.string(key)
-                case .phoneNumbers:
-                    try appendLabeled(to: &values.phoneNumbers, counting: &checked[0], &reader, key) {
-                        reader, key throws(EventDecodingError) in
-                        try decodeLabeled(&reader, key, empty: PhoneNumber(stringValue: "")) {
-                            reader, key throws(EventDecodingError) in
-                            PhoneNumber(stringValue: try reader.string(key))
-                        }
-                    }
-                case .emailAddresses:
-                    try appendLabeled(to: &values.emailAddresses, counting: &checked[1], &reader, key) {
-                        reader, key throws(EventDecodingError) in
-                        try decodeLabeled(&reader, key, empty: "", value: decodeStringValue)
-                    }
-                case .contactType: values.contactType = try reader.enumeration(key, as: ContactType.self)
-                case .middleName: values.middleName = try reader.string(key)
-                case .namePrefix: values.namePrefix = try reader.string(key)
-                case .nameSuffix: values.nameSuffix = try reader.string(key)
-                case .nickname: values.nickname = try reader.string(key)
-                case .jobTitle: values.jobTitle = try reader.string(key)
-                case .departmentName: values.departmentName = try reader.string(key)
-                case .postalAddresses:
-                    try appendLabeled(to: &values.postalAddresses, counting: &checked[2], &reader, key) {
-                        reader, key throws(EventDecodingError) in
-                        try decodeLabeled(&reader, key, empty: PostalAddress()) {
-                            reader, key throws(EventDecodingError) in
-                            var nested = try reader.nested(key)
-                            return try decodePostalAddress(from: &nested)
-                        }
-                    }
-                case .urlAddresses:
-                    try appendLabeled(to: &values.urlAddresses, counting: &checked[3], &reader, key) {
-                        reader, key throws(EventDecodingError) in
-                        try decodeLabeled(&reader, key, empty: "", value: decodeStringValue)
-                    }
-                case .previousFamilyName: values.previousFamilyName = try reader.string(key)
-                case .phoneticGivenName: values.phoneticGivenName = try reader.string(key)
-                case .phoneticMiddleName: values.phoneticMiddleName = try reader.string(key)
-                case .phoneticFamilyName: values.phoneticFamilyName = try reader.string(key)
-                case .phoneticOrganizationName: values.phoneticOrganizationName = try reader.string(key)
-                case .note: values.note = try reader.string(key)
-                case .birthday:
-                    var nested = try reader.nested(key)
-                    values.birthday = try decodeDate(from: &nested)
-                case .nonGregorianBirthday:
-                    var nested = try reader.nested(key)
-                    values.nonGregorianBirthday = try decodeDate(from: &nested)
-                case .dates:
-                    try appendLabeled(to: &values.dates, counting: &checked[4], &reader, key) {
-                        reader, key throws(EventDecodingError) in
-                        try decodeLabeled(&reader, key, empty: DateComponents()) {
-                            reader, key throws(EventDecodingError) in
-                            var nested = try reader.nested(key)
-                            return try decodeDate(from: &nested)
-                        }
-                    }
-                case .contactRelations:
-                    try appendLabeled(to: &values.contactRelations, counting: &checked[5], &reader, key) {
-                        reader, key throws(EventDecodingError) in
-                        try decodeLabeled(&reader, key, empty: ContactRelation(name: "")) {
-                            reader, key throws(EventDecodingError) in
-                            ContactRelation(name: try reader.string(key))
-                        }
-                    }
-                case .socialProfiles:
-                    try appendLabeled(to: &values.socialProfiles, counting: &checked[6], &reader, key) {
-                        reader, key throws(EventDecodingError) in
-                        try decodeLabeled(&reader, key, empty: SocialProfile()) {
-                            reader, key throws(EventDecodingError) in
-                            var nested = try reader.nested(key)
-                            return try decodeSocialProfile(from: &nested)
-                        }
-                    }
-                case .instantMessageAddresses:
-                    try appendLabeled(to: &values.instantMessageAddresses, counting: &checked[7], &reader, key) {
-                        reader, key throws(EventDecodingError) in
-                        try decodeLabeled(&reader, key, empty: InstantMessageAddress(username: "", service: "")) {
-                            reader, key throws(EventDecodingError) in
-                            var nested = try reader.nested(key)
-                            return try decodeInstantMessageAddress(from: &nested)
-                        }
-                    }
-                case .imageData:
-                    values.imageData = try reader.withBytes(key) { Data(buffer: $0) }
-                }
+                try decode(field, from: &reader, key, into: &values, elements: &elements)
             } catch {
-                throw error.within(pathComponent(field, in: values, checked: checked))
+                let element = field.repeatedIndex.map { "[\(elements[$0])]" } ?? ""
+                throw error.within(field.key.rawValue + element)
             }
-            seenBits |= field.keyBits
+            seenBits |= field.keyBit
         }
         // A value for a key outside the set would be silently dropped by whoever applies the
         // event, so it is refused. The image data belongs to any of the three image keys.
@@ -291,11 +159,90 @@ package enum ContactCodec {
         if keyBits & ContactKeySet.image.rawValue != 0 { allowedBits |= ContactKeySet.image.rawValue }
         let strayBits = seenBits & ~allowedBits
         if strayBits != 0 {
-            let bitIndex = strayBits.trailingZeroBitCount
-            let name = Field.allCases.first { $0.keyBits == 1 << UInt64(bitIndex) }.map { "\($0)" } ?? ""
+            let bit: UInt64 = 1 << UInt64(strayBits.trailingZeroBitCount)
+            let name = fields.inOrder.first { $0.keyBit == bit }?.key.rawValue ?? ""
             throw EventDecodingError(.valueOutsideKeySet, field: name, offset: messageStart)
         }
         return ContactKeySet(rawValue: keyBits)
+    }
+
+    /// Reads a Contact message's key set; a bit no key has is refused.
+    @inline(__always)
+    private static func readKeySet(_ reader: inout PayloadReader, _ key: WireKey) throws(EventDecodingError) -> UInt64 {
+        let start = reader.offset
+        let keyBits = try reader.varint(key)
+        guard keyBits & ~ContactKeySet.all.rawValue == 0 else {
+            throw EventDecodingError(.invalidValue(keyBits), offset: start)
+        }
+        return keyBits
+    }
+
+    /// Reads the value of one key's field into `values`; a repeated field's element is appended
+    /// and counted in `elements`.
+    @inline(__always)
+    private static func decode(
+        _ field: Field, from reader: inout PayloadReader, _ key: WireKey, into values: inout ContactValues,
+        elements: inout Fields.ElementCounts
+    ) throws(EventDecodingError) {
+        let contactKey = field.key
+        let count = field.repeatedIndex ?? 0
+        switch field.kind {
+        case .identifier, .thumbnailImageData, .imageDataAvailable:
+            try reader.skip(key)
+        case .contactType:
+            values[contactType: contactKey] = try reader.enumeration(key, as: ContactType.self)
+        case .string:
+            values[string: contactKey] = try reader.string(key)
+        case .date, .nonGregorianDate:
+            var nested = try reader.nested(key)
+            values[date: contactKey] = try decodeDate(from: &nested)
+        case .labeledDates:
+            try appendLabeled(to: &values[labeledDates: contactKey], counting: &elements[count], &reader, key) {
+                reader, key throws(EventDecodingError) in
+                try decodeLabeledMessage(&reader, key, empty: DateComponents(), value: decodeDate)
+            }
+        case .labeledPhoneNumbers:
+            try appendLabeled(to: &values[phoneNumbers: contactKey], counting: &elements[count], &reader, key) {
+                reader, key throws(EventDecodingError) in
+                try decodeLabeled(&reader, key, empty: PhoneNumber(stringValue: "")) {
+                    reader, key throws(EventDecodingError) in
+                    PhoneNumber(stringValue: try reader.string(key))
+                }
+            }
+        case .labeledStrings:
+            try appendLabeled(to: &values[labeledStrings: contactKey], counting: &elements[count], &reader, key) {
+                reader, key throws(EventDecodingError) in
+                try decodeLabeled(&reader, key, empty: "", value: decodeStringValue)
+            }
+        case .labeledPostalAddresses:
+            try appendLabeled(to: &values[postalAddresses: contactKey], counting: &elements[count], &reader, key) {
+                reader, key throws(EventDecodingError) in
+                try decodeLabeledMessage(&reader, key, empty: PostalAddress(), value: decodePostalAddress)
+            }
+        case .labeledRelations:
+            try appendLabeled(to: &values[contactRelations: contactKey], counting: &elements[count], &reader, key) {
+                reader, key throws(EventDecodingError) in
+                try decodeLabeled(&reader, key, empty: ContactRelation(name: "")) {
+                    reader, key throws(EventDecodingError) in
+                    ContactRelation(name: try reader.string(key))
+                }
+            }
+        case .labeledSocialProfiles:
+            try appendLabeled(to: &values[socialProfiles: contactKey], counting: &elements[count], &reader, key) {
+                reader, key throws(EventDecodingError) in
+                try decodeLabeledMessage(&reader, key, empty: SocialProfile(), value: decodeSocialProfile)
+            }
+        case .labeledInstantMessageAddresses:
+            try appendLabeled(
+                to: &values[instantMessageAddresses: contactKey], counting: &elements[count], &reader, key
+            ) { reader, key throws(EventDecodingError) in
+                try decodeLabeledMessage(
+                    &reader, key, empty: InstantMessageAddress(username: "", service: ""),
+                    value: decodeInstantMessageAddress)
+            }
+        case .imageData:
+            values[data: contactKey] = try reader.withBytes(key) { Data(buffer: $0) }
+        }
     }
 
     /// Empties values that a Contact message was already decoded into when the same field comes
@@ -307,22 +254,22 @@ package enum ContactCodec {
         decoded = true
     }
 
-    /// Appends the element of a repeated field that `read` reads; when the reads only check,
-    /// reads it (checking it), keeps nothing and counts it in `checked` instead, so that
-    /// checking a message allocates no array.
+    /// Appends the element of a repeated field that `read` reads, and counts it in `elements`;
+    /// when the reads only check, reads it (checking it) and keeps nothing, so that checking a
+    /// message allocates no array.
     @inline(__always)
     private static func appendLabeled<Value>(
-        to array: inout [LabeledValue<Value>], counting checked: inout Int, _ reader: inout PayloadReader,
+        to array: inout [LabeledValue<Value>], counting elements: inout Int, _ reader: inout PayloadReader,
         _ key: WireKey,
         _ read: (inout PayloadReader, WireKey) throws(EventDecodingError) -> LabeledValue<Value>
     ) throws(EventDecodingError) {
         if reader.checksOnly {
             _ = try read(&reader, key)
-            checked += 1
         } else {
             reserve(&array, reader, key)
             array.append(try read(&reader, key))
         }
+        elements += 1
     }
 
     /// Makes room for every element of a repeated field when its first one is read.
@@ -330,62 +277,101 @@ package enum ContactCodec {
     private static func reserve<Element>(_ array: inout [Element], _ reader: PayloadReader, _ key: WireKey) {
         if array.isEmpty { array.reserveCapacity(reader.runLength(startingAt: key)) }
     }
-
-    /// The name an error shows for a field, with the index of the element of a repeated field
-    /// that was being read: the elements kept in `values`, or those only checked.
-    private static func pathComponent(
-        _ field: EventSchema.ContactField, in values: ContactValues, checked: InlineArray<8, Int>
-    ) -> String {
-        let count: Int? =
-            switch field {
-            case .phoneNumbers: values.phoneNumbers.count + checked[0]
-            case .emailAddresses: values.emailAddresses.count + checked[1]
-            case .postalAddresses: values.postalAddresses.count + checked[2]
-            case .urlAddresses: values.urlAddresses.count + checked[3]
-            case .dates: values.dates.count + checked[4]
-            case .contactRelations: values.contactRelations.count + checked[5]
-            case .socialProfiles: values.socialProfiles.count + checked[6]
-            case .instantMessageAddresses: values.instantMessageAddresses.count + checked[7]
-            default: nil
-            }
-        return count.map { "\(field)[\($0)]" } ?? "\(field)"
-    }
 }
 
-extension EventSchema.ContactField {
-    /// The ``ContactKeySet`` bit of the key this field holds a value of; none for the key set.
-    var keyBits: UInt64 {
-        let key: ContactKey? =
-            switch self {
-            case .keys: nil
-            case .givenName: .givenName
-            case .familyName: .familyName
-            case .organizationName: .organizationName
-            case .phoneNumbers: .phoneNumbers
-            case .emailAddresses: .emailAddresses
-            case .contactType: .contactType
-            case .middleName: .middleName
-            case .namePrefix: .namePrefix
-            case .nameSuffix: .nameSuffix
-            case .nickname: .nickname
-            case .jobTitle: .jobTitle
-            case .departmentName: .departmentName
-            case .postalAddresses: .postalAddresses
-            case .urlAddresses: .urlAddresses
-            case .previousFamilyName: .previousFamilyName
-            case .phoneticGivenName: .phoneticGivenName
-            case .phoneticMiddleName: .phoneticMiddleName
-            case .phoneticFamilyName: .phoneticFamilyName
-            case .phoneticOrganizationName: .phoneticOrganizationName
-            case .note: .note
-            case .birthday: .birthday
-            case .nonGregorianBirthday: .nonGregorianBirthday
-            case .dates: .dates
-            case .contactRelations: .contactRelations
-            case .socialProfiles: .socialProfiles
-            case .instantMessageAddresses: .instantMessageAddresses
-            case .imageData: .imageData
-            }
-        return key.map { 1 << UInt64($0.bitIndex) } ?? 0
+// MARK: The fields
+
+extension ContactCodec {
+    /// The field of one key in a Contact message, as the codec reads ``ContactKeyTable`` for it:
+    /// only numbers and small enums, so that finding and reading it copies no reference.
+    struct Field {
+        /// The field number.
+        let number: UInt32
+        /// The key whose value the field holds.
+        let key: ContactKey
+        /// The key's value kind.
+        let kind: ContactValueKind
+        /// The key's bit in a ``ContactKeySet``.
+        let keyBit: UInt64
+        /// The key-set bits for which an encoder writes the field: the key's own, and for the
+        /// image data those of all three image keys.
+        let writtenBits: UInt64
+        /// Which search index reads the field's values, if any.
+        let search: ContactKeySearch?
+        /// The field's place among the repeated fields, in field order; nil for a singular field.
+        let repeatedIndex: Int?
+        /// The field's place among the searched name fields, in field order; nil for the others.
+        let nameIndex: Int?
     }
+
+    /// The fields of a Contact message, made from ``ContactKeyTable`` once.
+    struct Fields {
+        /// A count per repeated field (labeled values), by ``Field/repeatedIndex``.
+        typealias ElementCounts = InlineArray<16, Int>
+        /// A range per searched name field, by ``Field/nameIndex``.
+        typealias NameRanges = InlineArray<16, Range<Int>>
+
+        /// Every field, in ascending number: the order an encoder writes them in.
+        let inOrder: [Field]
+        /// The fields by number; nil for a number no key has.
+        private let byNumber: [Field?]
+
+        init(_ rows: [ContactKeyDescriptor]) {
+            let numbered = rows.compactMap { row in row.codecField.map { (number: $0, row: row) } }
+            var inOrder: [Field] = []
+            var repeated = 0
+            var names = 0
+            for (number, row) in numbered.sorted(by: { $0.number < $1.number }) {
+                precondition(number > EventSchema.ContactField.keys.rawValue, "\(row.key) has a reserved field number")
+                precondition(inOrder.last.map { $0.number < number } ?? true, "two keys share field \(number)")
+                precondition(
+                    Self.isSearchable(row), "\(row.key) cannot be searched as \(row.search.map { "\($0)" } ?? "")")
+                let keyBit: UInt64 = 1 << UInt64(row.key.bitIndex)
+                let isRepeated = Self.isRepeated(row.kind)
+                inOrder.append(
+                    Field(
+                        number: number, key: row.key, kind: row.kind, keyBit: keyBit,
+                        writtenBits: row.kind == .imageData ? ContactKeySet.image.rawValue : keyBit, search: row.search,
+                        repeatedIndex: isRepeated ? repeated : nil, nameIndex: row.search == .name ? names : nil))
+                if isRepeated { repeated += 1 }
+                if row.search == .name { names += 1 }
+            }
+            precondition(
+                repeated <= ElementCounts.count && names <= NameRanges.count, "too many repeated or name fields")
+            var byNumber = [Field?](repeating: nil, count: Int(inOrder.last?.number ?? 0) + 1)
+            for field in inOrder { byNumber[Int(field.number)] = field }
+            self.inOrder = inOrder
+            self.byNumber = byNumber
+        }
+
+        /// The field with a number, or nil for a number no key has.
+        @inline(__always)
+        func numbered(_ number: UInt32) -> Field? {
+            Int(number) < byNumber.count ? byNumber[Int(number)] : nil
+        }
+
+        /// Whether the index a row names can read its field: a name field is text, and an email
+        /// address or a phone number is a labeled value whose value is text.
+        private static func isSearchable(_ row: ContactKeyDescriptor) -> Bool {
+            switch row.search {
+            case nil: true
+            case .name: row.kind == .string
+            case .email: row.kind == .labeledStrings
+            case .phone: row.kind == .labeledPhoneNumbers
+            }
+        }
+
+        /// Whether a kind's field is repeated, one labeled value per element.
+        private static func isRepeated(_ kind: ContactValueKind) -> Bool {
+            switch kind {
+            case .labeledDates, .labeledPhoneNumbers, .labeledStrings, .labeledPostalAddresses, .labeledRelations,
+                .labeledSocialProfiles, .labeledInstantMessageAddresses:
+                true
+            default: false
+            }
+        }
+    }
+
+    /// The fields of a Contact message.
+    static let fields = Fields(ContactKeyTable.rows)
 }

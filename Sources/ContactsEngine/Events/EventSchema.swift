@@ -3,9 +3,9 @@ import LedgerStorage
 
 /// The field numbers of the journal's event payload, schema version 2, message by message.
 ///
-/// `Documentation/EventSchema.md` is the contract these enums implement; the golden test in
-/// `Tests/ContactsLedgerTests/Events` fails if the bytes they produce ever change. Every number is
-/// written out: a number that has shipped is never reused or renumbered, and a field that is no
+/// `Documentation/EventSchema.md` is the contract these enums and the field numbers of
+/// ``ContactKeyTable`` implement; the golden test in `Tests/ContactsLedgerTests/Events` fails if
+/// the bytes they produce ever change. Every number is written out: a number that has shipped is never reused or renumbered, and a field that is no
 /// longer written keeps its number, retired, so that old payloads never read as something else.
 enum EventSchema {
     /// The top-level message of a payload: the operations, in the order they were applied.
@@ -140,50 +140,12 @@ enum EventSchema {
     }
 
     /// A contact's values for a key set. Only the set's keys are written, and a value equal to
-    /// its default (empty, nil, `.person`) is left out. The fields of the commonest keys have
-    /// numbers below 16, whose keys take one byte.
+    /// its default (empty, nil, `.person`) is left out. Field 1 is the key set; every other field
+    /// holds one key's value, under the number that key's row in ``ContactKeyTable`` gives it
+    /// (the commonest keys have numbers below 16, whose keys take one byte).
     enum ContactField: UInt32, CaseIterable {
         /// ``ContactKeySet/rawValue``: which keys the message holds values for, defaults included.
         case keys = 1
-        case givenName = 2
-        case familyName = 3
-        case organizationName = 4
-        /// Repeated LabeledValue, the value a string.
-        case phoneNumbers = 5
-        /// Repeated LabeledValue, the value a string.
-        case emailAddresses = 6
-        /// ``ContactType``'s raw value; absent means 0, person.
-        case contactType = 7
-        case middleName = 8
-        case namePrefix = 9
-        case nameSuffix = 10
-        case nickname = 11
-        case jobTitle = 12
-        case departmentName = 13
-        /// Repeated LabeledValue, the value a PostalAddress message.
-        case postalAddresses = 14
-        /// Repeated LabeledValue, the value a string.
-        case urlAddresses = 15
-        case previousFamilyName = 16
-        case phoneticGivenName = 17
-        case phoneticMiddleName = 18
-        case phoneticFamilyName = 19
-        case phoneticOrganizationName = 20
-        case note = 21
-        /// A DateComponents message; absent means nil.
-        case birthday = 22
-        /// A DateComponents message; absent means nil.
-        case nonGregorianBirthday = 23
-        /// Repeated LabeledValue, the value a DateComponents message.
-        case dates = 24
-        /// Repeated LabeledValue, the value the related name as a string.
-        case contactRelations = 25
-        /// Repeated LabeledValue, the value a SocialProfile message.
-        case socialProfiles = 26
-        /// Repeated LabeledValue, the value an InstantMessageAddress message.
-        case instantMessageAddresses = 27
-        /// Bytes; absent means nil, present and empty means empty data.
-        case imageData = 28
     }
 
     /// A labeled value of any kind.
