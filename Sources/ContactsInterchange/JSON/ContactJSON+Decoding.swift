@@ -138,75 +138,67 @@ private struct ContactDecoder {
     }
 
     func contact(_ value: JSONValue, path: String) throws(Failure) -> MutableContact {
-        let object = try object(value, path: path, allowed: Set(ContactKey.allCases.map(\.rawValue)))
+        let object = try object(value, path: path, allowed: ContactKeyTable.jsonKeys)
         var values = ContactValues()
         var identifier: String?
         for member in object {
-            // Every allowed key is a key name, so this lookup always succeeds.
-            guard let key = ContactKey(rawValue: member.key) else { continue }
+            // Every allowed key is a row's JSON key, so this lookup always succeeds.
+            guard let row = ContactKeyTable.rowsByJSONKey[member.key] else { continue }
             let at = "\(path).\(member.key)"
-            let value = member.value
-            switch key {
-            case .identifier:
-                let text = try string(value, path: at)
+            if row.kind == .identifier {
+                let text = try string(member.value, path: at)
                 guard !text.isEmpty else {
                     throw Failure(.invalidValue, keyPath: at, "an identifier must not be empty")
                 }
                 identifier = text
-            case .contactType:
-                let name = try string(value, path: at)
-                guard let type = ContactJSON.contactType(named: name) else {
-                    throw Failure(
-                        .invalidValue, keyPath: at, "expected \"person\" or \"organization\", found \"\(name)\"")
-                }
-                values.contactType = type
-            case .namePrefix: values.namePrefix = try string(value, path: at)
-            case .givenName: values.givenName = try string(value, path: at)
-            case .middleName: values.middleName = try string(value, path: at)
-            case .familyName: values.familyName = try string(value, path: at)
-            case .previousFamilyName: values.previousFamilyName = try string(value, path: at)
-            case .nameSuffix: values.nameSuffix = try string(value, path: at)
-            case .nickname: values.nickname = try string(value, path: at)
-            case .phoneticGivenName: values.phoneticGivenName = try string(value, path: at)
-            case .phoneticMiddleName: values.phoneticMiddleName = try string(value, path: at)
-            case .phoneticFamilyName: values.phoneticFamilyName = try string(value, path: at)
-            case .organizationName: values.organizationName = try string(value, path: at)
-            case .phoneticOrganizationName: values.phoneticOrganizationName = try string(value, path: at)
-            case .departmentName: values.departmentName = try string(value, path: at)
-            case .jobTitle: values.jobTitle = try string(value, path: at)
-            case .note: values.note = try string(value, path: at)
-            case .birthday: values.birthday = value == .null ? nil : try date(value, path: at)
-            case .nonGregorianBirthday: values.nonGregorianBirthday = value == .null ? nil : try date(value, path: at)
-            case .dates: values.dates = try labeled(value, path: at, date)
-            case .phoneNumbers:
-                values.phoneNumbers = try labeled(value, path: at) { (value, path) throws(Failure) in
-                    PhoneNumber(stringValue: try string(value, path: path))
-                }
-            case .emailAddresses: values.emailAddresses = try labeled(value, path: at, string)
-            case .postalAddresses: values.postalAddresses = try labeled(value, path: at, postalAddress)
-            case .urlAddresses: values.urlAddresses = try labeled(value, path: at, string)
-            case .contactRelations:
-                values.contactRelations = try labeled(value, path: at) { (value, path) throws(Failure) in
-                    let fields = try strings(value, path: path, keys: ["name"])
-                    return ContactRelation(name: fields["name"] ?? "")
-                }
-            case .socialProfiles: values.socialProfiles = try labeled(value, path: at, socialProfile)
-            case .instantMessageAddresses:
-                values.instantMessageAddresses = try labeled(value, path: at) { (value, path) throws(Failure) in
-                    let fields = try strings(
-                        value, path: path, keys: InstantMessageAddress.Key.allCases.map(\.rawValue))
-                    return InstantMessageAddress(username: fields["username"] ?? "", service: fields["service"] ?? "")
-                }
-            case .imageData: values.imageData = try data(value, path: at)
-            case .thumbnailImageData: _ = try data(value, path: at)
-            case .imageDataAvailable:
-                guard case .bool = value else {
-                    throw Failure(.wrongType, keyPath: at, "expected a Boolean, found \(value.typeName)")
-                }
+            } else {
+                try read(member.value, path: at, of: row, into: &values)
             }
         }
         return MutableContact(
             identifier: identifier ?? NewIdentifier.make(), values: values, availableKeys: .all, base: nil)
+    }
+
+    /// Reads the value of one key, by its kind.
+    func read(
+        _ value: JSONValue, path at: String, of row: ContactKeyDescriptor, into values: inout ContactValues
+    ) throws(Failure) {
+        let key = row.key
+        switch row.kind {
+        case .identifier: break
+        case .contactType:
+            let name = try string(value, path: at)
+            guard let type = ContactJSON.contactType(named: name) else {
+                throw Failure(.invalidValue, keyPath: at, "expected \"person\" or \"organization\", found \"\(name)\"")
+            }
+            values[contactType: key] = type
+        case .string: values[string: key] = try string(value, path: at)
+        case .date, .nonGregorianDate: values[date: key] = value == .null ? nil : try date(value, path: at)
+        case .labeledDates: values[labeledDates: key] = try labeled(value, path: at, date)
+        case .labeledPhoneNumbers:
+            values[phoneNumbers: key] = try labeled(value, path: at) { (value, path) throws(Failure) in
+                PhoneNumber(stringValue: try string(value, path: path))
+            }
+        case .labeledStrings: values[labeledStrings: key] = try labeled(value, path: at, string)
+        case .labeledPostalAddresses: values[postalAddresses: key] = try labeled(value, path: at, postalAddress)
+        case .labeledRelations:
+            values[contactRelations: key] = try labeled(value, path: at) { (value, path) throws(Failure) in
+                let fields = try strings(value, path: path, keys: ["name"])
+                return ContactRelation(name: fields["name"] ?? "")
+            }
+        case .labeledSocialProfiles: values[socialProfiles: key] = try labeled(value, path: at, socialProfile)
+        case .labeledInstantMessageAddresses:
+            values[instantMessageAddresses: key] = try labeled(value, path: at) { (value, path) throws(Failure) in
+                let fields = try strings(value, path: path, keys: InstantMessageAddress.Key.allCases.map(\.rawValue))
+                return InstantMessageAddress(username: fields["username"] ?? "", service: fields["service"] ?? "")
+            }
+        case .imageData: values[data: key] = try data(value, path: at)
+        case .thumbnailImageData: _ = try data(value, path: at)
+        case .imageDataAvailable:
+            guard case .bool = value else {
+                throw Failure(.wrongType, keyPath: at, "expected a Boolean, found \(value.typeName)")
+            }
+        }
     }
 
     /// An object of string fields, each optional; returns the fields present.

@@ -3,8 +3,8 @@ import Foundation
 
 /// Contacts as JSON objects, the form of `--json` output and of `add --from-json` input.
 ///
-/// An object's keys are the framework's key names (``ContactKey`` raw values), in the order of
-/// ``ContactKey/allCases``, and only for the keys the contact has available
+/// An object's keys are the framework's key names (``ContactKey`` raw values, the JSON keys of
+/// ``ContactKeyTable``), in the order of ``ContactKey/allCases``, and only for the keys the contact has available
 /// (``Contact/isKeyAvailable(_:)``): a partial contact gives a partial object and never traps.
 /// An available key is always present, so the shape does not depend on the values:
 ///
@@ -27,7 +27,8 @@ public enum ContactJSON {
     public static func object(for contact: Contact) -> JSONObject {
         var object = JSONObject()
         for key in ContactKey.allCases where contact.isKeyAvailable(key) {
-            object.appendNew(key.rawValue, value(of: key, in: contact.values, identifier: contact.identifier))
+            object.appendNew(
+                ContactKeyTable[key].jsonKey, value(of: key, in: contact.values, identifier: contact.identifier))
         }
         return object
     }
@@ -52,35 +53,19 @@ public enum ContactJSON {
     /// The JSON value of one property of stored values (the identifier is passed separately,
     /// since values do not hold it): for the audit's old and new values.
     package static func value(of key: ContactKey, in values: ContactValues, identifier: String) -> JSONValue {
-        switch key {
+        switch ContactKeyTable.kind(of: key) {
         case .identifier: .string(identifier)
-        case .contactType: .string(contactTypeName(values.contactType))
-        case .namePrefix: .string(values.namePrefix)
-        case .givenName: .string(values.givenName)
-        case .middleName: .string(values.middleName)
-        case .familyName: .string(values.familyName)
-        case .previousFamilyName: .string(values.previousFamilyName)
-        case .nameSuffix: .string(values.nameSuffix)
-        case .nickname: .string(values.nickname)
-        case .phoneticGivenName: .string(values.phoneticGivenName)
-        case .phoneticMiddleName: .string(values.phoneticMiddleName)
-        case .phoneticFamilyName: .string(values.phoneticFamilyName)
-        case .organizationName: .string(values.organizationName)
-        case .phoneticOrganizationName: .string(values.phoneticOrganizationName)
-        case .departmentName: .string(values.departmentName)
-        case .jobTitle: .string(values.jobTitle)
-        case .note: .string(values.note)
-        case .birthday: values.birthday.map(date) ?? .null
-        case .nonGregorianBirthday: values.nonGregorianBirthday.map(date) ?? .null
-        case .dates: labeled(values.dates, date)
-        case .phoneNumbers: labeled(values.phoneNumbers) { .string($0.stringValue) }
-        case .emailAddresses: labeled(values.emailAddresses) { .string($0) }
-        case .postalAddresses: labeled(values.postalAddresses, postalAddress)
-        case .urlAddresses: labeled(values.urlAddresses) { .string($0) }
-        case .contactRelations: labeled(values.contactRelations) { ["name": .string($0.name)] }
-        case .socialProfiles: labeled(values.socialProfiles, socialProfile)
-        case .instantMessageAddresses: labeled(values.instantMessageAddresses, instantMessageAddress)
-        case .imageData: values.imageData.map { .string($0.base64EncodedString()) } ?? .null
+        case .contactType: .string(contactTypeName(values[contactType: key]))
+        case .string: .string(values[string: key])
+        case .date, .nonGregorianDate: values[date: key].map(date) ?? .null
+        case .labeledDates: labeled(values[labeledDates: key], date)
+        case .labeledPhoneNumbers: labeled(values[phoneNumbers: key]) { .string($0.stringValue) }
+        case .labeledStrings: labeled(values[labeledStrings: key]) { .string($0) }
+        case .labeledPostalAddresses: labeled(values[postalAddresses: key], postalAddress)
+        case .labeledRelations: labeled(values[contactRelations: key]) { ["name": .string($0.name)] }
+        case .labeledSocialProfiles: labeled(values[socialProfiles: key], socialProfile)
+        case .labeledInstantMessageAddresses: labeled(values[instantMessageAddresses: key], instantMessageAddress)
+        case .imageData: values[data: key].map { .string($0.base64EncodedString()) } ?? .null
         case .thumbnailImageData: values.thumbnailImageData.map { .string($0.base64EncodedString()) } ?? .null
         case .imageDataAvailable: .bool(values.imageDataAvailable)
         }
