@@ -270,16 +270,52 @@ struct VCardCardReader {
         var formattedName = ""
         var nameFound = false
         var isOrganization = false
-        var notes: [String] = []
         var instantMessageKeys: Set<[String]> = []
         var irmcPhonetic: [String]?
     }
 
-    /// The single-valued properties: the first one counts.
-    private static let singleProperties: Set<String> = [
-        "N", "FN", "NICKNAME", "ORG", "TITLE", "BDAY", "X-ALTBDAY", "X-MAIDENNAME", "X-PHONETIC-FIRST-NAME",
-        "X-PHONETIC-MIDDLE-NAME", "X-PHONETIC-LAST-NAME", "X-PHONETIC-ORG", "KIND", "X-ABSHOWAS",
-    ]
+    /// How ``ContactKeyTable`` maps a property that a card holds.
+    enum MappedProperty {
+        /// The whole text of a string key.
+        case text(ContactKey)
+        /// Text of a string key of which every one counts.
+        case repeatedText(ContactKey)
+        /// The components of a structured property, each a string key, in component order.
+        case structured([(key: ContactKey, index: Int, takesRest: Bool)])
+        /// A property that the code of the key's kind reads.
+        case byKind(ContactKeyDescriptor)
+    }
+
+    /// The properties the table maps, by upper-case name.
+    private static let mappedProperties: [String: MappedProperty] = {
+        var mapped: [String: MappedProperty] = [:]
+        for row in ContactKeyTable.rows {
+            switch row.vCard {
+            case .none: break
+            case .text(let name): mapped[name.uppercased()] = .text(row.key)
+            case .repeatedText(let name): mapped[name.uppercased()] = .repeatedText(row.key)
+            case .component(let name, let index, let takesRest):
+                var components: [(key: ContactKey, index: Int, takesRest: Bool)] = []
+                if case .structured(let earlier) = mapped[name.uppercased()] { components = earlier }
+                components.append((row.key, index, takesRest))
+                mapped[name.uppercased()] = .structured(components.sorted { $0.index < $1.index })
+            case .byKind(let names):
+                for name in names { mapped[name.uppercased()] = .byKind(row) }
+            }
+        }
+        return mapped
+    }()
+
+    /// The single-valued properties, of which the first one counts: those holding a string key
+    /// whole or in part, a single date and the contact type, and the formatted name.
+    private static let singleProperties: Set<String> = Set(
+        mappedProperties.compactMap { name, mapped in
+            switch mapped {
+            case .text, .structured: name
+            case .repeatedText: nil
+            case .byKind(let row): [.contactType, .date, .nonGregorianDate].contains(row.kind) ? name : nil
+            }
+        } + ["FN"])
 
     /// Anniversary properties of other exporters, read as dates labeled anniversary.
     private static let anniversaryProperties: Set<String> = [
@@ -312,62 +348,15 @@ struct VCardCardReader {
             }
             state.seen.insert(name)
         }
+        if let mapped = Self.mappedProperties[name] {
+            return apply(mapped, line, header, groups: &groups, state: &state)
+        }
         switch name {
-        case "N":
-            let parts = components(line, header) + Array(repeating: "", count: 5)
-            state.values.familyName = parts[0]
-            state.values.givenName = parts[1]
-            state.values.middleName = parts[2]
-            state.values.namePrefix = parts[3]
-            state.values.nameSuffix = parts[4]
-            state.nameFound = parts.prefix(5).contains { !$0.isEmpty }
         case "FN":
             state.formattedName = trimmedText(line, header)
-        case "NICKNAME":
-            state.values.nickname = text(line, header)
-        case "X-MAIDENNAME":
-            state.values.previousFamilyName = text(line, header)
-        case "X-PHONETIC-FIRST-NAME":
-            state.values.phoneticGivenName = text(line, header)
-        case "X-PHONETIC-MIDDLE-NAME":
-            state.values.phoneticMiddleName = text(line, header)
-        case "X-PHONETIC-LAST-NAME":
-            state.values.phoneticFamilyName = text(line, header)
-        case "X-PHONETIC-ORG":
-            state.values.phoneticOrganizationName = text(line, header)
         case "SOUND" where header.lowercasedTypeTokens.contains("x-irmc-n"):
             if state.irmcPhonetic == nil {
                 state.irmcPhonetic = components(line, header)
-            }
-        case "ORG":
-            let parts = components(line, header)
-            state.values.organizationName = parts.first ?? ""
-            state.values.departmentName = parts.dropFirst().filter { !$0.isEmpty }.joined(separator: ", ")
-        case "TITLE":
-            state.values.jobTitle = text(line, header)
-        case "NOTE":
-            let note = text(line, header)
-            if !note.isEmpty {
-                state.notes.append(note)
-            }
-        case "KIND":
-            let kind = trimmedText(line, header).lowercased()
-            state.isOrganization = kind == "org" || kind == "organization"
-        case "X-ABSHOWAS":
-            state.isOrganization = trimmedText(line, header).uppercased() == "COMPANY"
-        case "BDAY":
-            switch date(line, header, what: "BDAY") {
-            case .failure(let failure): return failure
-            case .success(let date): state.values.birthday = date
-            }
-        case "X-ALTBDAY":
-            return alternateBirthday(line, header, state: &state)
-        case "X-ABDATE":
-            let label = label(header, kind: nil, groups: &groups)
-            switch date(line, header, what: "X-ABDATE") {
-            case .failure(let failure): return failure
-            case .success(let date):
-                if let date { state.values.dates.append(LabeledValue(label: label, value: date)) }
             }
         case _ where Self.anniversaryProperties.contains(name):
             if let key = Self.groupKey(header) { groups.used.insert(key) }
@@ -378,31 +367,6 @@ struct VCardCardReader {
                     state.values.dates.append(LabeledValue(label: Label.dateAnniversary, value: date))
                 }
             }
-        case "TEL":
-            readPhone(line, header, groups: &groups, state: &state)
-        case "EMAIL":
-            var address = trimmedText(line, header)
-            if address.lowercased().hasPrefix("mailto:") {
-                address = String(address.dropFirst("mailto:".count))
-            }
-            let label = label(header, kind: .email, groups: &groups)
-            if !address.isEmpty {
-                state.values.emailAddresses.append(LabeledValue(label: label, value: address))
-            }
-        case "ADR":
-            readAddress(line, header, groups: &groups, state: &state)
-        case "URL":
-            let url = trimmedText(line, header)
-            let label = label(header, kind: .url, groups: &groups)
-            if !url.isEmpty {
-                state.values.urlAddresses.append(LabeledValue(label: label, value: url))
-            }
-        case "X-ABRELATEDNAMES":
-            let relation = trimmedText(line, header)
-            let label = label(header, kind: nil, groups: &groups)
-            if !relation.isEmpty {
-                state.values.contactRelations.append(LabeledValue(label: label, value: ContactRelation(name: relation)))
-            }
         case "RELATED":
             readRelated(line, header, groups: &groups, state: &state)
         case _ where Self.relationProperties[name] != nil:
@@ -411,37 +375,130 @@ struct VCardCardReader {
                 state.values.contactRelations.append(
                     LabeledValue(label: Self.relationProperties[name], value: ContactRelation(name: relation)))
             }
-        case "IMPP":
-            readInstantMessage(line, header, service: nil, groups: &groups, state: &state)
         case _ where VCardServices.instantMessageProperties[name] != nil:
             readInstantMessage(
-                line, header, service: VCardServices.instantMessageProperties[name], groups: &groups, state: &state)
-        case "X-SOCIALPROFILE":
-            readSocialProfile(line, header, groups: &groups, state: &state)
-        case "PHOTO":
-            return readPhoto(line, header, state: &state)
+                line, header, into: .instantMessageAddresses, service: VCardServices.instantMessageProperties[name],
+                groups: &groups, state: &state)
         default:
             break
         }
         return nil
     }
 
+    /// Maps a property that ``ContactKeyTable`` maps.
+    private mutating func apply(
+        _ mapped: MappedProperty, _ line: VCardRawLine, _ header: VCardHeader, groups: inout GroupInfo,
+        state: inout State
+    ) -> VCardCardError? {
+        switch mapped {
+        case .text(let key):
+            state.values[string: key] = text(line, header)
+        case .repeatedText(let key):
+            let text = text(line, header)
+            if !text.isEmpty {
+                let earlier = state.values[string: key]
+                state.values[string: key] = earlier.isEmpty ? text : earlier + "\n" + text
+            }
+        case .structured(let keys):
+            let parts = components(line, header)
+            for (key, index, takesRest) in keys {
+                state.values[string: key] =
+                    takesRest
+                    ? parts.dropFirst(index).filter { !$0.isEmpty }.joined(separator: ", ")
+                    : index < parts.count ? parts[index] : ""
+            }
+            if header.name == "N" {
+                state.nameFound = parts.prefix(keys.count).contains { !$0.isEmpty }
+            }
+        case .byKind(let row):
+            return apply(row, line, header, groups: &groups, state: &state)
+        }
+        return nil
+    }
+
+    /// Maps a property that the code of its key's value kind reads.
+    private mutating func apply(
+        _ row: ContactKeyDescriptor, _ line: VCardRawLine, _ header: VCardHeader, groups: inout GroupInfo,
+        state: inout State
+    ) -> VCardCardError? {
+        let key = row.key
+        let name = header.name
+        switch row.kind {
+        case .identifier, .string, .thumbnailImageData, .imageDataAvailable:
+            break
+        case .contactType:
+            let text = trimmedText(line, header)
+            state.isOrganization =
+                name == "KIND" ? ["org", "organization"].contains(text.lowercased()) : text.uppercased() == "COMPANY"
+        case .date:
+            switch date(line, header, what: name) {
+            case .failure(let failure): return failure
+            case .success(let date): state.values[date: key] = date
+            }
+        case .nonGregorianDate:
+            return alternateBirthday(line, header, into: key, state: &state)
+        case .labeledDates:
+            let label = label(header, kind: VCardLabels.Kind(property: name), groups: &groups)
+            switch date(line, header, what: name) {
+            case .failure(let failure): return failure
+            case .success(let date):
+                if let date { state.values[labeledDates: key].append(LabeledValue(label: label, value: date)) }
+            }
+        case .labeledPhoneNumbers:
+            readPhone(line, header, into: key, groups: &groups, state: &state)
+        case .labeledStrings:
+            readLabeledString(line, header, into: key, groups: &groups, state: &state)
+        case .labeledPostalAddresses:
+            readAddress(line, header, into: key, groups: &groups, state: &state)
+        case .labeledRelations:
+            let relation = trimmedText(line, header)
+            let label = label(header, kind: VCardLabels.Kind(property: name), groups: &groups)
+            if !relation.isEmpty {
+                state.values[contactRelations: key].append(
+                    LabeledValue(label: label, value: ContactRelation(name: relation)))
+            }
+        case .labeledSocialProfiles:
+            readSocialProfile(line, header, into: key, groups: &groups, state: &state)
+        case .labeledInstantMessageAddresses:
+            readInstantMessage(line, header, into: key, service: nil, groups: &groups, state: &state)
+        case .imageData:
+            return readPhoto(line, header, into: key, state: &state)
+        }
+        return nil
+    }
+
+    /// Reads labeled text (`EMAIL`, `URL`); an email address's `mailto:` is dropped.
+    private mutating func readLabeledString(
+        _ line: VCardRawLine, _ header: VCardHeader, into key: ContactKey, groups: inout GroupInfo,
+        state: inout State
+    ) {
+        var text = trimmedText(line, header)
+        if header.name == "EMAIL", text.lowercased().hasPrefix("mailto:") {
+            text = String(text.dropFirst("mailto:".count))
+        }
+        let label = label(header, kind: VCardLabels.Kind(property: header.name), groups: &groups)
+        if !text.isEmpty {
+            state.values[labeledStrings: key].append(LabeledValue(label: label, value: text))
+        }
+    }
+
     private mutating func readPhone(
-        _ line: VCardRawLine, _ header: VCardHeader, groups: inout GroupInfo, state: inout State
+        _ line: VCardRawLine, _ header: VCardHeader, into key: ContactKey, groups: inout GroupInfo, state: inout State
     ) {
         var number = trimmedText(line, header)
         if number.lowercased().hasPrefix("tel:") {
             number = String(number.dropFirst("tel:".count))
             number = number.removingPercentEncoding ?? number
         }
-        let label = label(header, kind: .phone, groups: &groups)
+        let label = label(header, kind: VCardLabels.Kind(property: header.name), groups: &groups)
         if !number.isEmpty {
-            state.values.phoneNumbers.append(LabeledValue(label: label, value: PhoneNumber(stringValue: number)))
+            state.values[phoneNumbers: key].append(LabeledValue(label: label, value: PhoneNumber(stringValue: number)))
         }
     }
 
     private mutating func readAddress(
-        _ line: VCardRawLine, _ header: VCardHeader, groups: inout GroupInfo, state: inout State
+        _ line: VCardRawLine, _ header: VCardHeader, into contactKey: ContactKey, groups: inout GroupInfo,
+        state: inout State
     ) {
         let parts = components(line, header) + Array(repeating: "", count: 7)
         let key = Self.groupKey(header)
@@ -452,9 +509,9 @@ struct VCardCardReader {
             subAdministrativeArea: key.flatMap { groups.subAdministrativeAreas[$0] } ?? "",
             state: parts[4], postalCode: parts[5], country: parts[6],
             isoCountryCode: key.flatMap { groups.countryCodes[$0] } ?? "")
-        let label = label(header, kind: .address, groups: &groups)
+        let label = label(header, kind: VCardLabels.Kind(property: header.name), groups: &groups)
         if !address.isEmpty {
-            state.values.postalAddresses.append(LabeledValue(label: label, value: address))
+            state.values[postalAddresses: contactKey].append(LabeledValue(label: label, value: address))
         }
     }
 
@@ -482,8 +539,8 @@ struct VCardCardReader {
     }
 
     private mutating func readInstantMessage(
-        _ line: VCardRawLine, _ header: VCardHeader, service fixedService: String?, groups: inout GroupInfo,
-        state: inout State
+        _ line: VCardRawLine, _ header: VCardHeader, into contactKey: ContactKey, service fixedService: String?,
+        groups: inout GroupInfo, state: inout State
     ) {
         var username = trimmedText(line, header)
         var service = fixedService
@@ -504,12 +561,12 @@ struct VCardCardReader {
         let key = [service, username]
         guard !state.instantMessageKeys.contains(key) else { return }
         state.instantMessageKeys.insert(key)
-        state.values.instantMessageAddresses.append(
+        state.values[instantMessageAddresses: contactKey].append(
             LabeledValue(label: label, value: InstantMessageAddress(username: username, service: service)))
     }
 
     private mutating func readSocialProfile(
-        _ line: VCardRawLine, _ header: VCardHeader, groups: inout GroupInfo, state: inout State
+        _ line: VCardRawLine, _ header: VCardHeader, into key: ContactKey, groups: inout GroupInfo, state: inout State
     ) {
         let value = trimmedText(line, header)
         var urlString = value
@@ -530,7 +587,7 @@ struct VCardCardReader {
             service: service)
         let label = label(header, kind: nil, groups: &groups)
         if !(profile.urlString.isEmpty && profile.username.isEmpty && profile.userIdentifier.isEmpty) {
-            state.values.socialProfiles.append(LabeledValue(label: label, value: profile))
+            state.values[socialProfiles: key].append(LabeledValue(label: label, value: profile))
         }
     }
 
@@ -564,7 +621,7 @@ struct VCardCardReader {
     }
 
     private mutating func alternateBirthday(
-        _ line: VCardRawLine, _ header: VCardHeader, state: inout State
+        _ line: VCardRawLine, _ header: VCardHeader, into key: ContactKey, state: inout State
     ) -> VCardCardError? {
         let value = trimmedText(line, header)
         guard !value.isEmpty else { return nil }
@@ -586,17 +643,18 @@ struct VCardCardReader {
                 .invalidDate, line.lineNumber,
                 "X-ALTBDAY \(Self.preview(value)) is not a valid date: " + problems.joined(separator: "; "))
         }
-        state.values.nonGregorianBirthday = date
+        state.values[date: key] = date
         return nil
     }
 
     // MARK: Photos
 
-    private mutating func readPhoto(_ line: VCardRawLine, _ header: VCardHeader, state: inout State) -> VCardCardError?
-    {
+    private mutating func readPhoto(
+        _ line: VCardRawLine, _ header: VCardHeader, into key: ContactKey, state: inout State
+    ) -> VCardCardError? {
         let raw = VCardBytes.trimmed(line.valueBytes)
         guard !raw.isEmpty else { return nil }
-        if state.values.imageData != nil {
+        if state.values[data: key] != nil {
             warn(.duplicateProperty, line.lineNumber, "a second PHOTO was left out; the first one counts")
             return nil
         }
@@ -618,7 +676,7 @@ struct VCardCardReader {
             return error(.undecodablePhoto, line.lineNumber, "PHOTO data cannot be decoded as base64")
         }
         if !bytes.isEmpty {
-            state.values.imageData = Data(bytes)
+            state.values[data: key] = Data(bytes)
         }
         return nil
     }
@@ -644,9 +702,6 @@ struct VCardCardReader {
         var values = state.values
         if state.isOrganization {
             values.contactType = .organization
-        }
-        if !state.notes.isEmpty {
-            values.note = state.notes.joined(separator: "\n")
         }
         if let phonetic = state.irmcPhonetic, values.phoneticFamilyName.isEmpty, values.phoneticGivenName.isEmpty {
             let parts = phonetic + ["", "", ""]

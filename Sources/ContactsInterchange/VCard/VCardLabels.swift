@@ -17,6 +17,20 @@ enum VCardLabels {
         case url
         case instantMessage
         case relation
+
+        /// The kind of a labeled property, by its name; nil for a property whose labels have no
+        /// `TYPE` form and go into `X-ABLabel` (`X-ABRELATEDNAMES`, `X-ABDATE`, ...).
+        init?(property: String) {
+            switch property.uppercased() {
+            case "TEL": self = .phone
+            case "EMAIL": self = .email
+            case "ADR": self = .address
+            case "URL": self = .url
+            case "IMPP": self = .instantMessage
+            case "RELATED": self = .relation
+            default: return nil
+            }
+        }
     }
 
     /// Type tokens that say nothing about the label and are skipped when reading.

@@ -142,80 +142,19 @@ struct VCardWriter {
 
     // MARK: Contacts
 
-    /// Writes one contact as one card.
+    /// Writes one contact as one card: the keys' properties in the order of
+    /// ``ContactKeyTable/vCardOrder``, between the header and the identifier.
     package mutating func write(_ contact: Contact) {
         groupCounter = 0
-        let escape = VCardEscaping.escape
-        func has(_ key: ContactKey) -> Bool { contact.isKeyAvailable(key) }
-        func string(_ key: ContactKey, _ read: (Contact) -> String) -> String {
-            has(key) ? read(contact) : ""
-        }
-
         line("BEGIN", "VCARD")
         line("VERSION", version.rawValue)
-        line("PRODID", escape(Self.productIdentifier))
-        let isOrganization = has(.contactType) && contact.contactType == .organization
+        line("PRODID", VCardEscaping.escape(Self.productIdentifier))
+        let isOrganization = contact.isKeyAvailable(.contactType) && contact.contactType == .organization
         if isV4, isOrganization {
             line("KIND", "org")
         }
-        let nameParts = [
-            string(.familyName, \.familyName), string(.givenName, \.givenName), string(.middleName, \.middleName),
-            string(.namePrefix, \.namePrefix), string(.nameSuffix, \.nameSuffix),
-        ]
-        line("N", nameParts.map(escape).joined(separator: ";"))
-        line("FN", escape(Self.formattedName(of: contact)))
-        for (key, name) in [
-            (ContactKey.nickname, "NICKNAME"), (.previousFamilyName, "X-MAIDENNAME"),
-            (.phoneticGivenName, "X-PHONETIC-FIRST-NAME"), (.phoneticMiddleName, "X-PHONETIC-MIDDLE-NAME"),
-            (.phoneticFamilyName, "X-PHONETIC-LAST-NAME"),
-        ] {
-            let value = string(key) { $0.values.string(for: key) }
-            if !value.isEmpty {
-                line(name, escape(value))
-            }
-        }
-        let organization = string(.organizationName, \.organizationName)
-        let department = string(.departmentName, \.departmentName)
-        if !organization.isEmpty || !department.isEmpty {
-            line("ORG", escape(organization) + ";" + escape(department))
-        }
-        let phoneticOrganization = string(.phoneticOrganizationName, \.phoneticOrganizationName)
-        if !phoneticOrganization.isEmpty {
-            line("X-PHONETIC-ORG", escape(phoneticOrganization))
-        }
-        let jobTitle = string(.jobTitle, \.jobTitle)
-        if !jobTitle.isEmpty {
-            line("TITLE", escape(jobTitle))
-        }
-        writeLabeledValues(of: contact)
-        if has(.note), !contact.note.isEmpty {
-            line("NOTE", escape(contact.note))
-        }
-        if has(.urlAddresses) {
-            for (index, url) in contact.urlAddresses.enumerated() {
-                labeled("URL", value: escape(url.value), label: url.label, kind: .url, preferred: index == 0)
-            }
-        }
-        writeDates(of: contact)
-        if has(.contactRelations) {
-            for (index, relation) in contact.contactRelations.enumerated() {
-                labeled(
-                    "X-ABRELATEDNAMES", value: escape(relation.value.name), label: relation.label, kind: nil,
-                    preferred: index == 0)
-            }
-        }
-        if has(.instantMessageAddresses) {
-            for (index, address) in contact.instantMessageAddresses.enumerated() {
-                let service = address.value.service
-                let scheme = VCardServices.scheme(forInstantMessageService: service)
-                labeled(
-                    "IMPP", value: escape(scheme + ":" + address.value.username), label: address.label,
-                    kind: .instantMessage, preferred: index == 0,
-                    leadingParameters: service.isEmpty ? [] : [("X-SERVICE-TYPE", [service])])
-            }
-        }
-        if has(.imageData), let image = contact.imageData, !image.isEmpty {
-            writePhoto([UInt8](image))
+        for key in ContactKeyTable.vCardOrder {
+            write(ContactKeyTable[key], of: contact)
         }
         if !isV4, isOrganization {
             line("X-ABShowAs", "COMPANY")
@@ -224,12 +163,104 @@ struct VCardWriter {
             if UUID(uuidString: contact.identifier) != nil {
                 line("UID", "urn:uuid:" + contact.identifier.lowercased())
             } else {
-                line("UID", escape(contact.identifier), parameters: [("VALUE", ["text"])])
+                line("UID", VCardEscaping.escape(contact.identifier), parameters: [("VALUE", ["text"])])
             }
         } else {
-            line("UID", escape(contact.identifier))
+            line("UID", VCardEscaping.escape(contact.identifier))
         }
         line("END", "VCARD")
+    }
+
+    /// Writes the properties of one key, as its row maps it.
+    private mutating func write(_ row: ContactKeyDescriptor, of contact: Contact) {
+        switch row.vCard {
+        case .none:
+            break
+        case .text(let name), .repeatedText(let name):
+            if contact.isKeyAvailable(row.key), case let text = contact.values[string: row.key], !text.isEmpty {
+                line(name, VCardEscaping.escape(text))
+            }
+        case .component(let name, _, _):
+            writeStructured(name, of: contact)
+        case .byKind(let names):
+            if contact.isKeyAvailable(row.key), let name = names.first {
+                write(row, as: name, of: contact)
+            }
+        }
+    }
+
+    /// Writes a structured property (`N`, `ORG`) from the keys of its components, those not
+    /// available counting as empty. `N` is written even when empty, since vCard 3.0 requires it,
+    /// and the formatted name follows it; any other is written only when it has text.
+    private mutating func writeStructured(_ name: String, of contact: Contact) {
+        let parts = (Self.components[name] ?? []).map { key in
+            contact.isKeyAvailable(key) ? contact.values[string: key] : ""
+        }
+        if name == "N" {
+            line(name, parts.map(VCardEscaping.escape).joined(separator: ";"))
+            line("FN", VCardEscaping.escape(Self.formattedName(of: contact)))
+        } else if parts.contains(where: { !$0.isEmpty }) {
+            line(name, parts.map(VCardEscaping.escape).joined(separator: ";"))
+        }
+    }
+
+    /// The keys of each structured property's components, in component order.
+    private static let components: [String: [ContactKey]] = {
+        var components: [String: [(index: Int, key: ContactKey)]] = [:]
+        for row in ContactKeyTable.rows {
+            if case .component(let name, let index, _) = row.vCard {
+                components[name, default: []].append((index, row.key))
+            }
+        }
+        return components.mapValues { $0.sorted { $0.index < $1.index }.map(\.key) }
+    }()
+
+    /// Writes the property of a key whose kind has vCard code of its own.
+    private mutating func write(_ row: ContactKeyDescriptor, as name: String, of contact: Contact) {
+        let key = row.key
+        let values = contact.values
+        let escape = VCardEscaping.escape
+        switch row.kind {
+        case .identifier, .contactType, .string, .thumbnailImageData, .imageDataAvailable:
+            break
+        case .date:
+            if let birthday = values[date: key] { writeDate(name, birthday) }
+        case .nonGregorianDate:
+            if let birthday = values[date: key] { writeNonGregorianDate(name, birthday) }
+        case .labeledDates:
+            for date in values[labeledDates: key] { writeLabeledDate(name, date) }
+        case .labeledStrings:
+            // 3.0 marks an email address as such, as Apple writes it.
+            let leadingTypes = name == "EMAIL" && !isV4 ? ["INTERNET"] : []
+            for (index, item) in values[labeledStrings: key].enumerated() {
+                labeled(
+                    name, value: escape(item.value), label: item.label, kind: VCardLabels.Kind(property: name),
+                    leadingTypes: leadingTypes, preferred: index == 0)
+            }
+        case .labeledPhoneNumbers:
+            for (index, phone) in values[phoneNumbers: key].enumerated() {
+                labeled(
+                    name, value: escape(phone.value.stringValue), label: phone.label,
+                    kind: VCardLabels.Kind(property: name), preferred: index == 0)
+            }
+        case .labeledPostalAddresses:
+            for (index, address) in values[postalAddresses: key].enumerated() {
+                writePostalAddress(name, address, preferred: index == 0)
+            }
+        case .labeledRelations:
+            for (index, relation) in values[contactRelations: key].enumerated() {
+                labeled(
+                    name, value: escape(relation.value.name), label: relation.label, kind: nil, preferred: index == 0)
+            }
+        case .labeledSocialProfiles:
+            for profile in values[socialProfiles: key] { writeSocialProfile(name, profile) }
+        case .labeledInstantMessageAddresses:
+            for (index, address) in values[instantMessageAddresses: key].enumerated() {
+                writeInstantMessageAddress(name, address, preferred: index == 0)
+            }
+        case .imageData:
+            if let image = values[data: key], !image.isEmpty { writePhoto(name, [UInt8](image)) }
+        }
     }
 
     /// The full name, as ``ContactFormatter`` makes it; for a partial contact, the keys it
@@ -242,49 +273,36 @@ struct VCardWriter {
         return ContactFormatter(style: .fullName, userDefaults: .shared).string(from: complete) ?? ""
     }
 
-    private mutating func writeLabeledValues(of contact: Contact) {
-        let escape = VCardEscaping.escape
-        if contact.isKeyAvailable(.emailAddresses) {
-            for (index, email) in contact.emailAddresses.enumerated() {
-                labeled(
-                    "EMAIL", value: escape(email.value), label: email.label, kind: .email,
-                    leadingTypes: isV4 ? [] : ["INTERNET"], preferred: index == 0)
-            }
+    private mutating func writePostalAddress(_ name: String, _ address: LabeledValue<PostalAddress>, preferred: Bool) {
+        let value = address.value
+        let components = ["", "", value.street, value.city, value.state, value.postalCode, value.country]
+        var companions: [(name: String, value: String)] = []
+        if !value.isoCountryCode.isEmpty {
+            companions.append(("X-ABADR", value.isoCountryCode))
         }
-        if contact.isKeyAvailable(.phoneNumbers) {
-            for (index, phone) in contact.phoneNumbers.enumerated() {
-                labeled(
-                    "TEL", value: escape(phone.value.stringValue), label: phone.label, kind: .phone,
-                    preferred: index == 0)
-            }
+        if !value.subLocality.isEmpty {
+            companions.append(("X-APPLE-SUBLOCALITY", value.subLocality))
         }
-        if contact.isKeyAvailable(.postalAddresses) {
-            for (index, address) in contact.postalAddresses.enumerated() {
-                let value = address.value
-                let components = ["", "", value.street, value.city, value.state, value.postalCode, value.country]
-                var companions: [(name: String, value: String)] = []
-                if !value.isoCountryCode.isEmpty {
-                    companions.append(("X-ABADR", value.isoCountryCode))
-                }
-                if !value.subLocality.isEmpty {
-                    companions.append(("X-APPLE-SUBLOCALITY", value.subLocality))
-                }
-                if !value.subAdministrativeArea.isEmpty {
-                    companions.append(("X-APPLE-SUBADMINISTRATIVEAREA", value.subAdministrativeArea))
-                }
-                labeled(
-                    "ADR", value: components.map(escape).joined(separator: ";"), label: address.label, kind: .address,
-                    preferred: index == 0, alwaysGrouped: true, companions: companions)
-            }
+        if !value.subAdministrativeArea.isEmpty {
+            companions.append(("X-APPLE-SUBADMINISTRATIVEAREA", value.subAdministrativeArea))
         }
-        if contact.isKeyAvailable(.socialProfiles) {
-            for profile in contact.socialProfiles {
-                writeSocialProfile(profile)
-            }
-        }
+        labeled(
+            name, value: components.map(VCardEscaping.escape).joined(separator: ";"), label: address.label,
+            kind: VCardLabels.Kind(property: name), preferred: preferred, alwaysGrouped: true, companions: companions)
     }
 
-    private mutating func writeSocialProfile(_ profile: LabeledValue<SocialProfile>) {
+    private mutating func writeInstantMessageAddress(
+        _ name: String, _ address: LabeledValue<InstantMessageAddress>, preferred: Bool
+    ) {
+        let service = address.value.service
+        let scheme = VCardServices.scheme(forInstantMessageService: service)
+        labeled(
+            name, value: VCardEscaping.escape(scheme + ":" + address.value.username), label: address.label,
+            kind: VCardLabels.Kind(property: name), preferred: preferred,
+            leadingParameters: service.isEmpty ? [] : [("X-SERVICE-TYPE", [service])])
+    }
+
+    private mutating func writeSocialProfile(_ name: String, _ profile: LabeledValue<SocialProfile>) {
         let value = profile.value
         var parameters: [Parameter] = []
         if !value.service.isEmpty {
@@ -300,54 +318,51 @@ struct VCardWriter {
         if text.isEmpty {
             text = "x-apple:" + (value.username.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "")
         }
-        labeled(
-            "X-SOCIALPROFILE", value: VCardEscaping.escape(text), label: profile.label, kind: nil,
-            parameters: parameters)
+        labeled(name, value: VCardEscaping.escape(text), label: profile.label, kind: nil, parameters: parameters)
     }
 
-    private mutating func writeDates(of contact: Contact) {
-        if contact.isKeyAvailable(.birthday), let birthday = contact.birthday {
-            if isV4 {
-                line("BDAY", VCardDates.format40(birthday))
-            } else {
-                let (value, omitsYear) = VCardDates.format30(birthday)
-                line("BDAY", value, parameters: omitsYear ? [("X-APPLE-OMIT-YEAR", ["1604"])] : [])
-            }
-        }
-        if contact.isKeyAvailable(.nonGregorianBirthday), let birthday = contact.nonGregorianBirthday,
-            let calendar = birthday.calendar, let calendarName = VCardDates.calendarName(of: calendar.identifier)
-        {
-            var parameters: [Parameter] = [("CALSCALE", [calendarName])]
-            if birthday.isLeapMonth == true {
-                parameters.append(("X-LEAP-MONTH", ["TRUE"]))
-            }
-            line("X-ALTBDAY", VCardDates.formatAlternate(birthday), parameters: parameters)
-        }
-        if contact.isKeyAvailable(.dates) {
-            for date in contact.dates {
-                if isV4 {
-                    labeled("X-ABDATE", value: VCardDates.format40(date.value), label: date.label, kind: nil)
-                } else {
-                    let (value, omitsYear) = VCardDates.format30(date.value)
-                    labeled(
-                        "X-ABDATE", value: value, label: date.label, kind: nil,
-                        parameters: omitsYear ? [("X-APPLE-OMIT-YEAR", ["1604"])] : [])
-                }
-            }
+    private mutating func writeDate(_ name: String, _ date: DateComponents) {
+        if isV4 {
+            line(name, VCardDates.format40(date))
+        } else {
+            let (value, omitsYear) = VCardDates.format30(date)
+            line(name, value, parameters: omitsYear ? [("X-APPLE-OMIT-YEAR", ["1604"])] : [])
         }
     }
 
-    private mutating func writePhoto(_ image: [UInt8]) {
+    private mutating func writeNonGregorianDate(_ name: String, _ date: DateComponents) {
+        guard let calendar = date.calendar, let calendarName = VCardDates.calendarName(of: calendar.identifier) else {
+            return
+        }
+        var parameters: [Parameter] = [("CALSCALE", [calendarName])]
+        if date.isLeapMonth == true {
+            parameters.append(("X-LEAP-MONTH", ["TRUE"]))
+        }
+        line(name, VCardDates.formatAlternate(date), parameters: parameters)
+    }
+
+    private mutating func writeLabeledDate(_ name: String, _ date: LabeledValue<DateComponents>) {
+        if isV4 {
+            labeled(name, value: VCardDates.format40(date.value), label: date.label, kind: nil)
+        } else {
+            let (value, omitsYear) = VCardDates.format30(date.value)
+            labeled(
+                name, value: value, label: date.label, kind: nil,
+                parameters: omitsYear ? [("X-APPLE-OMIT-YEAR", ["1604"])] : [])
+        }
+    }
+
+    private mutating func writePhoto(_ name: String, _ image: [UInt8]) {
         let type = VCardImageType(of: image)
         let base64 = VCardBase64.encode(image)
         if isV4 {
-            line("PHOTO", "data:" + (type?.mediaType ?? "application/octet-stream") + ";base64," + base64)
+            line(name, "data:" + (type?.mediaType ?? "application/octet-stream") + ";base64," + base64)
         } else {
             var parameters: [Parameter] = [("ENCODING", ["b"])]
             if let type {
                 parameters.append(("TYPE", [type.rawValue]))
             }
-            line("PHOTO", base64, parameters: parameters)
+            line(name, base64, parameters: parameters)
         }
     }
 }
@@ -374,29 +389,5 @@ enum VCardImageType: String, Sendable {
     /// The media type, as a 4.0 data URI names it.
     var mediaType: String {
         "image/" + rawValue.lowercased()
-    }
-}
-
-extension ContactValues {
-    /// The value of a string key, or "" for a key that is not a string.
-    fileprivate func string(for key: ContactKey) -> String {
-        switch key {
-        case .namePrefix: self.namePrefix
-        case .givenName: self.givenName
-        case .middleName: self.middleName
-        case .familyName: self.familyName
-        case .previousFamilyName: self.previousFamilyName
-        case .nameSuffix: self.nameSuffix
-        case .nickname: self.nickname
-        case .phoneticGivenName: self.phoneticGivenName
-        case .phoneticMiddleName: self.phoneticMiddleName
-        case .phoneticFamilyName: self.phoneticFamilyName
-        case .organizationName: self.organizationName
-        case .phoneticOrganizationName: self.phoneticOrganizationName
-        case .departmentName: self.departmentName
-        case .jobTitle: self.jobTitle
-        case .note: self.note
-        default: ""
-        }
     }
 }
