@@ -137,11 +137,7 @@ struct SearchBench {
     }
 
     static func nameWords(_ values: ContactValues) -> [String] {
-        [
-            values.namePrefix, values.givenName, values.middleName, values.familyName, values.previousFamilyName,
-            values.nameSuffix, values.nickname, values.phoneticGivenName, values.phoneticMiddleName,
-            values.phoneticFamilyName, values.phoneticOrganizationName, values.organizationName,
-        ].flatMap(words)
+        ContactKeyTable.searchedNameKeys.map { values[string: $0] }.flatMap(words)
     }
 
     /// Folds case, diacritics and width with Foundation, folds the stroked letters Foundation

@@ -292,33 +292,17 @@ enum SearchFolding {
         return words
     }
 
-    /// Calls `body` with each name field that the name index reads.
+    /// Calls `body` with each name field that the name index reads
+    /// (``ContactKeyTable/searchedNameKeys``), in key order.
     static func forEachNameField(of values: ContactValues, _ body: (String) -> Void) {
-        body(values.namePrefix)
-        body(values.givenName)
-        body(values.middleName)
-        body(values.familyName)
-        body(values.previousFamilyName)
-        body(values.nameSuffix)
-        body(values.nickname)
-        body(values.phoneticGivenName)
-        body(values.phoneticMiddleName)
-        body(values.phoneticFamilyName)
-        body(values.organizationName)
-        body(values.phoneticOrganizationName)
+        for key in ContactKeyTable.searchedNameKeys {
+            body(values[string: key])
+        }
     }
 
     /// Whether two contacts' name fields are the same, so their name words are too.
     static func sameNameFields(_ first: ContactValues, _ second: ContactValues) -> Bool {
-        first.givenName == second.givenName && first.familyName == second.familyName
-            && first.middleName == second.middleName && first.namePrefix == second.namePrefix
-            && first.nameSuffix == second.nameSuffix && first.nickname == second.nickname
-            && first.previousFamilyName == second.previousFamilyName
-            && first.phoneticGivenName == second.phoneticGivenName
-            && first.phoneticMiddleName == second.phoneticMiddleName
-            && first.phoneticFamilyName == second.phoneticFamilyName
-            && first.organizationName == second.organizationName
-            && first.phoneticOrganizationName == second.phoneticOrganizationName
+        ContactKeyTable.searchedNameKeys.allSatisfy { first[string: $0] == second[string: $0] }
     }
 
     /// Appends the folded words of a text: ASCII text is copied in bulk, then lowercased and

@@ -18,9 +18,9 @@ import LedgerStorage
 /// words may match the same name word ("jo john" finds John Smith). An approximation of
 /// Apple's undocumented behaviour.
 ///
-/// - Name fields: name prefix, given, middle, family and previous family name, name suffix,
-///   nickname, the phonetic given, middle, family and organization names, and the
-///   organization name. The organization counts for every contact, not only for
+/// - Name fields (the keys ``ContactKeyTable`` marks as searched): name prefix, given, middle,
+///   family and previous family name, name suffix, nickname, the phonetic given, middle, family
+///   and organization names, and the organization name. The organization counts for every contact, not only for
 ///   organization contacts as on Apple's platforms, so "appl" finds the people of Apple Inc.
 /// - Folding: case, diacritics and width are ignored, as Foundation's
 ///   `folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive])` does
