@@ -82,21 +82,6 @@ enum ContactText {
         for key in ContactKey.allCases where contact.isKeyAvailable(key) {
             switch key {
             case .identifier, .contactType, .thumbnailImageData, .imageDataAvailable: break
-            case .namePrefix: add(key, contact.namePrefix)
-            case .givenName: add(key, contact.givenName)
-            case .middleName: add(key, contact.middleName)
-            case .familyName: add(key, contact.familyName)
-            case .previousFamilyName: add(key, contact.previousFamilyName)
-            case .nameSuffix: add(key, contact.nameSuffix)
-            case .nickname: add(key, contact.nickname)
-            case .phoneticGivenName: add(key, contact.phoneticGivenName)
-            case .phoneticMiddleName: add(key, contact.phoneticMiddleName)
-            case .phoneticFamilyName: add(key, contact.phoneticFamilyName)
-            case .organizationName: add(key, contact.organizationName)
-            case .phoneticOrganizationName: add(key, contact.phoneticOrganizationName)
-            case .departmentName: add(key, contact.departmentName)
-            case .jobTitle: add(key, contact.jobTitle)
-            case .note: add(key, contact.note)
             case .birthday: add(key, contact.birthday.map(date) ?? "")
             case .nonGregorianBirthday: add(key, contact.nonGregorianBirthday.map(date) ?? "")
             case .dates: for item in contact.dates { add(key, date(item.value), label: item.label) }
@@ -115,6 +100,9 @@ enum ContactText {
             case .instantMessageAddresses:
                 for item in contact.instantMessageAddresses { add(key, messagingText(item.value), label: item.label) }
             case .imageData: add(key, contact.imageData.map { "\($0.count) bytes" } ?? "")
+            default:
+                // Every other key holds text, which its JSON value is.
+                if case .string(let text) = ContactJSON.value(of: key, in: contact) { add(key, text) }
             }
         }
         return rows
