@@ -7,7 +7,7 @@ import LedgerStorage
 /// ``ContactKeyTable`` implement; the golden test in `Tests/ContactsLedgerTests/Events` fails if
 /// the bytes they produce ever change. Every number is written out: a number that has shipped is never reused or renumbered, and a field that is no
 /// longer written keeps its number, retired, so that old payloads never read as something else.
-enum EventSchema {
+package enum EventSchema {
     /// The top-level message of a payload: the operations, in the order they were applied.
     enum EventField: UInt32, CaseIterable {
         case operations = 1

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import ContactsEngine
+@testable import ContactsInterchange
 @testable import ContactsLedger
+@testable import ContactsModel
+@testable import LedgerAudit
 
 @Suite("The table of contact keys")
 struct ContactKeyTableTests {
