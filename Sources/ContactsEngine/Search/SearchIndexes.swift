@@ -117,10 +117,11 @@ package struct SearchIndexes: Sendable {
         scratchWords.removeAll()
         SearchFolding.appendNameWords(of: values, to: &scratchWords)
         names.insert(slot, words: scratchWords)
-        for address in values.emailAddresses where SearchFolding.foldEmail(address.value, into: &scratchKey) {
+        for address in values[labeledStrings: .emailAddresses]
+        where SearchFolding.foldEmail(address.value, into: &scratchKey) {
             emails.insert(slot, key: scratchKey)
         }
-        for number in values.phoneNumbers {
+        for number in values[phoneNumbers: .phoneNumbers] {
             let text = number.value.stringValue
             if let (key, code) = PhoneNumbering.storedKey(for: text, dialing: phoneDialing, packed: &scratchKey) {
                 insertPhone(slot, key: key, callingCode: code)
@@ -133,10 +134,11 @@ package struct SearchIndexes: Sendable {
         scratchWords.removeAll()
         SearchFolding.appendNameWords(of: values, to: &scratchWords)
         names.remove(slot, words: scratchWords)
-        for address in values.emailAddresses where SearchFolding.foldEmail(address.value, into: &scratchKey) {
+        for address in values[labeledStrings: .emailAddresses]
+        where SearchFolding.foldEmail(address.value, into: &scratchKey) {
             emails.remove(slot, key: scratchKey)
         }
-        for number in values.phoneNumbers {
+        for number in values[phoneNumbers: .phoneNumbers] {
             let text = number.value.stringValue
             if let (key, code) = PhoneNumbering.storedKey(for: text, dialing: phoneDialing, packed: &scratchKey) {
                 removePhone(slot, key: key, callingCode: code)
@@ -569,11 +571,13 @@ package struct SearchIndexes: Sendable {
     // MARK: Keys
 
     private func emailKeys(of values: ContactValues) -> [[UInt8]] {
-        values.emailAddresses.compactMap { SearchFolding.foldedEmail($0.value) }
+        values[labeledStrings: .emailAddresses].compactMap { SearchFolding.foldedEmail($0.value) }
     }
 
     private func phoneKeys(of values: ContactValues) -> [PhoneKey] {
-        values.phoneNumbers.compactMap { PhoneNumbering.key(for: $0.value.stringValue, dialing: phoneDialing) }
+        values[phoneNumbers: .phoneNumbers].compactMap {
+            PhoneNumbering.key(for: $0.value.stringValue, dialing: phoneDialing)
+        }
     }
 
     private func phoneSlots(of key: PhoneKey) -> [ContactSlot] {

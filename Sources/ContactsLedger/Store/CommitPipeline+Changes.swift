@@ -32,7 +32,7 @@ extension CommitPipeline {
         else { return 0 }
         projectionLock.write {
             applyLeavingIndexChangesPending {
-                for (record, event) in applied { projection.apply(event, record: record) }
+                for (record, event) in applied { cell.projection.apply(event, record: record) }
             }
         }
         catchUpIndexes()

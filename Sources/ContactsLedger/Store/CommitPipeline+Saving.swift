@@ -186,7 +186,7 @@ extension CommitPipeline {
             }
             return .waitsForQueued
         }
-        guard let committed = projectionLock.read({ projection.sequence(ofRequest: requestID) }) else { return nil }
+        guard let committed = projectionLock.read({ cell.stateView.sequence(ofRequest: requestID) }) else { return nil }
         return .answered {
             let original = Result { try self.originalResult(of: committed, journal: journal) }
             completion(original.mapError { $0 as? ContactStoreError ?? ContactStoreError(.dataAccessError, "\($0)") })
@@ -223,7 +223,7 @@ extension CommitPipeline {
     func answerUnchanged(
         _ completion: @escaping @Sendable (Result<SaveResult, ContactStoreError>) -> Void
     ) -> () -> Void {
-        let head = projectionLock.read { (projection.head, projection.lastCommitMicroseconds) }
+        let head = projectionLock.read { (cell.projection.head, cell.projection.lastCommitMicroseconds) }
         return {
             completion(
                 .success(
@@ -404,13 +404,15 @@ extension CommitPipeline {
             applyLeavingIndexChangesPending {
                 for index in records.indices {
                     guard case .success(let receipt) = records[index].result else { continue }
-                    projection.apply(
+                    cell.projection.apply(
                         records[index].event, encoded: records[index].encoded, receipt: receipt,
                         requestID: records[index].requestID)
                     operations += records[index].event.operations.count
                 }
             }
-            snapshotter?.applied(operations: operations, contacts: projection.contactCount) {
+            snapshotter?.applied(
+                operations: operations, contacts: cell.read { projection, _ in projection.contactCount }
+            ) {
                 catchUpIndexes()
                 return projectionWithIndexes()
             }

@@ -48,20 +48,9 @@ package final class CommitPipeline: @unchecked Sendable {
     /// The state and its search indexes, each at an address that never changes, so that
     /// planning and reads borrow them in place (``ProjectionCell``): a copy per request would
     /// retain and release every buffer they hold, under the commit lock, on cache lines that
-    /// the finishing thread writes.
+    /// the finishing thread writes. `cell.projection` is the state without its search indexes,
+    /// which `cell.indexes` holds as of the records applied before `pendingIndexChanges`.
     let cell: ProjectionCell
-    /// The state, without its search indexes: the projection's own are left empty in a store,
-    /// which keeps them in `indexes` (decision 0014).
-    var projection: Projection {
-        _read { yield cell.projection }
-        _modify { yield &cell.projection }
-    }
-    /// The search indexes of `projection`, as of the records applied before the changes in
-    /// `pendingIndexChanges`.
-    var indexes: SearchIndexes {
-        _read { yield cell.indexes }
-        _modify { yield &cell.indexes }
-    }
     let indexLock = ReadWriteLock()
     /// Index changes of applied records, in order, that `indexes` does not have yet: a finish
     /// records them, answers its callers, and then applies them (``catchUpIndexes()``), unless a
@@ -174,7 +163,7 @@ package final class CommitPipeline: @unchecked Sendable {
     }
 
     /// The head digest of the state this store shows.
-    package var headDigest: HeadDigest { projectionLock.read { projection.head } }
+    package var headDigest: HeadDigest { projectionLock.read { cell.projection.head } }
 
     /// Calls `body` with each durable record from `sequence` on, until it returns false.
     package func forEachRecord(from sequence: UInt64, _ body: (JournalRecord) throws -> Bool) throws {
@@ -202,17 +191,17 @@ package final class CommitPipeline: @unchecked Sendable {
     /// A copy of the projection holding the store's indexes; call holding `projectionLock` and
     /// with the indexes caught up.
     func projectionWithIndexes() -> Projection {
-        var whole = projection
-        whole.indexes = indexes
+        var whole = cell.projection
+        whole.indexes = cell.indexes
         return whole
     }
 
     /// Applies records to the projection with `apply`, leaving their index changes pending
     /// (decision 0014); call holding `projectionLock` for writing.
     func applyLeavingIndexChangesPending(_ apply: () -> Void) {
-        projection.recordIndexChanges()
+        cell.projection.recordIndexChanges()
         apply()
-        let changes = projection.takeIndexChanges()
+        let changes = cell.projection.takeIndexChanges()
         indexLock.write { pendingIndexChanges.append(contentsOf: changes) }
     }
 
@@ -240,9 +229,9 @@ package final class CommitPipeline: @unchecked Sendable {
         if indexLock.read({ pendingIndexChanges.isEmpty }) { return }
         indexLock.write {
             guard !pendingIndexChanges.isEmpty else { return }
-            indexes.apply(pendingIndexChanges)
+            cell.indexes.apply(pendingIndexChanges)
             pendingIndexChanges.removeAll(keepingCapacity: true)
-            if indexes.needsPreparation { indexes.prepareForQueries() }
+            if cell.read({ _, indexes in indexes.needsPreparation }) { cell.indexes.prepareForQueries() }
         }
     }
 }

@@ -167,9 +167,9 @@ extension ContactStore {
             let fold: (String) -> String = {
                 $0.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             }
-            let first = resolved == .givenName ? values.givenName : values.familyName
-            let second = resolved == .givenName ? values.familyName : values.givenName
-            var key = [fold(first), fold(second), fold(values.organizationName)]
+            let first = values[string: resolved == .givenName ? .givenName : .familyName]
+            let second = values[string: resolved == .givenName ? .familyName : .givenName]
+            var key = [fold(first), fold(second), fold(values[string: .organizationName])]
             // Contacts without any name sort by organization, among the others by that name.
             if key[0].isEmpty && key[1].isEmpty { key = [key[2], "", ""] }
             return (key, owner.identifier, slot)

@@ -356,7 +356,7 @@ package struct SavePlanner<State: LedgerState> {
                 .insertedRecordAlreadyExists, "contact \(identifier) already exists", affectedIdentifiers: [identifier])
         }
         let containerID = try containerIdentifier(added.container, for: identifier)
-        try checkNote(added.values.note.isEmpty ? [] : [.note], identifier)
+        try checkNote(added.values[string: .note].isEmpty ? [] : [.note], identifier)
         collect(added.issues, identifier)
         record(
             .addContact(

@@ -75,7 +75,7 @@ extension ContactKey {
     /// The positions are fixed here rather than derived from the declaration order, so that
     /// reordering the cases can never change the meaning of a stored bit set. Never reuse or
     /// renumber a position; a new key takes the next free one, ``bitIndexEnd``, and moves it on.
-    package var bitIndex: Int {
+    @inlinable package var bitIndex: Int {
         switch self {
         case .identifier: 0
         case .contactType: 1
@@ -112,7 +112,7 @@ extension ContactKey {
 
     /// One more than the highest ``bitIndex``: the number of bit positions the keys take.
     /// A literal, so that the key sets built from it need no lazy initialization.
-    package static var bitIndexEnd: Int { 30 }
+    @inlinable package static var bitIndexEnd: Int { 30 }
 
     /// Whether a ``MutableContact`` can set this key's value.
     ///

@@ -12,11 +12,13 @@ public struct ContactKeySet: OptionSet, Sendable, Hashable {
     public let rawValue: UInt64
 
     /// Creates a set from its bits, dropping any bit that names no key.
+    @inlinable
     public init(rawValue: UInt64) {
         self.rawValue = rawValue & Self.allBits
     }
 
     /// Creates a set holding one key.
+    @inlinable
     public init(_ key: ContactKey) {
         self.rawValue = 1 << UInt64(key.bitIndex)
     }
@@ -42,7 +44,7 @@ public struct ContactKeySet: OptionSet, Sendable, Hashable {
     /// The bits below ``ContactKey/bitIndexEnd``, one per key (`ContactKeyTests` checks them
     /// against the keys). Computed from a literal, so that it needs no lazy initialization: every
     /// ``init(rawValue:)`` reads it, and a replay makes millions of sets.
-    private static var allBits: UInt64 { (1 << UInt64(ContactKey.bitIndexEnd)) - 1 }
+    @usableFromInline static var allBits: UInt64 { (1 << UInt64(ContactKey.bitIndexEnd)) - 1 }
 
     /// Every contact key.
     public static let all = ContactKeySet(rawValue: allBits)
@@ -55,16 +57,19 @@ public struct ContactKeySet: OptionSet, Sendable, Hashable {
     package static let image = ContactKeySet(rawValue: 0b111 << 27)
 
     /// Whether the set holds the given key.
+    @inlinable
     public func contains(_ key: ContactKey) -> Bool {
         rawValue & (1 << UInt64(key.bitIndex)) != 0
     }
 
     /// Adds a key to the set.
+    @inlinable
     public mutating func insert(_ key: ContactKey) {
         formUnion(ContactKeySet(key))
     }
 
     /// Removes a key from the set.
+    @inlinable
     public mutating func remove(_ key: ContactKey) {
         subtract(ContactKeySet(key))
     }

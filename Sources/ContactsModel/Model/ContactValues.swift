@@ -50,7 +50,7 @@ package struct ContactValues: Sendable, Hashable {
     }
 
     /// The box `ContactValues` shares until one of its copies changes (copy-on-write).
-    private final class Box: @unchecked Sendable {
+    @usableFromInline final class Box: @unchecked Sendable {
         // Thread-safety: a box reachable from more than one value is never written; a value
         // copies it first (`makeUnique`).
         //
@@ -58,43 +58,43 @@ package struct ContactValues: Sendable, Hashable {
         // accesses Swift checks as it checks any value's (a read overlapping a write of the same
         // value is refused); the runtime's check of this property on every read and write of
         // every value cost about a twentieth of a fetch by identifier.
-        @exclusivity(unchecked) var stored: Stored
+        @usableFromInline @exclusivity(unchecked) var stored: Stored
 
-        init(_ stored: Stored) { self.stored = stored }
+        @usableFromInline init(_ stored: Stored) { self.stored = stored }
     }
 
     /// The box of every empty set of values until one is changed.
-    private static let emptyBox = Box(Stored())
+    @usableFromInline static let emptyBox = Box(Stored())
 
-    private var box: Box
+    @usableFromInline var box: Box
 
     /// Gives this value a box of its own before a write.
-    private mutating func makeUnique() {
+    @inlinable mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&box) { box = Box(box.stored) }
     }
 
     /// Reads and writes a stored property (`values.givenName`, `values.phoneNumbers.append(…)`);
     /// a write first gives this value a box of its own.
-    package subscript<Value>(dynamicMember property: WritableKeyPath<Stored, Value>) -> Value {
-        get { box.stored[keyPath: property] }
-        _modify {
+    @inlinable package subscript<Value>(dynamicMember property: WritableKeyPath<Stored, Value>) -> Value {
+        @inline(__always) get { box.stored[keyPath: property] }
+        @inline(__always) _modify {
             makeUnique()
             yield &box.stored[keyPath: property]
         }
     }
 
     /// Whether two sets of values hold the same value for every key.
-    package static func == (lhs: ContactValues, rhs: ContactValues) -> Bool {
+    @inlinable package static func == (lhs: ContactValues, rhs: ContactValues) -> Bool {
         lhs.box === rhs.box || lhs.box.stored == rhs.box.stored
     }
 
     /// Hashes every value.
-    package func hash(into hasher: inout Hasher) {
+    @inlinable package func hash(into hasher: inout Hasher) {
         box.stored.hash(into: &hasher)
     }
 
     /// Creates the values of an empty contact.
-    package init() { box = Self.emptyBox }
+    @inlinable package init() { box = Self.emptyBox }
 
     /// The thumbnail: the image data itself when it is at most
     /// ``Contact/thumbnailImageDataBytesMax`` bytes, otherwise nil.
@@ -192,12 +192,12 @@ package struct ContactValues: Sendable, Hashable {
 
 extension ContactValues {
     /// Stops the program: the key's value is not of the kind an accessor reads.
-    private static func notOfKind(_ key: ContactKey, _ kind: String) -> Never {
+    @usableFromInline static func notOfKind(_ key: ContactKey, _ kind: String) -> Never {
         preconditionFailure("the value of \(key.rawValue) is not \(kind)")
     }
 
     /// The value of a ``ContactValueKind/contactType`` key.
-    package subscript(contactType key: ContactKey) -> ContactType {
+    @inlinable package subscript(contactType key: ContactKey) -> ContactType {
         @inline(__always) get {
             switch key {
             case .contactType: box.stored.contactType
@@ -217,8 +217,8 @@ extension ContactValues {
     }
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
-    @inline(__always)
-    private mutating func exchange(contactType key: ContactKey, _ value: inout ContactType) {
+    @inlinable @inline(__always)
+    mutating func exchange(contactType key: ContactKey, _ value: inout ContactType) {
         makeUnique()
         switch key {
         case .contactType: swap(&value, &box.stored.contactType)
@@ -227,7 +227,7 @@ extension ContactValues {
     }
 
     /// The value of a ``ContactValueKind/string`` key.
-    package subscript(string key: ContactKey) -> String {
+    @inlinable package subscript(string key: ContactKey) -> String {
         @inline(__always) get {
             switch key {
             case .namePrefix: box.stored.namePrefix
@@ -261,8 +261,8 @@ extension ContactValues {
     }
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
-    @inline(__always)
-    private mutating func exchange(string key: ContactKey, _ value: inout String) {
+    @inlinable @inline(__always)
+    mutating func exchange(string key: ContactKey, _ value: inout String) {
         makeUnique()
         switch key {
         case .namePrefix: swap(&value, &box.stored.namePrefix)
@@ -285,7 +285,7 @@ extension ContactValues {
     }
 
     /// The value of a ``ContactValueKind/date`` or ``ContactValueKind/nonGregorianDate`` key.
-    package subscript(date key: ContactKey) -> DateComponents? {
+    @inlinable package subscript(date key: ContactKey) -> DateComponents? {
         @inline(__always) get {
             switch key {
             case .birthday: box.stored.birthday
@@ -306,8 +306,8 @@ extension ContactValues {
     }
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
-    @inline(__always)
-    private mutating func exchange(date key: ContactKey, _ value: inout DateComponents?) {
+    @inlinable @inline(__always)
+    mutating func exchange(date key: ContactKey, _ value: inout DateComponents?) {
         makeUnique()
         switch key {
         case .birthday: swap(&value, &box.stored.birthday)
@@ -317,7 +317,7 @@ extension ContactValues {
     }
 
     /// The value of a ``ContactValueKind/labeledDates`` key.
-    package subscript(labeledDates key: ContactKey) -> [LabeledValue<DateComponents>] {
+    @inlinable package subscript(labeledDates key: ContactKey) -> [LabeledValue<DateComponents>] {
         @inline(__always) get {
             switch key {
             case .dates: box.stored.dates
@@ -337,8 +337,8 @@ extension ContactValues {
     }
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
-    @inline(__always)
-    private mutating func exchange(labeledDates key: ContactKey, _ value: inout [LabeledValue<DateComponents>]) {
+    @inlinable @inline(__always)
+    mutating func exchange(labeledDates key: ContactKey, _ value: inout [LabeledValue<DateComponents>]) {
         makeUnique()
         switch key {
         case .dates: swap(&value, &box.stored.dates)
@@ -347,7 +347,7 @@ extension ContactValues {
     }
 
     /// The value of a ``ContactValueKind/labeledPhoneNumbers`` key.
-    package subscript(phoneNumbers key: ContactKey) -> [LabeledValue<PhoneNumber>] {
+    @inlinable package subscript(phoneNumbers key: ContactKey) -> [LabeledValue<PhoneNumber>] {
         @inline(__always) get {
             switch key {
             case .phoneNumbers: box.stored.phoneNumbers
@@ -367,8 +367,8 @@ extension ContactValues {
     }
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
-    @inline(__always)
-    private mutating func exchange(phoneNumbers key: ContactKey, _ value: inout [LabeledValue<PhoneNumber>]) {
+    @inlinable @inline(__always)
+    mutating func exchange(phoneNumbers key: ContactKey, _ value: inout [LabeledValue<PhoneNumber>]) {
         makeUnique()
         switch key {
         case .phoneNumbers: swap(&value, &box.stored.phoneNumbers)
@@ -377,7 +377,7 @@ extension ContactValues {
     }
 
     /// The value of a ``ContactValueKind/labeledStrings`` key.
-    package subscript(labeledStrings key: ContactKey) -> [LabeledValue<String>] {
+    @inlinable package subscript(labeledStrings key: ContactKey) -> [LabeledValue<String>] {
         @inline(__always) get {
             switch key {
             case .emailAddresses: box.stored.emailAddresses
@@ -398,8 +398,8 @@ extension ContactValues {
     }
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
-    @inline(__always)
-    private mutating func exchange(labeledStrings key: ContactKey, _ value: inout [LabeledValue<String>]) {
+    @inlinable @inline(__always)
+    mutating func exchange(labeledStrings key: ContactKey, _ value: inout [LabeledValue<String>]) {
         makeUnique()
         switch key {
         case .emailAddresses: swap(&value, &box.stored.emailAddresses)
@@ -409,7 +409,7 @@ extension ContactValues {
     }
 
     /// The value of a ``ContactValueKind/labeledPostalAddresses`` key.
-    package subscript(postalAddresses key: ContactKey) -> [LabeledValue<PostalAddress>] {
+    @inlinable package subscript(postalAddresses key: ContactKey) -> [LabeledValue<PostalAddress>] {
         @inline(__always) get {
             switch key {
             case .postalAddresses: box.stored.postalAddresses
@@ -429,8 +429,8 @@ extension ContactValues {
     }
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
-    @inline(__always)
-    private mutating func exchange(postalAddresses key: ContactKey, _ value: inout [LabeledValue<PostalAddress>]) {
+    @inlinable @inline(__always)
+    mutating func exchange(postalAddresses key: ContactKey, _ value: inout [LabeledValue<PostalAddress>]) {
         makeUnique()
         switch key {
         case .postalAddresses: swap(&value, &box.stored.postalAddresses)
@@ -439,7 +439,7 @@ extension ContactValues {
     }
 
     /// The value of a ``ContactValueKind/labeledRelations`` key.
-    package subscript(contactRelations key: ContactKey) -> [LabeledValue<ContactRelation>] {
+    @inlinable package subscript(contactRelations key: ContactKey) -> [LabeledValue<ContactRelation>] {
         @inline(__always) get {
             switch key {
             case .contactRelations: box.stored.contactRelations
@@ -459,8 +459,8 @@ extension ContactValues {
     }
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
-    @inline(__always)
-    private mutating func exchange(contactRelations key: ContactKey, _ value: inout [LabeledValue<ContactRelation>]) {
+    @inlinable @inline(__always)
+    mutating func exchange(contactRelations key: ContactKey, _ value: inout [LabeledValue<ContactRelation>]) {
         makeUnique()
         switch key {
         case .contactRelations: swap(&value, &box.stored.contactRelations)
@@ -469,7 +469,7 @@ extension ContactValues {
     }
 
     /// The value of a ``ContactValueKind/labeledSocialProfiles`` key.
-    package subscript(socialProfiles key: ContactKey) -> [LabeledValue<SocialProfile>] {
+    @inlinable package subscript(socialProfiles key: ContactKey) -> [LabeledValue<SocialProfile>] {
         @inline(__always) get {
             switch key {
             case .socialProfiles: box.stored.socialProfiles
@@ -489,8 +489,8 @@ extension ContactValues {
     }
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
-    @inline(__always)
-    private mutating func exchange(socialProfiles key: ContactKey, _ value: inout [LabeledValue<SocialProfile>]) {
+    @inlinable @inline(__always)
+    mutating func exchange(socialProfiles key: ContactKey, _ value: inout [LabeledValue<SocialProfile>]) {
         makeUnique()
         switch key {
         case .socialProfiles: swap(&value, &box.stored.socialProfiles)
@@ -499,7 +499,7 @@ extension ContactValues {
     }
 
     /// The value of a ``ContactValueKind/labeledInstantMessageAddresses`` key.
-    package subscript(instantMessageAddresses key: ContactKey) -> [LabeledValue<InstantMessageAddress>] {
+    @inlinable package subscript(instantMessageAddresses key: ContactKey) -> [LabeledValue<InstantMessageAddress>] {
         @inline(__always) get {
             switch key {
             case .instantMessageAddresses: box.stored.instantMessageAddresses
@@ -519,8 +519,8 @@ extension ContactValues {
     }
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
-    @inline(__always)
-    private mutating func exchange(
+    @inlinable @inline(__always)
+    mutating func exchange(
         instantMessageAddresses key: ContactKey, _ value: inout [LabeledValue<InstantMessageAddress>]
     ) {
         makeUnique()
@@ -531,7 +531,7 @@ extension ContactValues {
     }
 
     /// The value of a ``ContactValueKind/imageData`` key.
-    package subscript(data key: ContactKey) -> Data? {
+    @inlinable package subscript(data key: ContactKey) -> Data? {
         @inline(__always) get {
             switch key {
             case .imageData: box.stored.imageData
@@ -551,8 +551,8 @@ extension ContactValues {
     }
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
-    @inline(__always)
-    private mutating func exchange(data key: ContactKey, _ value: inout Data?) {
+    @inlinable @inline(__always)
+    mutating func exchange(data key: ContactKey, _ value: inout Data?) {
         makeUnique()
         switch key {
         case .imageData: swap(&value, &box.stored.imageData)
