@@ -50,14 +50,18 @@ package struct ContactValues: Sendable, Hashable {
     }
 
     /// The box `ContactValues` shares until one of its copies changes (copy-on-write).
+    ///
+    /// The box and the accessors are inlinable: the engine decodes and the store plans contacts
+    /// field by field from other modules, and an accessor left as a call there reads a field
+    /// through a runtime key path and a copy of every value.
     @usableFromInline final class Box: @unchecked Sendable {
         // Thread-safety: a box reachable from more than one value is never written; a value
         // copies it first (`makeUnique`).
         //
-        // Unchecked: the box is private and reached only through a `ContactValues`, whose own
-        // accesses Swift checks as it checks any value's (a read overlapping a write of the same
-        // value is refused); the runtime's check of this property on every read and write of
-        // every value cost about a twentieth of a fetch by identifier.
+        // Unchecked: the box is reached only through a `ContactValues`, whose own accesses Swift
+        // checks as it checks any value's (a read overlapping a write of the same value is
+        // refused); the runtime's check of this property on every read and write of every value
+        // would tax every fetch.
         @usableFromInline @exclusivity(unchecked) var stored: Stored
 
         @usableFromInline init(_ stored: Stored) { self.stored = stored }
