@@ -1,11 +1,207 @@
+import LedgerStorage
+
+// Every contact key, declared in one place: its case and bit (``ContactKey``), its key-set member,
+// and its row in ``ContactKeyTable``. With its storage (ContactValues.swift) and its public
+// properties (ContactProperties.swift), that is all a new key of an existing value kind needs.
+
+/// A property of a contact, named by the Contacts framework's key string.
+///
+/// Each raw value equals the string of the framework's `CNContact…Key` constant, so keys
+/// written by Apple programs (and by earlier versions of this package) read back unchanged.
+/// The framework does not export a string for `CNContactIdentifierKey`; `"identifier"` is
+/// inferred.
+public enum ContactKey: String, CaseIterable, Sendable, Hashable {
+    /// The contact's identifier, which is always available.
+    case identifier
+    /// The contact's type, person or organization.
+    case contactType
+    /// The name prefix, such as "Dr.".
+    case namePrefix
+    /// The given name, often known as the first name.
+    case givenName
+    /// The middle name.
+    case middleName
+    /// The family name, often known as the last name.
+    case familyName
+    /// The previous family name, such as a maiden name.
+    case previousFamilyName
+    /// The name suffix, such as "Jr.".
+    case nameSuffix
+    /// The nickname.
+    case nickname
+    /// The phonetic spelling of the given name.
+    case phoneticGivenName
+    /// The phonetic spelling of the middle name.
+    case phoneticMiddleName
+    /// The phonetic spelling of the family name.
+    case phoneticFamilyName
+    /// The organization name.
+    case organizationName
+    /// The phonetic spelling of the organization name.
+    case phoneticOrganizationName
+    /// The department name within the organization.
+    case departmentName
+    /// The job title.
+    case jobTitle
+    /// The free-text note, which the notes entitlement guards.
+    case note
+    /// The Gregorian birthday.
+    case birthday
+    /// The birthday in a non-Gregorian calendar (Chinese, Hebrew or Islamic).
+    case nonGregorianBirthday
+    /// The labeled dates, such as anniversaries.
+    case dates
+    /// The labeled phone numbers.
+    case phoneNumbers
+    /// The labeled email addresses.
+    case emailAddresses
+    /// The labeled postal addresses.
+    case postalAddresses
+    /// The labeled URL addresses.
+    case urlAddresses
+    /// The labeled relations to other people.
+    case contactRelations
+    /// The labeled social network profiles.
+    case socialProfiles
+    /// The labeled instant message addresses.
+    case instantMessageAddresses
+    /// The full-size image data.
+    case imageData
+    /// The thumbnail image data, derived from the image data.
+    case thumbnailImageData
+    /// Whether the contact has image data, derived from the image data.
+    case imageDataAvailable
+}
+
+extension ContactKey {
+    /// The position of this key's bit in a ``ContactKeySet``.
+    ///
+    /// The positions are fixed here rather than derived from the declaration order, so that
+    /// reordering the cases can never change the meaning of a stored bit set. Never reuse or
+    /// renumber a position; a new key takes the next free one, ``bitIndexEnd``, and moves it on.
+    @inlinable package var bitIndex: Int {
+        switch self {
+        case .identifier: 0
+        case .contactType: 1
+        case .namePrefix: 2
+        case .givenName: 3
+        case .middleName: 4
+        case .familyName: 5
+        case .previousFamilyName: 6
+        case .nameSuffix: 7
+        case .nickname: 8
+        case .phoneticGivenName: 9
+        case .phoneticMiddleName: 10
+        case .phoneticFamilyName: 11
+        case .organizationName: 12
+        case .phoneticOrganizationName: 13
+        case .departmentName: 14
+        case .jobTitle: 15
+        case .note: 16
+        case .birthday: 17
+        case .nonGregorianBirthday: 18
+        case .dates: 19
+        case .phoneNumbers: 20
+        case .emailAddresses: 21
+        case .postalAddresses: 22
+        case .urlAddresses: 23
+        case .contactRelations: 24
+        case .socialProfiles: 25
+        case .instantMessageAddresses: 26
+        case .imageData: 27
+        case .thumbnailImageData: 28
+        case .imageDataAvailable: 29
+        }
+    }
+
+    /// One more than the highest ``bitIndex``: the number of bit positions the keys take.
+    /// A literal, so that the key sets built from it need no lazy initialization.
+    @inlinable package static var bitIndexEnd: Int { 30 }
+
+    /// Whether a ``MutableContact`` can set this key's value.
+    ///
+    /// The identifier is assigned when a contact is created, and the thumbnail and the
+    /// image-availability flag are derived from the image data, so those three are read-only
+    /// (``ContactValueKind/isWritable``).
+    public var isWritable: Bool {
+        ContactKeyTable.kind(of: self).isWritable
+    }
+}
+
+// One static member per key, so that key sets read like option sets:
+// `let keys: ContactKeySet = [.givenName, .familyName]`.
+
+extension ContactKeySet {
+    /// The set holding ``ContactKey/identifier`` alone.
+    public static let identifier = ContactKeySet(ContactKey.identifier)
+    /// The set holding ``ContactKey/contactType`` alone.
+    public static let contactType = ContactKeySet(ContactKey.contactType)
+    /// The set holding ``ContactKey/namePrefix`` alone.
+    public static let namePrefix = ContactKeySet(ContactKey.namePrefix)
+    /// The set holding ``ContactKey/givenName`` alone.
+    public static let givenName = ContactKeySet(ContactKey.givenName)
+    /// The set holding ``ContactKey/middleName`` alone.
+    public static let middleName = ContactKeySet(ContactKey.middleName)
+    /// The set holding ``ContactKey/familyName`` alone.
+    public static let familyName = ContactKeySet(ContactKey.familyName)
+    /// The set holding ``ContactKey/previousFamilyName`` alone.
+    public static let previousFamilyName = ContactKeySet(ContactKey.previousFamilyName)
+    /// The set holding ``ContactKey/nameSuffix`` alone.
+    public static let nameSuffix = ContactKeySet(ContactKey.nameSuffix)
+    /// The set holding ``ContactKey/nickname`` alone.
+    public static let nickname = ContactKeySet(ContactKey.nickname)
+    /// The set holding ``ContactKey/phoneticGivenName`` alone.
+    public static let phoneticGivenName = ContactKeySet(ContactKey.phoneticGivenName)
+    /// The set holding ``ContactKey/phoneticMiddleName`` alone.
+    public static let phoneticMiddleName = ContactKeySet(ContactKey.phoneticMiddleName)
+    /// The set holding ``ContactKey/phoneticFamilyName`` alone.
+    public static let phoneticFamilyName = ContactKeySet(ContactKey.phoneticFamilyName)
+    /// The set holding ``ContactKey/organizationName`` alone.
+    public static let organizationName = ContactKeySet(ContactKey.organizationName)
+    /// The set holding ``ContactKey/phoneticOrganizationName`` alone.
+    public static let phoneticOrganizationName = ContactKeySet(ContactKey.phoneticOrganizationName)
+    /// The set holding ``ContactKey/departmentName`` alone.
+    public static let departmentName = ContactKeySet(ContactKey.departmentName)
+    /// The set holding ``ContactKey/jobTitle`` alone.
+    public static let jobTitle = ContactKeySet(ContactKey.jobTitle)
+    /// The set holding ``ContactKey/note`` alone.
+    public static let note = ContactKeySet(ContactKey.note)
+    /// The set holding ``ContactKey/birthday`` alone.
+    public static let birthday = ContactKeySet(ContactKey.birthday)
+    /// The set holding ``ContactKey/nonGregorianBirthday`` alone.
+    public static let nonGregorianBirthday = ContactKeySet(ContactKey.nonGregorianBirthday)
+    /// The set holding ``ContactKey/dates`` alone.
+    public static let dates = ContactKeySet(ContactKey.dates)
+    /// The set holding ``ContactKey/phoneNumbers`` alone.
+    public static let phoneNumbers = ContactKeySet(ContactKey.phoneNumbers)
+    /// The set holding ``ContactKey/emailAddresses`` alone.
+    public static let emailAddresses = ContactKeySet(ContactKey.emailAddresses)
+    /// The set holding ``ContactKey/postalAddresses`` alone.
+    public static let postalAddresses = ContactKeySet(ContactKey.postalAddresses)
+    /// The set holding ``ContactKey/urlAddresses`` alone.
+    public static let urlAddresses = ContactKeySet(ContactKey.urlAddresses)
+    /// The set holding ``ContactKey/contactRelations`` alone.
+    public static let contactRelations = ContactKeySet(ContactKey.contactRelations)
+    /// The set holding ``ContactKey/socialProfiles`` alone.
+    public static let socialProfiles = ContactKeySet(ContactKey.socialProfiles)
+    /// The set holding ``ContactKey/instantMessageAddresses`` alone.
+    public static let instantMessageAddresses = ContactKeySet(ContactKey.instantMessageAddresses)
+    /// The set holding ``ContactKey/imageData`` alone.
+    public static let imageData = ContactKeySet(ContactKey.imageData)
+    /// The set holding ``ContactKey/thumbnailImageData`` alone.
+    public static let thumbnailImageData = ContactKeySet(ContactKey.thumbnailImageData)
+    /// The set holding ``ContactKey/imageDataAvailable`` alone.
+    public static let imageDataAvailable = ContactKeySet(ContactKey.imageDataAvailable)
+}
+
 /// Every contact key in one table: its value kind, its field in the event schema, its JSON key,
 /// its vCard properties, the search index it feeds, its validation and its display name
 /// (decision 0015).
 ///
 /// The binary codec, the JSON reader and writer, the vCard writer and reader, validation, key
 /// availability and the search indexes read a key's row instead of switching over the keys, so a
-/// new key of an existing value kind is its declaration in the model (the ``ContactKey`` case,
-/// its storage in ``ContactValues`` and the public properties), a row here and the documentation.
+/// new key of an existing value kind is its case and row in this file, its storage in
+/// ``ContactValues`` and its public properties (ContactProperties.swift), and the documentation.
 /// The numbers and names are part of stored and exchanged data: a field number or a JSON key
 /// that has shipped is never changed or reused (`ContactKeyTableTests` checks them against
 /// `Documentation/EventSchema.md` and `Documentation/VCard.md`).

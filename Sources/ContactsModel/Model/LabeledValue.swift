@@ -21,7 +21,9 @@ public struct LabeledValue<Value: Sendable & Hashable>: Sendable, Hashable {
     }
 
     /// Creates a labeled value with an identifier that already exists, when a store or a
-    /// decoder rebuilds one.
+    /// decoder rebuilds one. Inlinable, so that a decoder in another module builds the labeled
+    /// values of a concrete type without looking up generic metadata for each one.
+    @inlinable
     package init(identifier: String, label: String?, value: Value) {
         self.identifier = identifier
         self.label = label
@@ -29,16 +31,19 @@ public struct LabeledValue<Value: Sendable & Hashable>: Sendable, Hashable {
     }
 
     /// Returns a copy with a new label and the same identifier and value.
+    @inlinable
     public func settingLabel(_ label: String?) -> LabeledValue {
         LabeledValue(identifier: identifier, label: label, value: value)
     }
 
     /// Returns a copy with a new value and the same identifier and label.
+    @inlinable
     public func settingValue(_ value: Value) -> LabeledValue {
         LabeledValue(identifier: identifier, label: label, value: value)
     }
 
     /// Returns a copy with a new label and value and the same identifier.
+    @inlinable
     public func settingLabel(_ label: String?, value: Value) -> LabeledValue {
         LabeledValue(identifier: identifier, label: label, value: value)
     }
