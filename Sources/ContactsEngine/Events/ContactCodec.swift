@@ -185,7 +185,6 @@ package enum ContactCodec {
         elements: inout Fields.ElementCounts
     ) throws(EventDecodingError) {
         let contactKey = field.key
-        let count = field.repeatedIndex ?? 0
         switch field.kind {
         case .identifier, .thumbnailImageData, .imageDataAvailable:
             try reader.skip(key)
@@ -196,13 +195,37 @@ package enum ContactCodec {
         case .date, .nonGregorianDate:
             var nested = try reader.nested(key)
             values[date: contactKey] = try decodeDate(from: &nested)
+        case .imageData:
+            values[data: contactKey] = try reader.withBytes(key) { Data(buffer: $0) }
+        default:
+            try decodeLabeledField(field, from: &reader, key, into: &values, elements: &elements)
+        }
+    }
+
+    /// Reads one element of a labeled-values key into `values`, appending it and counting it in
+    /// `elements`. The list moves out of the values and back by calls, not through an accessor's
+    /// coroutine, which a decoder in this module would call, and allocate for, once per element.
+    @inline(__always)
+    private static func decodeLabeledField(
+        _ field: Field, from reader: inout PayloadReader, _ key: WireKey, into values: inout ContactValues,
+        elements: inout Fields.ElementCounts
+    ) throws(EventDecodingError) {
+        let contactKey = field.key
+        let count = field.repeatedIndex ?? 0
+        switch field.kind {
         case .labeledDates:
-            try appendLabeled(to: &values[labeledDates: contactKey], counting: &elements[count], &reader, key) {
+            var list: [LabeledValue<DateComponents>] = []
+            values.exchange(labeledDates: contactKey, &list)
+            defer { values.exchange(labeledDates: contactKey, &list) }
+            try appendLabeled(to: &list, counting: &elements[count], &reader, key) {
                 reader, key throws(EventDecodingError) in
                 try decodeLabeledMessage(&reader, key, empty: DateComponents(), value: decodeDate)
             }
         case .labeledPhoneNumbers:
-            try appendLabeled(to: &values[phoneNumbers: contactKey], counting: &elements[count], &reader, key) {
+            var list: [LabeledValue<PhoneNumber>] = []
+            values.exchange(phoneNumbers: contactKey, &list)
+            defer { values.exchange(phoneNumbers: contactKey, &list) }
+            try appendLabeled(to: &list, counting: &elements[count], &reader, key) {
                 reader, key throws(EventDecodingError) in
                 try decodeLabeled(&reader, key, empty: PhoneNumber(stringValue: "")) {
                     reader, key throws(EventDecodingError) in
@@ -210,17 +233,26 @@ package enum ContactCodec {
                 }
             }
         case .labeledStrings:
-            try appendLabeled(to: &values[labeledStrings: contactKey], counting: &elements[count], &reader, key) {
+            var list: [LabeledValue<String>] = []
+            values.exchange(labeledStrings: contactKey, &list)
+            defer { values.exchange(labeledStrings: contactKey, &list) }
+            try appendLabeled(to: &list, counting: &elements[count], &reader, key) {
                 reader, key throws(EventDecodingError) in
                 try decodeLabeled(&reader, key, empty: "", value: decodeStringValue)
             }
         case .labeledPostalAddresses:
-            try appendLabeled(to: &values[postalAddresses: contactKey], counting: &elements[count], &reader, key) {
+            var list: [LabeledValue<PostalAddress>] = []
+            values.exchange(postalAddresses: contactKey, &list)
+            defer { values.exchange(postalAddresses: contactKey, &list) }
+            try appendLabeled(to: &list, counting: &elements[count], &reader, key) {
                 reader, key throws(EventDecodingError) in
                 try decodeLabeledMessage(&reader, key, empty: PostalAddress(), value: decodePostalAddress)
             }
         case .labeledRelations:
-            try appendLabeled(to: &values[contactRelations: contactKey], counting: &elements[count], &reader, key) {
+            var list: [LabeledValue<ContactRelation>] = []
+            values.exchange(contactRelations: contactKey, &list)
+            defer { values.exchange(contactRelations: contactKey, &list) }
+            try appendLabeled(to: &list, counting: &elements[count], &reader, key) {
                 reader, key throws(EventDecodingError) in
                 try decodeLabeled(&reader, key, empty: ContactRelation(name: "")) {
                     reader, key throws(EventDecodingError) in
@@ -228,20 +260,25 @@ package enum ContactCodec {
                 }
             }
         case .labeledSocialProfiles:
-            try appendLabeled(to: &values[socialProfiles: contactKey], counting: &elements[count], &reader, key) {
+            var list: [LabeledValue<SocialProfile>] = []
+            values.exchange(socialProfiles: contactKey, &list)
+            defer { values.exchange(socialProfiles: contactKey, &list) }
+            try appendLabeled(to: &list, counting: &elements[count], &reader, key) {
                 reader, key throws(EventDecodingError) in
                 try decodeLabeledMessage(&reader, key, empty: SocialProfile(), value: decodeSocialProfile)
             }
         case .labeledInstantMessageAddresses:
-            try appendLabeled(
-                to: &values[instantMessageAddresses: contactKey], counting: &elements[count], &reader, key
-            ) { reader, key throws(EventDecodingError) in
+            var list: [LabeledValue<InstantMessageAddress>] = []
+            values.exchange(instantMessageAddresses: contactKey, &list)
+            defer { values.exchange(instantMessageAddresses: contactKey, &list) }
+            try appendLabeled(to: &list, counting: &elements[count], &reader, key) {
+                reader, key throws(EventDecodingError) in
                 try decodeLabeledMessage(
                     &reader, key, empty: InstantMessageAddress(username: "", service: ""),
                     value: decodeInstantMessageAddress)
             }
-        case .imageData:
-            values[data: contactKey] = try reader.withBytes(key) { Data(buffer: $0) }
+        default:
+            preconditionFailure("\(field.kind) is not a labeled-values kind")
         }
     }
 

@@ -13,7 +13,9 @@ import LedgerStorage
 /// lock, so readers never see a record half-applied.
 package final class ReadWriteLock: @unchecked Sendable {
     // Thread-safety: the pthread lock is what makes this safe; it is allocated once and never moved.
-    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+    // Inlinable with its lock, so that a store's read, in another module, takes the lock and runs
+    // its body in place rather than through a generic call and a closure context.
+    @usableFromInline let lock: UnsafeMutablePointer<pthread_rwlock_t>
 
     package init() {
         lock = .allocate(capacity: 1)
@@ -26,6 +28,7 @@ package final class ReadWriteLock: @unchecked Sendable {
     }
 
     /// Runs `body` holding the read lock.
+    @inlinable
     package func read<R>(_ body: () throws -> R) rethrows -> R {
         pthread_rwlock_rdlock(lock)
         defer { pthread_rwlock_unlock(lock) }
@@ -33,6 +36,7 @@ package final class ReadWriteLock: @unchecked Sendable {
     }
 
     /// Runs `body` holding the write lock.
+    @inlinable
     package func write<R>(_ body: () throws -> R) rethrows -> R {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }

@@ -190,7 +190,9 @@ package struct ContactValues: Sendable, Hashable {
 // A `_modify` moves the value out of the storage, yields it and moves it back, so that it has one
 // yield whatever the number of keys of its kind: the compiler inlines only such coroutines, and
 // one left as a call allocates its frame when that outgrows the caller's buffer, once per field
-// decoded. A `set` swaps the new value in, which an assignment (a copy between two sets of
+// decoded. The `exchange` functions are package, so that a decoder in another module, where even
+// an inlinable coroutine is called rather than inlined, moves a list out and back by calls that
+// allocate nothing. A `set` swaps the new value in, which an assignment (a copy between two sets of
 // values) does without moving the old value out and back. A key of another kind stops the
 // program.
 
@@ -222,7 +224,7 @@ extension ContactValues {
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
     @inlinable @inline(__always)
-    mutating func exchange(contactType key: ContactKey, _ value: inout ContactType) {
+    package mutating func exchange(contactType key: ContactKey, _ value: inout ContactType) {
         makeUnique()
         switch key {
         case .contactType: swap(&value, &box.stored.contactType)
@@ -266,7 +268,7 @@ extension ContactValues {
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
     @inlinable @inline(__always)
-    mutating func exchange(string key: ContactKey, _ value: inout String) {
+    package mutating func exchange(string key: ContactKey, _ value: inout String) {
         makeUnique()
         switch key {
         case .namePrefix: swap(&value, &box.stored.namePrefix)
@@ -311,7 +313,7 @@ extension ContactValues {
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
     @inlinable @inline(__always)
-    mutating func exchange(date key: ContactKey, _ value: inout DateComponents?) {
+    package mutating func exchange(date key: ContactKey, _ value: inout DateComponents?) {
         makeUnique()
         switch key {
         case .birthday: swap(&value, &box.stored.birthday)
@@ -342,7 +344,7 @@ extension ContactValues {
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
     @inlinable @inline(__always)
-    mutating func exchange(labeledDates key: ContactKey, _ value: inout [LabeledValue<DateComponents>]) {
+    package mutating func exchange(labeledDates key: ContactKey, _ value: inout [LabeledValue<DateComponents>]) {
         makeUnique()
         switch key {
         case .dates: swap(&value, &box.stored.dates)
@@ -372,7 +374,7 @@ extension ContactValues {
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
     @inlinable @inline(__always)
-    mutating func exchange(phoneNumbers key: ContactKey, _ value: inout [LabeledValue<PhoneNumber>]) {
+    package mutating func exchange(phoneNumbers key: ContactKey, _ value: inout [LabeledValue<PhoneNumber>]) {
         makeUnique()
         switch key {
         case .phoneNumbers: swap(&value, &box.stored.phoneNumbers)
@@ -403,7 +405,7 @@ extension ContactValues {
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
     @inlinable @inline(__always)
-    mutating func exchange(labeledStrings key: ContactKey, _ value: inout [LabeledValue<String>]) {
+    package mutating func exchange(labeledStrings key: ContactKey, _ value: inout [LabeledValue<String>]) {
         makeUnique()
         switch key {
         case .emailAddresses: swap(&value, &box.stored.emailAddresses)
@@ -434,7 +436,7 @@ extension ContactValues {
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
     @inlinable @inline(__always)
-    mutating func exchange(postalAddresses key: ContactKey, _ value: inout [LabeledValue<PostalAddress>]) {
+    package mutating func exchange(postalAddresses key: ContactKey, _ value: inout [LabeledValue<PostalAddress>]) {
         makeUnique()
         switch key {
         case .postalAddresses: swap(&value, &box.stored.postalAddresses)
@@ -464,7 +466,7 @@ extension ContactValues {
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
     @inlinable @inline(__always)
-    mutating func exchange(contactRelations key: ContactKey, _ value: inout [LabeledValue<ContactRelation>]) {
+    package mutating func exchange(contactRelations key: ContactKey, _ value: inout [LabeledValue<ContactRelation>]) {
         makeUnique()
         switch key {
         case .contactRelations: swap(&value, &box.stored.contactRelations)
@@ -494,7 +496,7 @@ extension ContactValues {
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
     @inlinable @inline(__always)
-    mutating func exchange(socialProfiles key: ContactKey, _ value: inout [LabeledValue<SocialProfile>]) {
+    package mutating func exchange(socialProfiles key: ContactKey, _ value: inout [LabeledValue<SocialProfile>]) {
         makeUnique()
         switch key {
         case .socialProfiles: swap(&value, &box.stored.socialProfiles)
@@ -524,7 +526,7 @@ extension ContactValues {
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
     @inlinable @inline(__always)
-    mutating func exchange(
+    package mutating func exchange(
         instantMessageAddresses key: ContactKey, _ value: inout [LabeledValue<InstantMessageAddress>]
     ) {
         makeUnique()
@@ -556,7 +558,7 @@ extension ContactValues {
 
     /// Swaps the key's value with `value`, giving these values a box of their own first.
     @inlinable @inline(__always)
-    mutating func exchange(data key: ContactKey, _ value: inout Data?) {
+    package mutating func exchange(data key: ContactKey, _ value: inout Data?) {
         makeUnique()
         switch key {
         case .imageData: swap(&value, &box.stored.imageData)
