@@ -13,8 +13,8 @@ import Synchronization
 /// The lock order and what each lock guards are written at the top of the class; every other
 /// file of the pipeline follows them.
 package final class CommitPipeline: @unchecked Sendable {
-    // Thread-safety: `projection` is guarded by `projectionLock` (readers share it; applying a
-    // record takes it exclusively); `indexes` and `pendingIndexChanges` by `indexLock`, taken
+    // Thread-safety: `cell.projection` is guarded by `projectionLock` (readers share it; applying
+    // a record takes it exclusively); `cell.indexes` and `pendingIndexChanges` by `indexLock`, taken
     // after `projectionLock` or with no lock held (decision 0014). `staged`, `nextSequence`,
     // `failure` and `pendingRequests` are guarded by `commitLock`; `access` is written holding
     // `commitLock` and then `projectionLock` for writing, and read holding either. Lock order:
@@ -52,7 +52,7 @@ package final class CommitPipeline: @unchecked Sendable {
     /// which `cell.indexes` holds as of the records applied before `pendingIndexChanges`.
     let cell: ProjectionCell
     let indexLock = ReadWriteLock()
-    /// Index changes of applied records, in order, that `indexes` does not have yet: a finish
+    /// Index changes of applied records, in order, that `cell.indexes` does not have yet: a finish
     /// records them, answers its callers, and then applies them (``catchUpIndexes()``), unless a
     /// reader that needed the indexes did first.
     var pendingIndexChanges: [SearchIndexes.Change] = []
