@@ -203,8 +203,7 @@ package enum ContactCodec {
     }
 
     /// Reads one element of a labeled-values key into `values`, appending it and counting it in
-    /// `elements`. The list moves out of the values and back by calls, not through an accessor's
-    /// coroutine, which a decoder in this module would call, and allocate for, once per element.
+    /// `elements`.
     @inline(__always)
     private static func decodeLabeledField(
         _ field: Field, from reader: inout PayloadReader, _ key: WireKey, into values: inout ContactValues,
@@ -214,18 +213,18 @@ package enum ContactCodec {
         let count = field.repeatedIndex ?? 0
         switch field.kind {
         case .labeledDates:
-            var list: [LabeledValue<DateComponents>] = []
-            values.exchange(labeledDates: contactKey, &list)
-            defer { values.exchange(labeledDates: contactKey, &list) }
-            try appendLabeled(to: &list, counting: &elements[count], &reader, key) {
+            try appendLabeled(
+                to: &values, contactKey, { $0.exchange(labeledDates: $1, &$2) }, counting: &elements[count], &reader,
+                key
+            ) {
                 reader, key throws(EventDecodingError) in
                 try decodeLabeledMessage(&reader, key, empty: DateComponents(), value: decodeDate)
             }
         case .labeledPhoneNumbers:
-            var list: [LabeledValue<PhoneNumber>] = []
-            values.exchange(phoneNumbers: contactKey, &list)
-            defer { values.exchange(phoneNumbers: contactKey, &list) }
-            try appendLabeled(to: &list, counting: &elements[count], &reader, key) {
+            try appendLabeled(
+                to: &values, contactKey, { $0.exchange(phoneNumbers: $1, &$2) }, counting: &elements[count], &reader,
+                key
+            ) {
                 reader, key throws(EventDecodingError) in
                 try decodeLabeled(&reader, key, empty: PhoneNumber(stringValue: "")) {
                     reader, key throws(EventDecodingError) in
@@ -233,26 +232,26 @@ package enum ContactCodec {
                 }
             }
         case .labeledStrings:
-            var list: [LabeledValue<String>] = []
-            values.exchange(labeledStrings: contactKey, &list)
-            defer { values.exchange(labeledStrings: contactKey, &list) }
-            try appendLabeled(to: &list, counting: &elements[count], &reader, key) {
+            try appendLabeled(
+                to: &values, contactKey, { $0.exchange(labeledStrings: $1, &$2) }, counting: &elements[count], &reader,
+                key
+            ) {
                 reader, key throws(EventDecodingError) in
                 try decodeLabeled(&reader, key, empty: "", value: decodeStringValue)
             }
         case .labeledPostalAddresses:
-            var list: [LabeledValue<PostalAddress>] = []
-            values.exchange(postalAddresses: contactKey, &list)
-            defer { values.exchange(postalAddresses: contactKey, &list) }
-            try appendLabeled(to: &list, counting: &elements[count], &reader, key) {
+            try appendLabeled(
+                to: &values, contactKey, { $0.exchange(postalAddresses: $1, &$2) }, counting: &elements[count], &reader,
+                key
+            ) {
                 reader, key throws(EventDecodingError) in
                 try decodeLabeledMessage(&reader, key, empty: PostalAddress(), value: decodePostalAddress)
             }
         case .labeledRelations:
-            var list: [LabeledValue<ContactRelation>] = []
-            values.exchange(contactRelations: contactKey, &list)
-            defer { values.exchange(contactRelations: contactKey, &list) }
-            try appendLabeled(to: &list, counting: &elements[count], &reader, key) {
+            try appendLabeled(
+                to: &values, contactKey, { $0.exchange(contactRelations: $1, &$2) }, counting: &elements[count],
+                &reader, key
+            ) {
                 reader, key throws(EventDecodingError) in
                 try decodeLabeled(&reader, key, empty: ContactRelation(name: "")) {
                     reader, key throws(EventDecodingError) in
@@ -260,18 +259,18 @@ package enum ContactCodec {
                 }
             }
         case .labeledSocialProfiles:
-            var list: [LabeledValue<SocialProfile>] = []
-            values.exchange(socialProfiles: contactKey, &list)
-            defer { values.exchange(socialProfiles: contactKey, &list) }
-            try appendLabeled(to: &list, counting: &elements[count], &reader, key) {
+            try appendLabeled(
+                to: &values, contactKey, { $0.exchange(socialProfiles: $1, &$2) }, counting: &elements[count], &reader,
+                key
+            ) {
                 reader, key throws(EventDecodingError) in
                 try decodeLabeledMessage(&reader, key, empty: SocialProfile(), value: decodeSocialProfile)
             }
         case .labeledInstantMessageAddresses:
-            var list: [LabeledValue<InstantMessageAddress>] = []
-            values.exchange(instantMessageAddresses: contactKey, &list)
-            defer { values.exchange(instantMessageAddresses: contactKey, &list) }
-            try appendLabeled(to: &list, counting: &elements[count], &reader, key) {
+            try appendLabeled(
+                to: &values, contactKey, { $0.exchange(instantMessageAddresses: $1, &$2) }, counting: &elements[count],
+                &reader, key
+            ) {
                 reader, key throws(EventDecodingError) in
                 try decodeLabeledMessage(
                     &reader, key, empty: InstantMessageAddress(username: "", service: ""),
@@ -289,6 +288,22 @@ package enum ContactCodec {
     static func reset(_ values: inout ContactValues, _ decoded: inout Bool) {
         if decoded { values = ContactValues() }
         decoded = true
+    }
+
+    /// Appends one element to the labeled values of `key`, which `exchange` moves out of `values`
+    /// and back: by calls, where an accessor's coroutine, called from this module, would allocate
+    /// its frame once per element.
+    @inline(__always)
+    private static func appendLabeled<Value>(
+        to values: inout ContactValues, _ key: ContactKey,
+        _ exchange: (inout ContactValues, ContactKey, inout [LabeledValue<Value>]) -> Void,
+        counting elements: inout Int, _ reader: inout PayloadReader, _ wireKey: WireKey,
+        _ read: (inout PayloadReader, WireKey) throws(EventDecodingError) -> LabeledValue<Value>
+    ) throws(EventDecodingError) {
+        var list: [LabeledValue<Value>] = []
+        exchange(&values, key, &list)
+        defer { exchange(&values, key, &list) }
+        try appendLabeled(to: &list, counting: &elements, &reader, wireKey, read)
     }
 
     /// Appends the element of a repeated field that `read` reads, and counts it in `elements`;
