@@ -46,7 +46,7 @@ extension ContactStore {
             guard let state = projection.contact(identifier, keys: keys),
                 isVisible(projection, identifier: identifier, createdBy: state.createdBy, access)
             else { return nil }
-            return Contact(identifier: identifier, values: state.values, availableKeys: keys, revision: state.revision)
+            return Contact(identifier: identifier, limitedValues: state.values, availableKeys: keys, revision: state.revision)
         }
         guard let found else {
             throw ContactStoreError(
@@ -91,7 +91,7 @@ extension ContactStore {
                     return nil
                 }
                 return Contact(
-                    identifier: owner.identifier, values: state.values, availableKeys: keys, revision: state.revision)
+                    identifier: owner.identifier, limitedValues: state.values, availableKeys: keys, revision: state.revision)
             }
         }
     }
@@ -134,7 +134,7 @@ extension ContactStore {
                     return false
                 }
                 let contact = Contact(
-                    identifier: owner.identifier, values: state.values, availableKeys: readable,
+                    identifier: owner.identifier, limitedValues: state.values, availableKeys: readable,
                     revision: state.revision)
                 do {
                     return try filter.evaluate(contact)

@@ -126,7 +126,7 @@ extension ContactStore {
                     events.append(
                         .addContact(
                             Contact(
-                                identifier: owner.identifier, values: state.values, availableKeys: keys,
+                                identifier: owner.identifier, limitedValues: state.values, availableKeys: keys,
                                 revision: state.revision),
                             containerIdentifier: state.containerIdentifier))
                 }
@@ -265,7 +265,7 @@ private struct HistoryChanges {
             if let state = projection.contact(identifier, keys: keys) {
                 guard visible(identifier, state) else { continue }
                 let contact = Contact(
-                    identifier: identifier, values: state.values, availableKeys: keys, revision: state.revision)
+                    identifier: identifier, limitedValues: state.values, availableKeys: keys, revision: state.revision)
                 events.append(
                     wasNew
                         ? .addContact(contact, containerIdentifier: state.containerIdentifier) : .updateContact(contact)

@@ -50,6 +50,19 @@ public struct Contact: Sendable, Hashable {
         self.revision = revision
     }
 
+    /// Creates a contact from values that hold nothing outside the available keys, as the
+    /// projection decodes them for a fetch, without clearing them a second time.
+    package init(
+        identifier: String, limitedValues values: ContactValues, availableKeys: ContactKeySet, revision: UInt64
+    ) {
+        let keys = availableKeys.union(ContactKeySet(.identifier))
+        assert(values == values.keeping(keys), "values outside the available keys")
+        self.identifier = identifier
+        self.availableKeys = keys
+        self.values = values
+        self.revision = revision
+    }
+
     /// Returns a mutable copy with the same identifier, available keys and revision, which
     /// remembers these values as the ones it started from.
     public func mutableCopy() -> MutableContact {
