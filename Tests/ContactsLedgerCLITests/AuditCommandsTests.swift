@@ -265,6 +265,34 @@ struct AuditCommandsTests {
         expectFailure(try work.run(["recover", "--salvage", "--to", "salvaged"]), 73)
     }
 
+    @Test("A flipped bit in the last acknowledged record is corruption to every command; salvage names the loss")
+    func damagedDurableTail() throws {
+        let work = try WorkDirectory().initLedger()
+        _ = try work.add(["--given", "A"])
+        _ = try work.add(["--given", "B"])
+        let journal = work.ledger + "/journal"
+        let segment = journal + "/" + (try FileManager.default.contentsOfDirectory(atPath: journal).sorted().last!)
+        var data = try Data(contentsOf: URL(fileURLWithPath: segment))
+        data[data.count - 5] ^= 0x01
+        try data.write(to: URL(fileURLWithPath: segment))
+        let before = try snapshot(work.ledger)
+        let lost = "records 2 through 2 were acknowledged and are lost"
+        expectFailure(try work.run(["verify"]), 65, mentioning: lost)
+        expectFailure(try work.run(["add", "--given", "C"]), 65, mentioning: "HEAD records sequence 2 as durable")
+        expectFailure(try work.run(["list"]), 65, mentioning: lost)
+        expectFailure(try work.run(["recover"]), 65, mentioning: lost)
+        #expect(try snapshot(work.ledger) == before, "nothing was truncated or written")
+
+        let salvage = try work.succeed(["recover", "--salvage", "--to", "salvaged", "--json"]).json()
+        #expect(salvage["recordsCopied"] == 1)
+        #expect(salvage["damage"]?.stringValue?.contains(lost) == true)
+        let report = try String(contentsOfFile: work.path + "/salvaged/SALVAGE-REPORT.txt", encoding: .utf8)
+        #expect(report.contains(lost))
+        #expect(try work.succeed(["--ledger", "salvaged", "list"]).stdout.contains("A"))
+        let added = try work.succeed(["--ledger", "salvaged", "add", "--given", "C", "--json"]).json()
+        #expect(added["sequence"] == 2)
+    }
+
     @Test("demo runs the main job on a new ledger, and again on the same one")
     func demo() throws {
         let work = WorkDirectory()

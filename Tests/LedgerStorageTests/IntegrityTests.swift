@@ -58,6 +58,8 @@ struct IntegrityTests {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
         let receipts = try makeLedger(at: ledger, count: 4)
+        // Without HEAD (it would catch the edit itself, decision 0018) only the saved digest can.
+        try FileManager.default.removeItem(atPath: LedgerPaths(root: ledger).headMarker)
         let saved = HeadDigest(sequence: 4, hash: receipts[3].hash)
         #expect(try JournalReader(at: ledger).verify(against: saved).head == saved)
 
@@ -140,6 +142,8 @@ struct IntegrityTests {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
         let receipts = try makeLedger(at: ledger, count: 30, limits: smallLimits, payloadBytes: 300)
+        // Without HEAD, which would report the shortened journal itself, only the saved digest can.
+        try FileManager.default.removeItem(atPath: LedgerPaths(root: ledger).headMarker)
         let last = try #require(try segmentPaths(ledger).last)
         let name = LedgerPaths(root: ledger).relative(last)
         let saved = HeadDigest(sequence: 31, hash: receipts[29].hash)

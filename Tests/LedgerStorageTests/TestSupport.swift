@@ -67,6 +67,15 @@ func createAndOpen(
         at: ledger, options: JournalOptions(lockWaitSeconds: 2, fileSystem: fileSystem, limits: limits, clock: clock))
 }
 
+/// Rewrites the ledger's `HEAD` to record the head at `sequence`, as a writer that died after
+/// acknowledging later records leaves it (its open recorded the head it found).
+func recordDurableHead(_ ledger: String, sequence: UInt64) throws {
+    let identity = try LedgerDirectory.identity(at: ledger)
+    let hash = try #require(try JournalReader(at: ledger).hash(at: sequence))
+    try DurableHeads.writeMarker(
+        HeadDigest(sequence: sequence, hash: hash), LedgerPaths(root: ledger), identity, fileSystem: SystemFileSystem())
+}
+
 /// Every record in the ledger, read with a fresh reader.
 func readAll(_ path: String) throws -> [JournalRecord] {
     var records: [JournalRecord] = []

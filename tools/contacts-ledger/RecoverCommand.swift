@@ -8,9 +8,12 @@ struct RecoverCommand: ToolCommand {
     static let usage = "recover [--json] | recover --salvage --to DIR [--json]"
     static let help = """
         Does what opening the ledger after a crash does, and reports it: takes the writer lock (waiting
-        up to --wait), truncates a torn final record, removes a half-written segment, and rebuilds the
-        projections from the journal. Damage anywhere else is refused (exit 65) with the segment and
-        offset, and nothing is changed.
+        up to --wait), truncates a torn final record, removes a half-written segment, rebuilds the
+        projections from the journal and writes a snapshot of them (a disk too full for it does not fail
+        the recovery). Only a record that cannot have been acknowledged is truncated: one above the head
+        that HEAD and the snapshots record as durable. Damage to a durable record, a journal that ends
+        below that head, and damage anywhere else are refused (exit 65) with the segment and offset,
+        and nothing is changed; --salvage then copies what is sound.
 
         With --salvage --to DIR, copies every verifiable record before the first damage into a new
         ledger at DIR, whose head digest equals the source's at that sequence, and writes
@@ -21,8 +24,8 @@ struct RecoverCommand: ToolCommand {
           --salvage            Salvages into a new ledger instead of repairing in place.
           --to DIR             The new ledger's directory (with --salvage).
           --json               Prints {"head", "recordsReplayed", "contacts", "truncatedBytes",
-                               "removedSegment", "repaired"}, or for a salvage {"recordsCopied", "head",
-                               "damage", "report"}.
+                               "removedSegment", "repaired", "snapshotSequence", "snapshotFailure"}, or for
+                               a salvage {"recordsCopied", "head", "damage", "report"}.
         """
     static let valued: Set<String> = ["to"]
     static let flags: Set<String> = ["salvage", "json"]
@@ -73,6 +76,7 @@ struct RecoverCommand: ToolCommand {
                 "contacts": .integer(recovery.contacts), "truncatedBytes": .integer(report.truncatedBytes),
                 "removedSegment": .string(orNull: report.removedSegment), "repaired": .bool(report.repaired),
                 "snapshotSequence": recovery.snapshotSequence.map { .integer($0) } ?? .null,
+                "snapshotFailure": .string(orNull: recovery.snapshotFailure),
             ])
             return
         }
@@ -89,6 +93,9 @@ struct RecoverCommand: ToolCommand {
         }
         if let removed = report.removedSegment { lines.append("removed a half-written segment: \(removed)") }
         if let snapshot = recovery.snapshotSequence { lines.append("wrote a snapshot at sequence \(snapshot)") }
+        if let failure = recovery.snapshotFailure {
+            lines.append("wrote no snapshot (\(failure)); the next open replays the journal")
+        }
         if !report.repaired { lines.append("nothing to repair") }
         Terminal.lines(lines)
     }

@@ -11,8 +11,10 @@ struct VerifyCommand: ToolCommand {
         link; with --digest, that the record at that sequence has that hash; and that replaying the
         journal reproduces every recorded effect (an update's old values are the replayed contact's, a
         delete's last state is the replayed contact, and so on). Exits 0 when the ledger is sound and 65
-        with the first problem's segment and offset when not. A torn final record, which opening the
-        ledger for writing truncates, is reported but is not damage.
+        with the first problem's segment and offset when not. A torn final record above the head that
+        HEAD and the snapshots record as durable, which opening the ledger for writing truncates, is
+        reported but is not damage; a damaged record at or below that head, or a journal that ends
+        below it, is.
 
         Options:
           --digest SEQUENCE:HASH

@@ -157,9 +157,11 @@ package final class ProjectionSnapshotter: @unchecked Sendable {
     private var inFlight = false
     private var lastFailure: StorageError?
 
-    /// A snapshotter for a ledger whose projection was restored from a snapshot at `sequence`
-    /// (nil when it was replayed, or topped up after the snapshot).
-    package init(paths: LedgerPaths, identity: LedgerIdentity, fileSystem: any FileSystem, loadedAt sequence: UInt64?) {
+    /// A snapshotter for a ledger whose newest snapshot, the one its projection was restored
+    /// from, is at `sequence` (nil when the projection was replayed from the start).
+    package init(
+        paths: LedgerPaths, identity: LedgerIdentity, fileSystem: any FileSystem, newestSnapshot sequence: UInt64?
+    ) {
         self.paths = paths
         self.identity = identity
         self.fileSystem = fileSystem
@@ -179,8 +181,7 @@ package final class ProjectionSnapshotter: @unchecked Sendable {
     package func applied(operations: Int, contacts: Int, projection make: () -> Projection) {
         lock.lock()
         operationsSince += operations
-        let due = max(Self.eventsBetweenSnapshotsMin, contacts / Self.contactsPerEventBetweenSnapshots)
-        guard !inFlight, operationsSince >= due else {
+        guard !inFlight, operationsSince >= Self.due(contacts: contacts) else {
             lock.unlock()
             return
         }
@@ -191,14 +192,30 @@ package final class ProjectionSnapshotter: @unchecked Sendable {
         queue.async { self.write(copy) }
     }
 
-    /// Waits for a background write, then writes a snapshot of `projection` unless one at its
-    /// sequence exists already; returns after it is on disk.
-    package func writeFinal(_ projection: Projection) {
+    /// How many operations since the last snapshot make the next one due.
+    static func due(contacts: Int) -> Int {
+        max(Self.eventsBetweenSnapshotsMin, contacts / Self.contactsPerEventBetweenSnapshots)
+    }
+
+    /// Waits for a background write, then writes a snapshot of `projection` if one is due, and
+    /// returns after it is on disk; returns whether it wrote one.
+    ///
+    /// One is due by the same count as in the background, counted two ways: the operations this
+    /// store applied since its last snapshot, and the records since the newest snapshot, which
+    /// short-lived writers (one command, one record each) add to one at a time. A store that
+    /// applied little writes none, so closing costs nothing but the journal's own sync
+    /// (decision 0019).
+    @discardableResult
+    package func writeFinal(_ projection: Projection) -> Bool {
         queue.sync {}
         lock.lock()
-        let current = lastSequence == projection.head.sequence
+        let recordsSince = projection.head.sequence - min(lastSequence, projection.head.sequence)
+        let due = Self.due(contacts: projection.contactCount)
+        let isDue = operationsSince >= due || recordsSince >= UInt64(due)
         lock.unlock()
-        if !current { queue.sync { write(projection) } }
+        guard isDue else { return false }
+        queue.sync { write(projection) }
+        return true
     }
 
     /// Waits until no background write is running.

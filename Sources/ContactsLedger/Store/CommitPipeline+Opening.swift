@@ -45,7 +45,7 @@ extension CommitPipeline {
         projection.prepareForQueries()
         let snapshotter = ProjectionSnapshotter(
             paths: journal.paths, identity: journal.identity, fileSystem: fileSystem,
-            loadedAt: projection.head == loadedAt ? loadedAt?.sequence : nil)
+            newestSnapshot: loadedAt?.sequence)
         self.init(
             backing: .journal(journal), identity: journal.identity, projection: projection, client: client,
             snapshotter: snapshotter)

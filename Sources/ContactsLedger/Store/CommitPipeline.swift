@@ -111,9 +111,9 @@ package final class CommitPipeline: @unchecked Sendable {
         }
     }
 
-    /// Waits for queued saves, writes a snapshot of the projection if the ledger changed since the
-    /// last one (a cache, see decision 0006), and releases the ledger; the store accepts no saves
-    /// afterwards.
+    /// Waits for queued saves, writes a snapshot of the projection if enough was committed since
+    /// the newest one for it to pay (a cache, see decisions 0006 and 0019), and releases the
+    /// ledger; the store accepts no saves afterwards.
     package func close() {
         if case .journal(let journal) = backing { journal.close() }
         // The groups handed to the finishing queue are finished before the final snapshot is

@@ -195,14 +195,18 @@ extension LedgerAuditor {
         public var storage: RecoveryReport
         /// Contacts after rebuilding the projections.
         public var contacts: Int
-        /// The sequence of the snapshot written from the rebuilt projections, or nil for an empty ledger.
+        /// The sequence of the snapshot written from the rebuilt projections, or nil for an empty
+        /// ledger or when it could not be written.
         public var snapshotSequence: UInt64?
+        /// Why no snapshot could be written (a full disk, say), if so: the recovery stands
+        /// without one, and the next open replays the journal.
+        public var snapshotFailure: String?
     }
 
     /// Does what opening a ledger after a crash does, and reports it: takes the writer lock,
     /// truncates a torn tail, rebuilds the projections from the journal, and writes a fresh
-    /// snapshot of them. Mid-journal damage
-    /// is refused with the segment and offset, as on open.
+    /// snapshot of them (or reports why it could not). Damage to records that were durable is
+    /// refused with the segment and offset, as on open.
     public static func recover(
         ledgerAt path: String, lockWaitSeconds: Double = 0, progress: Progress? = nil
     ) throws
@@ -216,14 +220,21 @@ extension LedgerAuditor {
             progress?(record.sequence, max(total, record.sequence))
         }
         defer { journal.close() }
-        // Rebuild the snapshot too: a fresh one at the head replaces whatever was there.
+        // Rebuild the snapshot too: a fresh one at the head replaces whatever was there. It is a
+        // cache, so a disk too full for it does not fail the recovery.
         var snapshotSequence: UInt64?
+        var snapshotFailure: String?
         if let projection, projection.head.sequence > 0 {
-            try ProjectionSnapshots.write(projection, paths: journal.paths, identity: journal.identity)
-            snapshotSequence = projection.head.sequence
+            do {
+                try ProjectionSnapshots.write(projection, paths: journal.paths, identity: journal.identity)
+                snapshotSequence = projection.head.sequence
+            } catch {
+                snapshotFailure = error.description
+            }
         }
         return Recovery(
-            storage: journal.recovery, contacts: projection?.contactCount ?? 0, snapshotSequence: snapshotSequence)
+            storage: journal.recovery, contacts: projection?.contactCount ?? 0, snapshotSequence: snapshotSequence,
+            snapshotFailure: snapshotFailure)
     }
 
     /// What a salvage copied and where it stopped.

@@ -201,7 +201,8 @@ extension FileSystem {
     }
 
     /// Replaces (or creates) a file atomically: write a temporary file, fsync it, rename it over
-    /// the destination, fsync the directory.
+    /// the destination, fsync the directory. On failure the temporary file is removed, so that a
+    /// full disk keeps neither a part-written file nor its space.
     public func replaceAtomically(
         _ path: String, with bytes: [UInt8], permissions: UInt32 = 0o600
     )
@@ -215,10 +216,17 @@ extension FileSystem {
             try synchronize(file)
         } catch {
             try? close(file)
+            // A full disk must not keep the part written: removing it frees the space again.
+            try? remove(temporary)
             throw error
         }
-        try close(file)
-        try rename(temporary, to: path)
+        do {
+            try close(file)
+            try rename(temporary, to: path)
+        } catch {
+            try? remove(temporary)
+            throw error
+        }
         try synchronizeDirectory(parentDirectory(of: path))
     }
 }

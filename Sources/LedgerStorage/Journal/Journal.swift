@@ -309,6 +309,7 @@ public final class Journal: @unchecked Sendable {
             try fileSystem.synchronize(file)
             try fileSystem.synchronizeDirectory(paths.journal)
             try fileSystem.synchronizeDirectory(paths.root)
+            let marked = markDurableHead(head, scan.durable, paths, identity, fileSystem)
             let report = RecoveryReport(
                 head: head, tail: tail, truncatedBytes: truncated, removedSegment: removed, recordsReplayed: replayed,
                 writerFailureRollback: rollback)
@@ -316,7 +317,8 @@ public final class Journal: @unchecked Sendable {
                 paths: paths, identity: identity, options: options, lockFile: lockFile, segment: file,
                 segmentFirst: segmentFirst, writeOffset: writeOffset, allocatedEnd: allocatedEnd,
                 head: head,
-                lastCommit: scan.lastCommitMicroseconds == .min ? 0 : scan.lastCommitMicroseconds)
+                lastCommit: scan.lastCommitMicroseconds == .min ? 0 : scan.lastCommitMicroseconds,
+                markedSequence: marked)
             segment = nil
             writer.start()
             return Journal(paths: paths, identity: identity, recovery: report, limits: options.limits, writer: writer)
@@ -325,6 +327,22 @@ public final class Journal: @unchecked Sendable {
             try? fileSystem.unlock(lockFile)
             try? fileSystem.close(lockFile)
             throw error
+        }
+    }
+
+    /// Records the head open found, now durable, in `HEAD` when the marker is behind it or cannot
+    /// be used; returns the sequence the marker then records, if any. A marker that cannot be
+    /// written does not keep the journal from opening: the one before it is still true.
+    private static func markDurableHead(
+        _ head: HeadDigest, _ durable: DurableHeads, _ paths: LedgerPaths, _ identity: LedgerIdentity,
+        _ fileSystem: any FileSystem
+    ) -> UInt64? {
+        if let marked = durable.markerSequence, marked >= head.sequence { return marked }
+        do {
+            try DurableHeads.writeMarker(head, paths, identity, fileSystem: fileSystem)
+            return head.sequence
+        } catch {
+            return durable.markerSequence
         }
     }
 
@@ -524,11 +542,15 @@ final class JournalWriter: @unchecked Sendable {
     private var syncedOffset: Int64
     private var lastHash: SHA256Digest
     private var lastCommit: Int64
+    /// The sequence `HEAD` records, or nil when it records nothing usable.
+    private let markedSequence: UInt64?
 
     init(
         paths: LedgerPaths, identity: LedgerIdentity, options: JournalOptions, lockFile: OpenFile, segment: OpenFile,
-        segmentFirst: UInt64, writeOffset: Int64, allocatedEnd: Int64, head: HeadDigest, lastCommit: Int64
+        segmentFirst: UInt64, writeOffset: Int64, allocatedEnd: Int64, head: HeadDigest, lastCommit: Int64,
+        markedSequence: UInt64?
     ) {
+        self.markedSequence = markedSequence
         self.paths = paths
         self.identity = identity
         self.fileSystem = options.fileSystem
@@ -665,6 +687,7 @@ final class JournalWriter: @unchecked Sendable {
             if !failed { try? trimAllocation(file) }
             try? fileSystem.close(file)
         }
+        if !failed { markDurableHead() }
         // Unlocked first, so that the ledger is free when this returns even if a child process
         // forked meanwhile still holds a copy of the lock file's descriptor (``FileSystem/unlock(_:)``).
         try? fileSystem.unlock(lockFile)
@@ -672,6 +695,22 @@ final class JournalWriter: @unchecked Sendable {
         condition.lock()
         filesClosed = true
         condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Records the durable head in `HEAD` if it moved since the marker was last written, so that
+    /// damage to the records up to it is never taken for a torn write (decision 0018). A marker
+    /// that cannot be written leaves the older one, which is still true; the records are durable
+    /// either way.
+    private func markDurableHead() {
+        condition.lock()
+        let head = durable
+        let marked = markedSequence
+        condition.unlock()
+        guard marked.map({ head.sequence > $0 }) ?? true else { return }
+        guard (try? DurableHeads.writeMarker(head, paths, identity, fileSystem: fileSystem)) != nil else { return }
+        condition.lock()
+        counters.dataSyncs += 2  // the marker's file and its directory
         condition.unlock()
     }
 

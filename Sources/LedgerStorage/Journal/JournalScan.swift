@@ -53,6 +53,10 @@ struct JournalScan {
     package let fileSystem: any FileSystem
     let sequences: [UInt64]
     let deliverFrom: UInt64
+    /// The heads recorded as durable outside the journal, read before it.
+    let durable: DurableHeads
+    /// The first entry of `durable` not yet passed by the scan.
+    private var durableIndex = 0
 
     /// The bytes a segment that is not the last is read in at a time.
     let chunkBytes: Int
@@ -94,6 +98,7 @@ struct JournalScan {
         self.identity = identity
         self.fileSystem = fileSystem
         self.chunkBytes = chunkBytes
+        durable = try DurableHeads.load(paths, identity, fileSystem: fileSystem)
         let sequences = try LedgerDirectory.segmentSequences(paths, fileSystem: fileSystem)
         self.sequences = sequences
         self.deliverFrom = max(1, sequence)
@@ -158,15 +163,53 @@ struct JournalScan {
         .corruption(location: LedgerLocation(file: paths.relative(path), offset: Int64(offset)), reason: reason)
     }
 
-    private mutating func end(_ tail: JournalTail, at location: LedgerLocation?) {
+    /// Ends the scan with `tail`, unless the journal ends below a head recorded as durable, or
+    /// ends torn while the marker that would say whether the torn record was durable cannot be
+    /// read: then records that may have been acknowledged are missing, and that is corruption.
+    private mutating func end(_ tail: JournalTail, at location: LedgerLocation?) throws(StorageError) {
+        let head = expectedSequence - 1
+        let place = location ?? LedgerLocation(file: paths.relative(paths.journal), offset: 0)
+        if let recorded = durable.highest, recorded.head.sequence > head {
+            let what =
+                switch tail {
+                case .clean: "the journal ends at sequence \(head)"
+                case .tornRecord(_, _, let reason): "the record after sequence \(head) is damaged (\(reason))"
+                case .tornSegmentHeader: "the segment after sequence \(head) has a damaged header"
+                }
+            throw StorageError.corruption(
+                location: place,
+                reason:
+                    "\(what), but \(recorded.source) records sequence \(recorded.head.sequence) as durable: "
+                    + "records \(head + 1) through \(recorded.head.sequence) were acknowledged and are lost")
+        }
+        if tail != .clean, let unreadable = durable.unreadableMarker {
+            throw StorageError.corruption(
+                location: place,
+                reason:
+                    "the journal ends in a damaged record after sequence \(head), and HEAD, which says whether it "
+                    + "was acknowledged, cannot be used: \(unreadable)")
+        }
         self.tail = tail
         endLocation = location
+    }
+
+    /// Checks a record against the heads recorded as durable at its sequence.
+    private mutating func checkDurable(_ record: JournalRecord, path: String, offset: Int) throws(StorageError) {
+        while durableIndex < durable.entries.count, durable.entries[durableIndex].head.sequence <= record.sequence {
+            let recorded = durable.entries[durableIndex]
+            durableIndex += 1
+            guard recorded.head.sequence == record.sequence, recorded.head.hash != record.hash else { continue }
+            throw corruption(
+                path, offset,
+                "record \(record.sequence) has chain hash \(record.hash.hex), but \(recorded.source) recorded "
+                    + "\(recorded.head.hash.hex): it or a record before it was altered")
+        }
     }
 
     /// Loads the current segment and checks its header; returns false when the scan is over.
     private mutating func loadSegment() throws(StorageError) -> Bool {
         guard segmentIndex < sequences.count else {
-            end(.clean, at: nil)
+            try end(.clean, at: nil)
             return false
         }
         let named = sequences[segmentIndex]
@@ -217,7 +260,7 @@ struct JournalScan {
         if isLastSegment && bytes.count <= SegmentHeader.encodedBytes && continuesChecked
             && named == expectedSequence
         {
-            end(
+            try end(
                 .tornSegmentHeader(file: paths.relative(path), bytes: Int64(bytes.count)),
                 at: LedgerLocation(file: paths.relative(path), offset: 0))
             return
@@ -280,12 +323,12 @@ struct JournalScan {
                     throw corruption(
                         path, offset, "the segment ends in zeros after its last record, but it is not the last segment")
                 }
-                end(.clean, at: LedgerLocation(file: relativePath, offset: Int64(offset)))
+                try end(.clean, at: LedgerLocation(file: relativePath, offset: Int64(offset)))
                 return nil
             }
             if offset == bytes.count {
                 if isLastSegment {
-                    end(.clean, at: LedgerLocation(file: relativePath, offset: Int64(offset)))
+                    try end(.clean, at: LedgerLocation(file: relativePath, offset: Int64(offset)))
                     return nil
                 }
                 segmentIndex += 1
@@ -326,7 +369,7 @@ struct JournalScan {
                 path, offset, "\(reason); a valid record follows at offset \(later), so this is not a torn tail")
         }
         let location = LedgerLocation(file: relativePath, offset: Int64(offset))
-        end(
+        try end(
             .tornRecord(
                 location: location, droppedBytes: Int64(RecordFrame.nonZeroExtent(bytes, from: offset)),
                 reason: reason),
@@ -358,6 +401,7 @@ struct JournalScan {
         case .failure(let failure): throw corruption(path, fileOffset, failure.reason)
         case .success(let decoded): record = decoded
         }
+        try checkDurable(record, path: path, offset: fileOffset)
         guard record.commitMicroseconds >= lastCommitMicroseconds else {
             throw corruption(
                 path, fileOffset, "commit time of sequence \(sequence) is earlier than the previous record's")

@@ -16,6 +16,8 @@ public struct LedgerPaths: Sendable, Hashable {
     public var identity: String { root + "/LEDGER" }
     /// The writer's advisory lock file.
     public var lock: String { root + "/LOCK" }
+    /// The marker of the highest head known to be durable (``HeadMarker``).
+    public var headMarker: String { root + "/HEAD" }
     /// The directory of journal segments.
     public var journal: String { root + "/journal" }
     /// The directory of snapshots.

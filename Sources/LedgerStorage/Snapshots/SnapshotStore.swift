@@ -41,9 +41,10 @@ public struct Snapshot: Sendable {
 /// Writes and finds snapshots in a ledger's `snapshots/` directory.
 ///
 /// Snapshots are a cache, always safe to delete. A snapshot is written atomically (temporary file,
-/// fsync, rename, directory fsync) and is used only if its checksum and digest hold and the
-/// journal's record at its sequence has its chain hash; otherwise it is ignored, with the reason,
-/// and the caller rebuilds from the journal.
+/// fsync, rename, directory fsync) and is used only if its checksums hold; one that does not is
+/// ignored, with the reason, and the caller rebuilds from the journal. A snapshot that checks out
+/// also records a head that was durable when it was written, so a journal whose record at its
+/// sequence has another chain hash, or that ends before it, is corruption (decision 0018).
 ///
 /// File layout, format version 2 (little-endian): magic `CLSNAPSH` (8), format version (2),
 /// reserved (2), ledger id (16), sequence (8), chain hash (32), state length (8), masked CRC32C of
@@ -193,7 +194,9 @@ public struct SnapshotStore: Sendable {
         }
     }
 
-    /// The newest snapshot that checks out against the journal, and why any newer ones were passed over.
+    /// The newest snapshot that checks out against the journal, and why any newer ones were passed
+    /// over; throws ``StorageError/corruption(location:reason:)`` when the journal disagrees with
+    /// a snapshot that checks out on its own.
     public func latestUsable(reader: JournalReader) throws(StorageError) -> (snapshot: Snapshot?, rejected: [String]) {
         var rejected: [String] = []
         for sequence in try sequences().reversed() {
@@ -201,16 +204,18 @@ public struct SnapshotStore: Sendable {
             case .failure(let failure):
                 rejected.append("snapshot \(sequence): \(failure.reason)")
             case .success(let snapshot):
-                let journalHash: SHA256Digest?
-                do throws(StorageError) {
-                    journalHash = try reader.hash(at: sequence)
-                } catch {
-                    rejected.append("snapshot \(sequence): the journal cannot be read there: \(error)")
-                    continue
+                let journalHash = try reader.hash(at: sequence)
+                // A snapshot that checks out records a head that was durable: a journal without
+                // it, or with another hash there, lost or altered acknowledged records.
+                guard let journalHash else {
+                    throw StorageError.corruption(
+                        location: LedgerLocation(file: paths.relative(paths.journal), offset: 0),
+                        reason: "snapshot \(sequence) records a head the journal does not reach")
                 }
                 guard journalHash == snapshot.hash else {
-                    rejected.append("snapshot \(sequence): its chain hash does not match the journal")
-                    continue
+                    throw StorageError.corruption(
+                        location: LedgerLocation(file: paths.relative(paths.journal), offset: 0),
+                        reason: "snapshot \(sequence)'s chain hash does not match the journal's record \(sequence)")
                 }
                 return (snapshot, rejected)
             }

@@ -10,11 +10,13 @@ import Testing
 
 @Suite("Projection snapshots")
 struct ProjectionSnapshotTests {
-    /// Writes a generated history into a new ledger and closes the store (which writes a snapshot).
+    /// Writes a generated history into a new ledger, a snapshot at its head, and closes the store
+    /// (which writes none: too little was committed for one to be due).
     private func writeLedger(_ directory: StoreDirectory, seed: UInt64, requests: Int = 120) throws {
         let store = try ContactStore(
             ledgerAt: directory.ledger, client: .fullAccess("writer"))
         try SnapshotHistory.write(into: store, seed: seed, requests: requests)
+        try store.writeSnapshot()
         store.close()
     }
 
@@ -275,6 +277,24 @@ struct ProjectionSnapshotTests {
         case undecodableState
         case unknownStateVersion
         case sequenceBeyondJournal
+
+        /// Whether the damaged snapshot still checks out on its own, and so records a head as
+        /// durable that the journal must have (decision 0018).
+        var recordsAHead: Bool { self == .wrongHash || self == .sequenceBeyondJournal }
+    }
+
+    /// Every file of a ledger with its bytes.
+    private func directoryContents(_ ledger: String) throws -> [String: Data] {
+        var contents: [String: Data] = [:]
+        let enumerator = try #require(FileManager.default.enumerator(atPath: ledger))
+        while let name = enumerator.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: ledger + "/" + name, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            else { continue }
+            contents[name] = FileManager.default.contents(atPath: ledger + "/" + name)
+        }
+        return contents
     }
 
     /// Damages the ledger's only snapshot.
@@ -326,7 +346,9 @@ struct ProjectionSnapshotTests {
         }
     }
 
-    @Test("A missing, corrupt or mismatched snapshot is ignored and the journal is used", arguments: Damage.allCases)
+    @Test(
+        "A missing or corrupt snapshot is ignored and the journal is used",
+        arguments: Damage.allCases.filter { !$0.recordsAHead })
     func damagedSnapshotIgnored(_ kind: Damage) throws {
         let directory = StoreDirectory()
         try writeLedger(directory, seed: 21)
@@ -343,10 +365,33 @@ struct ProjectionSnapshotTests {
         let writer = try ContactStore(
             ledgerAt: directory.ledger, client: .fullAccess("writer"))
         expectSameState(writer.withProjection { $0 }, expected)
+        try writer.writeSnapshot()
         writer.close()
-        // Closing wrote a good snapshot at the head, which the next open uses.
+        // The next snapshot written is good, and the next open uses it.
         let repaired = ProjectionSnapshots.load(ledgerAt: directory.ledger, reader: reader).loaded
         #expect(repaired?.head == expected.head)
+    }
+
+    @Test(
+        "A snapshot that checks out but disagrees with the journal stops every open as corruption",
+        arguments: Damage.allCases.filter(\.recordsAHead))
+    func disagreeingSnapshotIsCorruption(_ kind: Damage) throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 22)
+        try damage(kind, directory.ledger)
+        let before = try directoryContents(directory.ledger)
+        for open in [
+            { try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()).close() },
+            { try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer")).close() },
+        ] as [() throws -> Void] {
+            #expect {
+                try open()
+            } throws: {
+                guard case .corruption(_, let reason)? = ($0 as? ContactStoreError)?.storageError else { return false }
+                return reason.contains("snapshots/")
+            }
+        }
+        #expect(try directoryContents(directory.ledger) == before, "nothing was truncated or rewritten")
     }
 
     @Test(
@@ -375,10 +420,9 @@ struct ProjectionSnapshotTests {
             try store.execute(save)
         }
         store.close()
-        // The policy's snapshot, at the request that crossed the threshold, and close's at the head.
-        let files = snapshotFiles(directory.ledger)
-        try #require(files.count == 2)
-        try FileManager.default.removeItem(atPath: try #require(files.last))
+        // The policy's snapshot, at the request that crossed the threshold; close writes none,
+        // since one request's operations do not make the next due.
+        try #require(snapshotFiles(directory.ledger).count == 1)
         let reader = try JournalReader(at: directory.ledger)
         let loaded = try #require(ProjectionSnapshots.load(ledgerAt: directory.ledger, reader: reader).loaded)
         let crossing = UInt64(ProjectionSnapshotter.eventsBetweenSnapshotsMin / perRequest)
@@ -396,10 +440,8 @@ struct ProjectionSnapshotTests {
         let snapshotHead = store.headDigest
         try SnapshotHistory.write(into: store, seed: 32, requests: 50)
         store.close()
-        // Close wrote one at the head; remove it so that only the older one is left.
-        let files = snapshotFiles(directory.ledger)
-        #expect(files.count == 2)
-        try FileManager.default.removeItem(atPath: try #require(files.last))
+        // Close writes none (too little was committed since the one above for one to be due).
+        #expect(snapshotFiles(directory.ledger).count == 1)
 
         let expected = try fullReplay(of: directory.ledger)
         #expect(expected.head.sequence > snapshotHead.sequence)
@@ -413,8 +455,8 @@ struct ProjectionSnapshotTests {
         writer.close()
     }
 
-    @Test("When the newest snapshot disagrees with the journal, an older one that agrees is used")
-    func olderSnapshotAfterMismatch() throws {
+    @Test("When the newest snapshot disagrees with the journal, no older one is used: the open reports corruption")
+    func newestSnapshotMismatch() throws {
         let directory = StoreDirectory()
         let store = try ContactStore(
             ledgerAt: directory.ledger, client: .fullAccess("writer"))
@@ -423,9 +465,8 @@ struct ProjectionSnapshotTests {
         let older = store.headDigest
         try SnapshotHistory.write(into: store, seed: 36, requests: 20)
         store.close()
-        let newest = try #require(snapshotFiles(directory.ledger).last)
+        #expect(snapshotFiles(directory.ledger).count == 1, "close wrote none: too little was committed")
         let head = try JournalReader(at: directory.ledger).head()
-        try FileManager.default.removeItem(atPath: newest)
         // A snapshot that is sound on its own (its state claims the same wrong hash as its
         // header), so only the journal can tell.
         var forged = try fullReplay(of: directory.ledger)
@@ -443,13 +484,19 @@ struct ProjectionSnapshotTests {
             return false
         }
         #expect(offered == [head.sequence, older.sequence])
-        let expected = try fullReplay(of: directory.ledger)
-        let writer = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"))
-        expectSameState(writer.withProjection { $0 }, expected)
-        writer.close()
-        expectSameState(
-            try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()).withProjection { $0 }, expected)
+        // The forged snapshot records a head the journal does not have: either the snapshot or
+        // the journal was altered, and only a person can tell which.
+        let mismatch = "but snapshots/\(SnapshotStore.fileName(sequence: head.sequence)) recorded"
+        #expect {
+            try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        } throws: {
+            ($0 as? ContactStoreError)?.storageError?.description.contains(mismatch) == true
+        }
+        #expect {
+            try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess())
+        } throws: {
+            ($0 as? ContactStoreError)?.storageError?.description.contains(mismatch) == true
+        }
     }
 
     @Test("A record that cannot be decoded stops the open with an error, with or without a snapshot")
@@ -480,6 +527,7 @@ struct ProjectionSnapshotTests {
         try store.writeSnapshot()
         let early = store.headDigest.sequence
         try SnapshotHistory.write(into: store, seed: 42, requests: 40)
+        try store.writeSnapshot()
         store.close()
         #expect(snapshotFiles(directory.ledger).count == 2)
         for point in [early - 3, early, early + 4] {
@@ -491,7 +539,7 @@ struct ProjectionSnapshotTests {
         }
     }
 
-    @Test("Deleting snapshots/ is harmless, and the next close writes one again")
+    @Test("Deleting snapshots/ is harmless; short sessions write none, and a store writes one when asked")
     func deletingSnapshotsIsHarmless() throws {
         let directory = StoreDirectory()
         try writeLedger(directory, seed: 51)
@@ -501,12 +549,47 @@ struct ProjectionSnapshotTests {
             ledgerAt: directory.ledger, client: .fullAccess("writer"))
         expectSameState(store.withProjection { $0 }, expected)
         store.close()
+        #expect(snapshotFiles(directory.ledger).isEmpty, "too little was committed for a snapshot to be due")
+        // Sessions of one save each, as the command-line tool's, write none either.
+        for index in 0..<5 {
+            let session = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+            var request = SaveRequest(transactionAuthor: "writer")
+            request.add(makeContact(given: "Session\(index)", family: "Short"), toContainerWithIdentifier: nil)
+            try session.execute(request)
+            session.close()
+        }
+        #expect(snapshotFiles(directory.ledger).isEmpty)
+        let last = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        try last.writeSnapshot()
+        last.close()
         #expect(snapshotFiles(directory.ledger).count == 1)
-        // Opening and closing without a change writes nothing new.
-        let again = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("writer"))
-        again.close()
-        #expect(snapshotFiles(directory.ledger).count == 1)
+        expectSameState(
+            try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess()).withProjection { $0 },
+            try fullReplay(of: directory.ledger))
+    }
+
+    @Test("At close a snapshot is due by the records since the newest one, or by the operations applied")
+    func closeWritesOnlyWhenDue() throws {
+        let directory = StoreDirectory()
+        try writeLedger(directory, seed: 52, requests: 10)
+        let identity = try LedgerDirectory.identity(at: directory.ledger)
+        let paths = LedgerPaths(root: directory.ledger)
+        try FileManager.default.removeItem(atPath: paths.snapshots)
+        var projection = try fullReplay(of: directory.ledger)
+        let due = UInt64(ProjectionSnapshotter.due(contacts: projection.contactCount))
+        #expect(due == UInt64(ProjectionSnapshotter.eventsBetweenSnapshotsMin))
+        let snapshotter = ProjectionSnapshotter(
+            paths: paths, identity: identity, fileSystem: SystemFileSystem(), newestSnapshot: 7)
+        // Records committed by other sessions since the snapshot at 7, one short of due: none.
+        projection.head = HeadDigest(sequence: 7 + due - 1, hash: projection.head.hash)
+        #expect(!snapshotter.writeFinal(projection))
+        #expect(snapshotFiles(directory.ledger).isEmpty)
+        projection.head = HeadDigest(sequence: 7 + due, hash: projection.head.hash)
+        #expect(snapshotter.writeFinal(projection))
+        #expect(
+            snapshotFiles(directory.ledger).map { URL(fileURLWithPath: $0).lastPathComponent } == [
+                SnapshotStore.fileName(sequence: 7 + due)
+            ])
     }
 
     @Test("An empty ledger gets no snapshot, and an in-memory or read-only store never writes one")

@@ -477,9 +477,11 @@ struct ContactStoreCommitPathTests {
         var sequences: [UInt64] = []
         for task in tasks { sequences.append(try await task.value.sequence) }
         #expect(Set(sequences) == Set(2...last))
-        // The snapshot written at close covers every record.
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.ledger + "/snapshots")
-        #expect(names.filter { $0.hasSuffix(".snap") }.compactMap { UInt64($0.dropLast(5)) }.max() == last)
+        // The head recorded as durable at close covers every record.
+        let marker = try HeadMarker.decode(
+            Array(try Data(contentsOf: URL(fileURLWithPath: LedgerPaths(root: directory.ledger).headMarker)))
+        ).get()
+        #expect(marker.head.sequence == last)
     }
 
     @Test("An observer that closes the store while a group is finished, with records queued behind it, does not hang")
