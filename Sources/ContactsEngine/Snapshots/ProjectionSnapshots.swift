@@ -139,8 +139,8 @@ package enum ProjectionSnapshots {
 /// The commit path only copies the projection (a copy-on-write value) and hands it to a
 /// background queue, which encodes and writes it; at most one write is in flight.
 package final class ProjectionSnapshotter: @unchecked Sendable {
-    // Thread-safety: `lastSequence`, `operationsSince`, `inFlight` and `lastFailure` are guarded
-    // by `lock`; `queue` is serial, so writes never overlap.
+    // Thread-safety: `lastSequence`, `operationsSince`, `bytesSince`, `inFlight` and `lastFailure`
+    // are guarded by `lock`; `queue` is serial, so writes never overlap.
 
     /// The fewest operations between two automatic snapshots.
     static let eventsBetweenSnapshotsMin = 10_000
@@ -154,18 +154,23 @@ package final class ProjectionSnapshotter: @unchecked Sendable {
     private let lock = NSLock()
     private var lastSequence: UInt64
     private var operationsSince = 0
+    /// The payload bytes of the records after the newest snapshot: what an open replays.
+    private var bytesSince: Int
     private var inFlight = false
     private var lastFailure: StorageError?
 
     /// A snapshotter for a ledger whose newest snapshot, the one its projection was restored
-    /// from, is at `sequence` (nil when the projection was replayed from the start).
+    /// from, is at `sequence` (nil when the projection was replayed from the start), and whose
+    /// records after it hold `payloadBytesSince` bytes of payload (replayed on every open).
     package init(
-        paths: LedgerPaths, identity: LedgerIdentity, fileSystem: any FileSystem, newestSnapshot sequence: UInt64?
+        paths: LedgerPaths, identity: LedgerIdentity, fileSystem: any FileSystem, newestSnapshot sequence: UInt64?,
+        payloadBytesSince: Int
     ) {
         self.paths = paths
         self.identity = identity
         self.fileSystem = fileSystem
         lastSequence = sequence ?? 0
+        bytesSince = payloadBytesSince
     }
 
     /// The error of the last snapshot write that failed, if the last one failed.
@@ -175,18 +180,20 @@ package final class ProjectionSnapshotter: @unchecked Sendable {
         return lastFailure
     }
 
-    /// Called after committed records are applied, with how many contacts there are now and the
-    /// projection that includes them, made only when a write is due; starts a background write
-    /// when one is due. Cheap: a counter, and rarely a copy.
-    package func applied(operations: Int, contacts: Int, projection make: () -> Projection) {
+    /// Called after committed records are applied, with their operations and payload bytes, how
+    /// many contacts there are now and the projection that includes them, made only when a write
+    /// is due; starts a background write when one is due. Cheap: counters, and rarely a copy.
+    package func applied(operations: Int, payloadBytes: Int, contacts: Int, projection make: () -> Projection) {
         lock.lock()
         operationsSince += operations
+        bytesSince += payloadBytes
         guard !inFlight, operationsSince >= Self.due(contacts: contacts) else {
             lock.unlock()
             return
         }
         inFlight = true
         operationsSince = 0
+        bytesSince = 0
         lock.unlock()
         let copy = make()
         queue.async { self.write(copy) }
@@ -197,23 +204,35 @@ package final class ProjectionSnapshotter: @unchecked Sendable {
         max(Self.eventsBetweenSnapshotsMin, contacts / Self.contactsPerEventBetweenSnapshots)
     }
 
+    /// The fewest payload bytes after the newest snapshot that make one due at close.
+    static let closeBytesMin = 64 * 1024
+
+    /// Whether a snapshot is due at close, with `bytesSince` payload bytes of records after the
+    /// newest one and a snapshot of `snapshotBytes`: when an open's replay of those records
+    /// would cost a share of what restoring the snapshot costs. Replaying a byte of records costs
+    /// several times restoring a byte of snapshot, so a quarter of the snapshot's size keeps the
+    /// replay to about the restore's own time.
+    static func isDueAtClose(bytesSince: Int, snapshotBytes: Int) -> Bool {
+        bytesSince >= max(closeBytesMin, snapshotBytes / 4)
+    }
+
     /// Waits for a background write, then writes a snapshot of `projection` if one is due, and
     /// returns after it is on disk; returns whether it wrote one.
     ///
-    /// One is due by the same count as in the background, counted two ways: the operations this
-    /// store applied since its last snapshot, and the records since the newest snapshot, which
-    /// short-lived writers (one command, one record each) add to one at a time. A store that
-    /// applied little writes none, so closing costs nothing but the journal's own sync
-    /// (decision 0019).
+    /// One is due by the background's count of operations, or by the bytes of records after
+    /// the newest snapshot, which every open replays and which short-lived writers (one command,
+    /// one record each) add to a little at a time (``isDueAtClose(bytesSince:snapshotBytes:)``).
+    /// A store that added little writes none, so that closing costs only the journal's own
+    /// syncs (decision 0019).
     @discardableResult
     package func writeFinal(_ projection: Projection) -> Bool {
         queue.sync {}
         lock.lock()
-        let recordsSince = projection.head.sequence - min(lastSequence, projection.head.sequence)
-        let due = Self.due(contacts: projection.contactCount)
-        let isDue = operationsSince >= due || recordsSince >= UInt64(due)
+        let isDue =
+            (operationsSince > 0 && operationsSince >= Self.due(contacts: projection.contactCount))
+            || Self.isDueAtClose(bytesSince: bytesSince, snapshotBytes: projection.snapshotStateCapacity)
         lock.unlock()
-        guard isDue else { return false }
+        guard isDue, projection.head.sequence > lastSequence else { return false }
         queue.sync { write(projection) }
         return true
     }

@@ -22,30 +22,31 @@ extension CommitPipeline {
             do { try LedgerDirectory.create(at: path, fileSystem: fileSystem) } catch { throw ContactStoreError(error) }
         }
         let options = JournalOptions(lockWaitSeconds: lockWaitSeconds, fileSystem: fileSystem)
-        var opened: (journal: Journal, projection: Projection?, loadedAt: HeadDigest?)?
+        var opened: (journal: Journal, projection: Projection?, bytes: Int, loadedAt: HeadDigest?)?
         if let identity = try? LedgerDirectory.identity(at: path, fileSystem: fileSystem) {
             _ = try ProjectionSnapshots.withNewest(
                 paths: LedgerPaths(root: path), identity: identity, fileSystem: fileSystem
             ) { start in
-                guard let (journal, projection) = try Self.openJournal(at: path, options: options, from: start) else {
-                    return false
-                }
-                opened = (journal, projection, start.head)
+                guard let (journal, projection, bytes) = try Self.openJournal(at: path, options: options, from: start)
+                else { return false }
+                opened = (journal, projection, bytes, start.head)
                 return true
             }
         }
         if opened == nil {
-            guard let (journal, projection) = try Self.openJournal(at: path, options: options, from: nil) else {
+            guard let (journal, projection, bytes) = try Self.openJournal(at: path, options: options, from: nil) else {
                 preconditionFailure("a replay from the start has no snapshot to disagree with")
             }
-            opened = (journal, projection, nil)
+            opened = (journal, projection, bytes, nil)
         }
-        guard let (journal, replayed, loadedAt) = opened else { preconditionFailure("the journal was opened above") }
+        guard let (journal, replayed, bytes, loadedAt) = opened else {
+            preconditionFailure("the journal was opened above")
+        }
         var projection = replayed ?? Projection(ledgerID: journal.identity.ledgerID)
         projection.prepareForQueries()
         let snapshotter = ProjectionSnapshotter(
             paths: journal.paths, identity: journal.identity, fileSystem: fileSystem,
-            newestSnapshot: loadedAt?.sequence)
+            newestSnapshot: loadedAt?.sequence, payloadBytesSince: bytes)
         self.init(
             backing: .journal(journal), identity: journal.identity, projection: projection, client: client,
             snapshotter: snapshotter)
@@ -58,14 +59,15 @@ extension CommitPipeline {
     /// projection) the records after it, else every record. With a start, the scan begins at the
     /// snapshot's own record, which must carry the snapshot's chain hash; returns nil, with the
     /// journal closed, when it does not or the journal ends before it (open cut the journal back
-    /// after a failed writer). Otherwise returns the journal and the projection (nil when there
-    /// was neither a start nor a record).
+    /// after a failed writer). Otherwise returns the journal, the projection (nil when there
+    /// was neither a start nor a record) and the payload bytes of the records replayed.
     static func openJournal(
         at path: String, options: JournalOptions, from start: Projection?
-    ) throws -> (Journal, Projection?)? {
+    ) throws -> (Journal, Projection?, Int)? {
         // Created at the first record to apply, so that a store opened at its head starts no thread.
         var replay: ProjectionReplay?
         var matched = start == nil
+        var payloadBytes = 0
         let journal: Journal
         do {
             journal = try Journal.open(at: path, options: options, replayFrom: start?.head.sequence ?? 1) {
@@ -84,6 +86,7 @@ extension CommitPipeline {
                             LedgerPaths(root: path), from: record.sequence, fileSystem: options.fileSystem),
                         fileSystem: options.fileSystem)
                 }
+                payloadBytes += record.payload.count
                 try replay!.add(record)
             }
         } catch is SnapshotMismatch {
@@ -106,7 +109,7 @@ extension CommitPipeline {
             return nil
         }
         do {
-            return (journal, try replay?.finish() ?? start)
+            return (journal, try replay?.finish() ?? start, payloadBytes)
         } catch {
             journal.close()
             throw error

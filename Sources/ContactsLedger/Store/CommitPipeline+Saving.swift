@@ -401,6 +401,7 @@ extension CommitPipeline {
             // The index changes are applied after the callers are answered (decision 0014):
             // readers that need the indexes apply them first.
             var operations = 0
+            var payloadBytes = 0
             applyLeavingIndexChangesPending {
                 for index in records.indices {
                     guard case .success(let receipt) = records[index].result else { continue }
@@ -408,10 +409,12 @@ extension CommitPipeline {
                         records[index].event, encoded: records[index].encoded, receipt: receipt,
                         requestID: records[index].requestID)
                     operations += records[index].event.operations.count
+                    payloadBytes += records[index].encoded.payload.count
                 }
             }
             snapshotter?.applied(
-                operations: operations, contacts: cell.read { projection, _ in projection.contactCount }
+                operations: operations, payloadBytes: payloadBytes,
+                contacts: cell.read { projection, _ in projection.contactCount }
             ) {
                 catchUpIndexes()
                 return projectionWithIndexes()

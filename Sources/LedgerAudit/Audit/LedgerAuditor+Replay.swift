@@ -206,16 +206,22 @@ extension LedgerAuditor {
     /// Does what opening a ledger after a crash does, and reports it: takes the writer lock,
     /// truncates a torn tail, rebuilds the projections from the journal, and writes a fresh
     /// snapshot of them (or reports why it could not). Damage to records that were durable is
-    /// refused with the segment and offset, as on open.
+    /// refused with the segment and offset, as on open. `fileSystem` is the file layer used
+    /// throughout (the fault-injecting one, in tests).
     public static func recover(
-        ledgerAt path: String, lockWaitSeconds: Double = 0, progress: Progress? = nil
+        ledgerAt path: String, lockWaitSeconds: Double = 0, progress: Progress? = nil,
+        fileSystem: any FileSystem = SystemFileSystem()
     ) throws
         -> Recovery
     {
-        let total = (try? JournalReader(at: path).head().sequence) ?? 0
+        let total = (try? JournalReader(at: path, fileSystem: fileSystem).head().sequence) ?? 0
         var projection: Projection?
-        let journal = try Journal.open(at: path, options: JournalOptions(lockWaitSeconds: lockWaitSeconds)) { record in
-            if projection == nil { projection = Projection(ledgerID: try LedgerDirectory.identity(at: path).ledgerID) }
+        let options = JournalOptions(lockWaitSeconds: lockWaitSeconds, fileSystem: fileSystem)
+        let journal = try Journal.open(at: path, options: options) { record in
+            if projection == nil {
+                projection = Projection(
+                    ledgerID: try LedgerDirectory.identity(at: path, fileSystem: fileSystem).ledgerID)
+            }
             try projection!.apply(record)
             progress?(record.sequence, max(total, record.sequence))
         }
@@ -226,7 +232,8 @@ extension LedgerAuditor {
         var snapshotFailure: String?
         if let projection, projection.head.sequence > 0 {
             do {
-                try ProjectionSnapshots.write(projection, paths: journal.paths, identity: journal.identity)
+                try ProjectionSnapshots.write(
+                    projection, paths: journal.paths, identity: journal.identity, fileSystem: fileSystem)
                 snapshotSequence = projection.head.sequence
             } catch {
                 snapshotFailure = error.description

@@ -542,7 +542,7 @@ struct ProjectionSnapshotTests {
     @Test("Deleting snapshots/ is harmless; short sessions write none, and a store writes one when asked")
     func deletingSnapshotsIsHarmless() throws {
         let directory = StoreDirectory()
-        try writeLedger(directory, seed: 51)
+        try writeLedger(directory, seed: 51, requests: 10)
         let expected = try fullReplay(of: directory.ledger)
         try FileManager.default.removeItem(atPath: directory.ledger + "/snapshots")
         let store = try ContactStore(
@@ -551,13 +551,7 @@ struct ProjectionSnapshotTests {
         store.close()
         #expect(snapshotFiles(directory.ledger).isEmpty, "too little was committed for a snapshot to be due")
         // Sessions of one save each, as the command-line tool's, write none either.
-        for index in 0..<5 {
-            let session = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
-            var request = SaveRequest(transactionAuthor: "writer")
-            request.add(makeContact(given: "Session\(index)", family: "Short"), toContainerWithIdentifier: nil)
-            try session.execute(request)
-            session.close()
-        }
+        try oneSaveSessions(directory, count: 5)
         #expect(snapshotFiles(directory.ledger).isEmpty)
         let last = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
         try last.writeSnapshot()
@@ -568,28 +562,66 @@ struct ProjectionSnapshotTests {
             try fullReplay(of: directory.ledger))
     }
 
-    @Test("At close a snapshot is due by the records since the newest one, or by the operations applied")
+    @Test(
+        "A session that commits more than a quarter of a snapshot's size writes one at close; the next short one none")
+    func bigSessionWritesOneAtClose() throws {
+        let directory = StoreDirectory()
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        for index in 0..<200 {
+            var contact = makeContact(given: "Given\(index)", family: "Family")
+            contact.note = String(repeating: "a long note that the snapshot holds too ", count: 25)
+            var request = SaveRequest(transactionAuthor: "writer")
+            request.add(contact, toContainerWithIdentifier: nil)
+            try store.execute(request)
+        }
+        let head = store.headDigest.sequence
+        store.close()
+        #expect(
+            snapshotFiles(directory.ledger).map { URL(fileURLWithPath: $0).lastPathComponent } == [
+                SnapshotStore.fileName(sequence: head)
+            ])
+        try oneSaveSessions(directory, count: 3)
+        #expect(snapshotFiles(directory.ledger).count == 1)
+    }
+
+    /// Opens the ledger `count` times, saves one contact each time and closes it again.
+    private func oneSaveSessions(_ directory: StoreDirectory, count: Int) throws {
+        for index in 0..<count {
+            let session = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+            var request = SaveRequest(transactionAuthor: "writer")
+            request.add(makeContact(given: "Session\(index)", family: "Short"), toContainerWithIdentifier: nil)
+            try session.execute(request)
+            session.close()
+        }
+    }
+
+    @Test("At close a snapshot is due when the records after the newest one reach a quarter of its size")
     func closeWritesOnlyWhenDue() throws {
         let directory = StoreDirectory()
         try writeLedger(directory, seed: 52, requests: 10)
         let identity = try LedgerDirectory.identity(at: directory.ledger)
         let paths = LedgerPaths(root: directory.ledger)
         try FileManager.default.removeItem(atPath: paths.snapshots)
-        var projection = try fullReplay(of: directory.ledger)
-        let due = UInt64(ProjectionSnapshotter.due(contacts: projection.contactCount))
-        #expect(due == UInt64(ProjectionSnapshotter.eventsBetweenSnapshotsMin))
-        let snapshotter = ProjectionSnapshotter(
-            paths: paths, identity: identity, fileSystem: SystemFileSystem(), newestSnapshot: 7)
-        // Records committed by other sessions since the snapshot at 7, one short of due: none.
-        projection.head = HeadDigest(sequence: 7 + due - 1, hash: projection.head.hash)
-        #expect(!snapshotter.writeFinal(projection))
+        let projection = try fullReplay(of: directory.ledger)
+        let threshold = max(ProjectionSnapshotter.closeBytesMin, projection.snapshotStateCapacity / 4)
+        #expect(threshold == ProjectionSnapshotter.closeBytesMin, "a small ledger: the least amount counts")
+        // Records after the snapshot, replayed on open, one byte short of due: none.
+        let short = ProjectionSnapshotter(
+            paths: paths, identity: identity, fileSystem: SystemFileSystem(), newestSnapshot: 1,
+            payloadBytesSince: threshold - 1)
+        #expect(!short.writeFinal(projection))
         #expect(snapshotFiles(directory.ledger).isEmpty)
-        projection.head = HeadDigest(sequence: 7 + due, hash: projection.head.hash)
-        #expect(snapshotter.writeFinal(projection))
+        let due = ProjectionSnapshotter(
+            paths: paths, identity: identity, fileSystem: SystemFileSystem(), newestSnapshot: 1,
+            payloadBytesSince: threshold)
+        #expect(due.writeFinal(projection))
         #expect(
             snapshotFiles(directory.ledger).map { URL(fileURLWithPath: $0).lastPathComponent } == [
-                SnapshotStore.fileName(sequence: 7 + due)
+                SnapshotStore.fileName(sequence: projection.head.sequence)
             ])
+        // A large snapshot needs a quarter of its size.
+        #expect(!ProjectionSnapshotter.isDueAtClose(bytesSince: 1 << 20, snapshotBytes: 4 << 20 + 4))
+        #expect(ProjectionSnapshotter.isDueAtClose(bytesSince: 1 << 20, snapshotBytes: 4 << 20))
     }
 
     @Test("An empty ledger gets no snapshot, and an in-memory or read-only store never writes one")
