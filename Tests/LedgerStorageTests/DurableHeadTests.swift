@@ -92,6 +92,20 @@ struct DurableHeadTests {
         #expect(try segmentPaths(ledger).count == segments.count - 1, "open made no segment in its place")
     }
 
+    @Test("A last segment cut back to part of its header, below HEAD, is corruption, not a crash while rolling")
+    func lastSegmentCutToATornHeader() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try makeLedger(at: ledger, count: 60, limits: smallLimits, payloadBytes: 200)
+        let last = try #require(try segmentPaths(ledger).last)
+        let cut = Array(bytes(of: last).prefix(40))
+        overwrite(last, with: cut)
+        expectCorruption("has a damaged header, but HEAD records sequence 60 as durable") {
+            try openAndClose(ledger, limits: smallLimits)
+        }
+        #expect(bytes(of: last) == cut, "the segment was neither removed nor made anew")
+    }
+
     @Test("A torn record above HEAD is still a torn write: truncated, and appends go on")
     func tornAboveMarker() throws {
         let directory = TemporaryDirectory()
