@@ -1,4 +1,5 @@
 import Foundation
+import LedgerStorageTesting
 import Testing
 
 @testable import LedgerStorage
@@ -26,10 +27,8 @@ struct DurableHeadTests {
     /// The marker's head, read as recovery reads it.
     private func marker(_ ledger: String) throws -> HeadDigest? {
         let identity = try LedgerDirectory.identity(at: ledger)
-        guard
-            case .success(let marker)? = DurableHeads.readMarker(
-                LedgerPaths(root: ledger), identity, fileSystem: SystemFileSystem())
-        else { return nil }
+        let read = try DurableHeads.readMarker(LedgerPaths(root: ledger), identity, fileSystem: SystemFileSystem())
+        guard case .success(let marker)? = read else { return nil }
         return marker.head
     }
 
@@ -188,26 +187,58 @@ struct DurableHeadTests {
         #expect(journal.recovery.head.sequence == 4)
     }
 
-    @Test("An unreadable HEAD: a clean journal opens and gets a new one; a torn tail is refused")
+    @Test("A HEAD that does not check out is corruption, torn tail or not, and salvage copies every record")
     func unreadableMarker() throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        let receipts = try makeLedger(at: ledger, count: 3)
+        try makeLedger(at: ledger, count: 3)
         let markerPath = LedgerPaths(root: ledger).headMarker
         var damaged = bytes(of: markerPath)
         damaged[30] ^= 0x01
         overwrite(markerPath, with: damaged)
-        try openAndClose(ledger)
-        #expect(try marker(ledger) == HeadDigest(sequence: 3, hash: receipts[2].hash))
-
-        overwrite(markerPath, with: damaged)
+        // A journal cut back to a record boundary would look just like this one: clean.
+        expectCorruption("HEAD checksum mismatch: the head it recorded as durable is unknown") {
+            try openAndClose(ledger)
+        }
         let segment = try #require(try segmentPaths(ledger).last)
         var encoder = ByteWriter()
         _ = RecordFrame.encode(entry(4), sequence: 4, commitMicroseconds: 0, previousHash: .zero, into: &encoder)
         let torn = bytes(of: segment) + encoder.bytes.prefix(encoder.count / 2)
         overwrite(segment, with: torn)
         expectCorruption("HEAD checksum mismatch") { try openAndClose(ledger) }
+        expectCorruption("HEAD checksum mismatch") { _ = try JournalReader(at: ledger).verify() }
         #expect(bytes(of: segment) == torn)
+        #expect(bytes(of: markerPath) == damaged, "the damaged marker is not overwritten")
+        var cursor = try JournalReader(at: ledger).records(from: 1)
+        var sequences: [UInt64] = []
+        #expect(throws: StorageError.self) {
+            while let record = try cursor.next() { sequences.append(record.sequence) }
+        }
+        #expect(sequences == [1, 2, 3], "every record is read before the damage is reported, for salvage")
+    }
+
+    @Test("A writer that failed in this process does not cut back what a writer in another process acknowledged")
+    func rollbackYieldsToALaterWriter() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try makeLedger(at: ledger, count: 3)
+        let faults = FaultInjectingFileSystem()
+        let failing = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2, fileSystem: faults))
+        faults.inject(.init(.synchronizeData, effect: .fail(errno: EIO)))
+        #expect(throws: StorageError.self) { try failing.appendAndWait(entry(4)) }
+        failing.close()
+        // Another process opens (recording the head it finds), appends, and is killed.
+        let child = try ChildProcess(try builtProduct("ledger-storage-child"), ["append", ledger])
+        #expect(child.waitForLine { $0.hasPrefix("ACK 7 ") })
+        child.kill()
+        let acknowledged = child.lines.compactMap { line -> UInt64? in
+            let fields = line.split(separator: " ")
+            return fields.first == "ACK" ? UInt64(fields[1]) : nil
+        }
+        let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
+        defer { journal.close() }
+        #expect(journal.recovery.writerFailureRollback == nil)
+        #expect(journal.recovery.head.sequence >= (acknowledged.max() ?? .max))
     }
 
     @Test("A marker of another ledger is not trusted, and a torn tail beside it is refused")

@@ -7,8 +7,10 @@ import LedgerStorage
 ///
 /// A snapshot is a cache: it is used only when `SnapshotStore` finds its checksum, digest and
 /// ledger id sound, the journal's record at its sequence carries its chain hash, and its state
-/// decodes; anything else is passed over, and the caller replays the journal from the start.
-/// Deleting `snapshots/` only costs that replay.
+/// decodes; a snapshot damaged in itself is passed over, and the caller replays the journal from
+/// the start. Deleting `snapshots/` only costs that replay. A snapshot that checks out but that
+/// the journal disagrees with is not passed over: it records a head as durable, so every scan
+/// of the journal reports the disagreement as corruption (decision 0018).
 package enum ProjectionSnapshots {
     /// A projection restored from a snapshot, and why newer snapshots were passed over.
     package struct Loaded {
@@ -33,7 +35,8 @@ package enum ProjectionSnapshots {
     /// Without `last`, this is the snapshot `SnapshotStore.latestUsable` accepts; its state must
     /// also decode, or the journal is used. With `last` (a point-in-time view), the newest
     /// snapshot at or before it that checks out is used. Never throws: a snapshot that cannot
-    /// be used is a reason to replay, not an error.
+    /// be used is a reason to replay, not an error, and a journal that disagrees with one that
+    /// checks out is reported by that replay's scan.
     package static func load(
         ledgerAt path: String, reader: JournalReader, through last: UInt64? = nil,
         defaultCountryCode: String = ContactsUserDefaults.shared.countryCode
@@ -49,7 +52,7 @@ package enum ProjectionSnapshots {
                 rejected = found.rejected
                 snapshot = found.snapshot
             } catch {
-                rejected.append("snapshots cannot be listed: \(error)")
+                rejected.append("snapshots cannot be used: \(error)")
                 snapshot = nil
             }
         }
@@ -192,11 +195,12 @@ package final class ProjectionSnapshotter: @unchecked Sendable {
             return
         }
         inFlight = true
+        let counted = (operations: operationsSince, bytes: bytesSince)
         operationsSince = 0
         bytesSince = 0
         lock.unlock()
         let copy = make()
-        queue.async { self.write(copy) }
+        queue.async { _ = self.write(copy, counted: counted) }
     }
 
     /// How many operations since the last snapshot make the next one due.
@@ -233,14 +237,15 @@ package final class ProjectionSnapshotter: @unchecked Sendable {
             || Self.isDueAtClose(bytesSince: bytesSince, snapshotBytes: projection.snapshotStateCapacity)
         lock.unlock()
         guard isDue, projection.head.sequence > lastSequence else { return false }
-        queue.sync { write(projection) }
-        return true
+        return queue.sync { write(projection, counted: (0, 0)) }
     }
 
     /// Waits until no background write is running.
     package func waitForWrites() { queue.sync {} }
 
-    private func write(_ projection: Projection) {
+    /// Writes a snapshot of `projection`; returns whether it is on disk. A write that fails gives
+    /// back the operations and bytes it was counted for, so that the next one is due as soon.
+    private func write(_ projection: Projection, counted: (operations: Int, bytes: Int)) -> Bool {
         var failure: StorageError?
         do throws(StorageError) {
             try ProjectionSnapshots.write(projection, paths: paths, identity: identity, fileSystem: fileSystem)
@@ -250,7 +255,13 @@ package final class ProjectionSnapshotter: @unchecked Sendable {
         lock.lock()
         inFlight = false
         lastFailure = failure
-        if failure == nil { lastSequence = projection.head.sequence }
+        if failure == nil {
+            lastSequence = projection.head.sequence
+        } else {
+            operationsSince += counted.operations
+            bytesSince += counted.bytes
+        }
         lock.unlock()
+        return failure == nil
     }
 }

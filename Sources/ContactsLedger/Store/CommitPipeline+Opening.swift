@@ -57,9 +57,10 @@ extension CommitPipeline {
 
     /// Opens the journal for writing and replays into the projection: from `start` (a snapshot's
     /// projection) the records after it, else every record. With a start, the scan begins at the
-    /// snapshot's own record, which must carry the snapshot's chain hash; returns nil, with the
-    /// journal closed, when it does not or the journal ends before it (open cut the journal back
-    /// after a failed writer). Otherwise returns the journal, the projection (nil when there
+    /// snapshot's own record, which must carry the snapshot's chain hash. The scan itself reports
+    /// a journal that disagrees with, or ends before, a snapshot listed when it began (decision
+    /// 0018); this returns nil, with the journal closed, for one it did not list (written or
+    /// pruned meanwhile by a writer in another process before the lock was taken). Otherwise returns the journal, the projection (nil when there
     /// was neither a start nor a record) and the payload bytes of the records replayed.
     static func openJournal(
         at path: String, options: JournalOptions, from start: Projection?

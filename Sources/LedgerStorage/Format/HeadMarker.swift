@@ -52,7 +52,7 @@ public struct HeadMarker: Sendable, Hashable {
         var reader = ByteReader(bytes, range: 8..<encodedBytes)
         do {
             let version = try reader.readUInt16()
-            _ = try reader.readUInt16()
+            let reserved = try reader.readUInt16()
             let id = try reader.readUUID()
             let sequence = try reader.readUInt64()
             let hash = try reader.readDigest()
@@ -61,6 +61,7 @@ public struct HeadMarker: Sendable, Hashable {
             guard version == formatVersion else {
                 return .failure(DecodeFailure("HEAD format version \(version) is not supported"))
             }
+            guard reserved == 0 else { return .failure(DecodeFailure("HEAD's reserved field is not zero")) }
             return .success(HeadMarker(ledgerID: id, head: HeadDigest(sequence: sequence, hash: hash)))
         } catch {
             return .failure(DecodeFailure(error.description))

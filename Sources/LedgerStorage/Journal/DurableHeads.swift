@@ -20,8 +20,8 @@ struct DurableHeads: Sendable {
     private(set) var entries: [Entry]
     /// The marker's sequence, or nil without a readable marker.
     let markerSequence: UInt64?
-    /// Why the `HEAD` file exists but cannot be used, if so: then no tail can be shown to be a
-    /// torn write rather than damage.
+    /// Why the `HEAD` file exists but does not check out, if so: the floor it recorded is unknown,
+    /// so no end of the journal can be shown to be above it.
     let unreadableMarker: String?
 
     /// No recorded heads: what a ledger without marker or snapshots has.
@@ -40,14 +40,15 @@ struct DurableHeads: Sendable {
     ///
     /// A snapshot whose header does not check out, or that belongs to another ledger, records
     /// nothing, as a snapshot that cannot be used never did; a snapshot is a cache and may be
-    /// deleted. A marker that exists but does not check out is reported in ``unreadableMarker``.
+    /// deleted. A marker that exists but does not check out is reported in ``unreadableMarker``;
+    /// one that cannot be read (an I/O error) is an error, like any read of the ledger.
     static func load(
         _ paths: LedgerPaths, _ identity: LedgerIdentity, fileSystem: any FileSystem
     ) throws(StorageError) -> DurableHeads {
         var entries: [Entry] = []
         var markerSequence: UInt64?
         var unreadable: String?
-        switch readMarker(paths, identity, fileSystem: fileSystem) {
+        switch try readMarker(paths, identity, fileSystem: fileSystem) {
         case nil: break
         case .success(let marker)?:
             entries.append(Entry(head: marker.head, source: "HEAD"))
@@ -69,16 +70,12 @@ struct DurableHeads: Sendable {
     }
 
     /// The marker of a ledger: nil when there is no `HEAD` file, else the decoded marker or why
-    /// it cannot be used.
+    /// it does not check out.
     static func readMarker(
         _ paths: LedgerPaths, _ identity: LedgerIdentity, fileSystem: any FileSystem
-    ) -> Result<HeadMarker, DecodeFailure>? {
+    ) throws(StorageError) -> Result<HeadMarker, DecodeFailure>? {
         guard fileSystem.exists(paths.headMarker) else { return nil }
-        let bytes: [UInt8]
-        do { bytes = try fileSystem.readAll(paths.headMarker) } catch {
-            return .failure(DecodeFailure("HEAD cannot be read: \(error)"))
-        }
-        switch HeadMarker.decode(bytes) {
+        switch HeadMarker.decode(try fileSystem.readAll(paths.headMarker)) {
         case .failure(let failure): return .failure(failure)
         case .success(let marker) where marker.ledgerID != identity.ledgerID:
             return .failure(DecodeFailure("HEAD belongs to ledger \(marker.ledgerID), not \(identity.ledgerID)"))

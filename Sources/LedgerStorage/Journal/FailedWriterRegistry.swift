@@ -12,7 +12,9 @@ import Foundation
 ///
 /// The record lives only as long as the process: a process that starts after another one's
 /// writer failed cannot know, and the journal's checks (a hole reads as a bad record) are then
-/// the only defence. Ledgers are keyed by their canonical path, so two spellings of one
+/// the only defence. Once such a process has opened the journal and recorded a head above the
+/// failed writer's (decision 0018), the record no longer applies: cutting back would remove what
+/// that writer acknowledged. Ledgers are keyed by their canonical path, so two spellings of one
 /// directory find the same record.
 package final class FailedWriterRegistry: @unchecked Sendable {
     // Thread-safety: `positions` is guarded by `lock`.
@@ -25,6 +27,8 @@ package final class FailedWriterRegistry: @unchecked Sendable {
         var segmentFirstSequence: UInt64
         /// The segment's durable length.
         var offset: Int64
+        /// The sequence of the last record the writer had made durable.
+        var durableSequence: UInt64
     }
 
     /// The registry of this process.
@@ -86,7 +90,10 @@ extension Journal {
     ) throws(StorageError) -> WriterFailureRollback? {
         let registry = FailedWriterRegistry.shared
         guard let position = registry.position(root: paths.root) else { return nil }
-        guard position.ledgerID == identity.ledgerID else {
+        // A head recorded as durable above the failed writer's means another writer has opened
+        // since and built on what it found: cutting back would cut records it acknowledged.
+        let recorded = try DurableHeads.load(paths, identity, fileSystem: fileSystem).highest?.head.sequence ?? 0
+        guard position.ledgerID == identity.ledgerID, recorded <= position.durableSequence else {
             registry.forget(root: paths.root)
             return nil
         }

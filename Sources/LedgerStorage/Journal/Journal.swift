@@ -276,8 +276,10 @@ public final class Journal: @unchecked Sendable {
                     // Zeros after its last record (the scan reads them in any format as its end):
                     // only the last segment may end in zeros, and this one will not be the last.
                     try fileSystem.truncate(older, to: writeOffset)
-                    try fileSystem.synchronize(older)
                 }
+                // Its records may be a dead writer's, never synced: they are built on, and recorded
+                // in HEAD, only once durable.
+                try fileSystem.synchronize(older)
                 segment = nil
                 try fileSystem.close(older)
                 if writeOffset <= Int64(SegmentHeader.encodedBytes) {
@@ -330,9 +332,9 @@ public final class Journal: @unchecked Sendable {
         }
     }
 
-    /// Records the head open found, now durable, in `HEAD` when the marker is behind it or cannot
-    /// be used; returns the sequence the marker then records, if any. A marker that cannot be
-    /// written does not keep the journal from opening: the one before it is still true.
+    /// Records the head open found, now durable, in `HEAD` when the marker is behind it; returns
+    /// the sequence the marker then records, if any. A marker that cannot be written does not
+    /// keep the journal from opening: the one before it is still true.
     private static func markDurableHead(
         _ head: HeadDigest, _ durable: DurableHeads, _ paths: LedgerPaths, _ identity: LedgerIdentity,
         _ fileSystem: any FileSystem
@@ -785,7 +787,9 @@ final class JournalWriter: @unchecked Sendable {
             // simulated power cut no process is left to remember it.
             FailedWriterRegistry.shared.record(
                 root: paths.root,
-                .init(ledgerID: identity.ledgerID, segmentFirstSequence: segmentFirst, offset: syncedOffset))
+                .init(
+                    ledgerID: identity.ledgerID, segmentFirstSequence: segmentFirst, offset: syncedOffset,
+                    durableSequence: durableHead.sequence))
         }
         condition.lock()
         var abandoned: [Pending] = []

@@ -163,9 +163,9 @@ struct JournalScan {
         .corruption(location: LedgerLocation(file: paths.relative(path), offset: Int64(offset)), reason: reason)
     }
 
-    /// Ends the scan with `tail`, unless the journal ends below a head recorded as durable, or
-    /// ends torn while the marker that would say whether the torn record was durable cannot be
-    /// read: then records that may have been acknowledged are missing, and that is corruption.
+    /// Ends the scan with `tail`, unless the journal ends below a head recorded as durable (records
+    /// that were acknowledged are missing), or `HEAD` does not check out (the floor it recorded is
+    /// unknown, so no end can be shown to be above it): both are corruption.
     private mutating func end(_ tail: JournalTail, at location: LedgerLocation?) throws(StorageError) {
         let head = expectedSequence - 1
         let place = location ?? LedgerLocation(file: paths.relative(paths.journal), offset: 0)
@@ -182,12 +182,12 @@ struct JournalScan {
                     "\(what), but \(recorded.source) records sequence \(recorded.head.sequence) as durable: "
                     + "records \(head + 1) through \(recorded.head.sequence) were acknowledged and are lost")
         }
-        if tail != .clean, let unreadable = durable.unreadableMarker {
+        if let unreadable = durable.unreadableMarker {
             throw StorageError.corruption(
-                location: place,
+                location: LedgerLocation(file: "HEAD", offset: 0),
                 reason:
-                    "the journal ends in a damaged record after sequence \(head), and HEAD, which says whether it "
-                    + "was acknowledged, cannot be used: \(unreadable)")
+                    "\(unreadable): the head it recorded as durable is unknown, so the journal's end at sequence "
+                    + "\(head) cannot be shown to lose nothing acknowledged")
         }
         self.tail = tail
         endLocation = location
