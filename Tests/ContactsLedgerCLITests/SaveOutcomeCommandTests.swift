@@ -121,6 +121,19 @@ struct SaveOutcomeCommandTests {
         #expect(Set(names).count == 1_200, "a card was saved twice")
     }
 
+    @Test("An import that rejects a card says so without claiming its request was not saved")
+    func importRejectionNamesNoRequest() throws {
+        let work = try WorkDirectory().initLedger()
+        let cards = "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Nul;A\u{0}B;;;\r\nFN:A\r\nEND:VCARD\r\n"
+        let result = try work.run(
+            ["import", "-"], input: Data((cards + String(decoding: Self.cards(1), as: UTF8.self)).utf8))
+        expectFailure(result, 65, mentioning: "1 card(s) were not imported")
+        #expect(!result.stderr.contains("not saved"))
+        #expect(
+            result.stdout.contains("rejected - card 0 line 0: validationConfigurationError (302): givenName: a NUL"))
+        #expect(result.identifiers(verb: "added").count == 1)
+    }
+
     @Test("A record over the size limit is refused before anything is written: exit 65, naming the limit")
     func recordOverTheLimit() throws {
         let work = try WorkDirectory().initLedger()

@@ -69,13 +69,26 @@ struct ImportCommand: ToolCommand {
     }
 
     func run(_ context: CommandContext) throws {
+        let report = ImportReport(json: json)
+        do {
+            try importFiles(context, into: report)
+        } catch let failure as CommandFailure where failure.namesRequest {
+            throw failure
+        } catch {
+            // The import's own line: cards may have been saved before the failure.
+            let (code, message) = Tool.describe(error)
+            throw CommandFailure(code, report.failureLine(message, base: requestID), namesRequest: true)
+        }
+    }
+
+    /// Reads the files, then imports them in order, telling `report` what lands.
+    private func importFiles(_ context: CommandContext, into report: ImportReport) throws {
         var inputs: [(String, Data)] = []
         for file in files {
             inputs.append((file, try readInput(file, bytesMax: VCardSerialization.dataBytesMax)))
         }
         let store = try context.openForWriting()
         defer { store.close() }
-        var report = ImportReport(json: json)
         for (index, (file, data)) in inputs.enumerated() {
             var bar = ProgressBar.Counter(label: "importing \(file)")
             defer { bar.finish() }
@@ -99,15 +112,17 @@ struct ImportCommand: ToolCommand {
         }
         report.finish(head: store.headDigest.sequence)
         if report.rejectedCount > 0 {
+            // The imported cards are saved and the rejected ones never will be: no request to name.
             throw CommandFailure(
-                .dataError, "\(report.rejectedCount) card(s) were not imported; see the rejected lines")
+                .dataError, "\(report.rejectedCount) card(s) were not imported; see the rejected lines",
+                namesRequest: true)
         }
     }
 }
 
 /// What `import` prints: each batch as it lands (text), and the whole report at the end (text
-/// or JSON), also when a save failed.
-struct ImportReport {
+/// or JSON), also when a save failed. A class, so that the callback of each batch can add to it.
+final class ImportReport {
     let json: Bool
     private var imported: [JSONValue] = []
     private var rejected: [JSONValue] = []
@@ -120,7 +135,7 @@ struct ImportReport {
     var rejectedCount: Int { rejected.count }
 
     /// Records a batch that is on disk and, in text, prints its `added` lines and its `saved` line.
-    mutating func landed(_ batch: VCardImportBatch, file: String) {
+    func landed(_ batch: VCardImportBatch, file: String) {
         let first = batch.imported.first?.cardIndex ?? 0
         let last = batch.imported.last?.cardIndex ?? 0
         for (card, identifier) in batch.imported {
@@ -141,7 +156,7 @@ struct ImportReport {
     }
 
     /// Records the cards a file rejected.
-    mutating func rejected(_ errors: [VCardCardError], file: String) {
+    func rejected(_ errors: [VCardCardError], file: String) {
         for error in errors {
             problems.append("rejected \(file) card \(error.cardIndex) line \(error.line): \(error.message)")
             rejected.append([
@@ -149,6 +164,14 @@ struct ImportReport {
                 "kind": .string(error.kind.rawValue), "message": .string(error.message),
             ])
         }
+    }
+
+    /// The line of a failure other than a failed save: the error and the import's request, with
+    /// how many cards were saved before it and how to finish the import when there were any.
+    func failureLine(_ message: String, base: UUID) -> String {
+        guard !imported.isEmpty else { return "\(message) (request \(base.uuidString) not saved)" }
+        return "\(message); \(imported.count) card(s) were saved before it; run the same import again with "
+            + "--request-id \(base.uuidString) to save the rest exactly once"
     }
 
     /// Prints the report's end: the rejected lines, the counts and the head; or the JSON object.
@@ -169,7 +192,7 @@ struct ImportReport {
 
     /// Prints the report of an import a failed save stopped, and returns the failure to exit
     /// with: it names the failed request, its cards, what became of it, and how to finish.
-    mutating func stopped(
+    func stopped(
         by error: VCardImportInterrupted, file: String, base: UUID, head: UInt64
     ) -> CommandFailure {
         rejected(error.summary.rejected, file: file)
