@@ -47,6 +47,16 @@ struct SaveOutcomeCommandTests {
         #expect(try Self.names(work).sorted() == ["First", "Uncertain"])
     }
 
+    @Test("A snapshot that cannot be written after the record is durable does not fail the save")
+    func snapshotFailureAfterDurability() throws {
+        let work = try WorkDirectory().initLedger()
+        let faults = "write@snapshots/=ENOSPC,synchronize@snapshots/=EIO,rename@snapshots/=EIO"
+        let result = try work.run(["add", "--given", "Kept"], environment: Self.faults(faults))
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(try Self.names(work) == ["Kept"])
+        _ = try work.succeed(["verify"])
+    }
+
     @Test("A delete retried after an unknown outcome is answered from its record, not refused for a missing contact")
     func deleteRetry() throws {
         let work = try WorkDirectory().initLedger()
