@@ -35,7 +35,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // The fault-injecting file layer and its crash model, for tests: no library target
-        // depends on it.
+        // depends on it (the tool does, for its documented test hook).
         .target(
             name: "LedgerStorageTesting",
             dependencies: ["LedgerStorage"],
@@ -83,7 +83,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "contacts-ledger",
-            dependencies: ["ContactsLedger", "LedgerAudit", "LedgerStorage"],
+            // LedgerStorageTesting for the test hook alone (CONTACTS_LEDGER_TEST_FAULTS, README).
+            dependencies: ["ContactsLedger", "LedgerAudit", "LedgerStorage", "LedgerStorageTesting"],
             path: "tools/contacts-ledger",
             swiftSettings: strict
         ),

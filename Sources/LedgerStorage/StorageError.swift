@@ -32,8 +32,13 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     case alreadyExists(path: String)
     /// The journal is damaged somewhere other than a torn tail; it is never skipped silently.
     case corruption(location: LedgerLocation, reason: String)
-    /// An earlier write or fsync failed, so the writer refuses further appends until reopened.
+    /// The writer failed (a write or fsync error, here or earlier) before the record was written:
+    /// it is not in the journal, and the writer refuses further appends until reopened.
     case writerFailed(cause: String)
+    /// The record was handed to a write whose fdatasync did not succeed: it may or may not be
+    /// durable, and a later open may find it. The writer has failed, as for ``writerFailed(cause:)``.
+    /// Retrying the same request (the same request id) after reopening saves it exactly once.
+    case outcomeUnknown(cause: String)
     /// A value is over one of the format's limits.
     case limitExceeded(what: String, limit: Int, actual: Int)
     /// The journal or writer was already closed.
@@ -62,6 +67,8 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
             return "journal corruption in \(location): \(reason)"
         case .writerFailed(let cause):
             return "the ledger writer failed and accepts no more appends until reopened: \(cause)"
+        case .outcomeUnknown(let cause):
+            return "the record was written but not confirmed on disk, so it may or may not be in the ledger: \(cause)"
         case .limitExceeded(let what, let limit, let actual):
             return "\(what) is \(actual), over the limit of \(limit)"
         case .closed:

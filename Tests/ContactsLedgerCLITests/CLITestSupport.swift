@@ -43,12 +43,13 @@ func toolPath() throws -> String {
         .fileNoSuchFile, userInfo: [NSFilePathErrorKey: "contacts-ledger near \(CommandLine.arguments[0])"])
 }
 
-/// Starts the tool with arguments in a directory, with `CONTACTS_LEDGER` unset unless given.
+/// Starts the tool (or `executable`, which is then given the arguments, such as a shell that
+/// runs the tool) with arguments in a directory, with `CONTACTS_LEDGER` unset unless given.
 func startTool(
-    _ arguments: [String], in directory: String, environment: [String: String] = [:]
+    _ arguments: [String], in directory: String, environment: [String: String] = [:], executable: String? = nil
 ) throws -> (process: Process, stdout: Pipe, stderr: Pipe, stdin: Pipe) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try toolPath())
+    process.executableURL = URL(fileURLWithPath: try executable ?? toolPath())
     process.arguments = arguments
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
     var env = ProcessInfo.processInfo.environment
@@ -68,9 +69,11 @@ func startTool(
 
 /// Runs the tool with arguments (and optional standard input) in a directory, and waits for it.
 func runTool(
-    _ arguments: [String], in directory: String, input: Data? = nil, environment: [String: String] = [:]
+    _ arguments: [String], in directory: String, input: Data? = nil, environment: [String: String] = [:],
+    executable: String? = nil
 ) throws -> ToolRun {
-    let (process, out, err, inPipe) = try startTool(arguments, in: directory, environment: environment)
+    let (process, out, err, inPipe) = try startTool(
+        arguments, in: directory, environment: environment, executable: executable)
     if let input { inPipe.fileHandleForWriting.write(input) }
     try inPipe.fileHandleForWriting.close()
     // Read both pipes concurrently so that a chatty stderr cannot block the child.

@@ -56,10 +56,13 @@ struct AddCommand: ToolCommand {
         }
     }
 
+    var requestIdentifier: UUID? { write.requestID }
+
     func run(_ context: CommandContext) throws {
         let contacts: [MutableContact]
         if let jsonSource {
-            contacts = try ContactJSON.mutableContacts(parsing: try readInput(jsonSource))
+            contacts = try ContactJSON.mutableContacts(
+                parsing: Array(try readInput(jsonSource, bytesMax: JSONValue.ParseLimits().bytesMax)))
             guard !contacts.isEmpty else { throw CommandFailure(.dataError, "\(jsonSource) holds no contacts") }
         } else {
             var contact = MutableContact()
@@ -70,24 +73,42 @@ struct AddCommand: ToolCommand {
             contact.emailAddresses = emails.map { LabeledValue(label: $0.label, value: $0.value) }
             contacts = [contact]
         }
-        let store = try context.openForWriting()
-        defer { store.close() }
-        var request = write.request()
-        for contact in contacts { request.add(contact, toContainerWithIdentifier: nil) }
-        try write.execute(request, on: store, verb: "added", identifiers: contacts.map(\.identifier))
+        try write.save(context, verb: "added") { _ in
+            var request = write.request()
+            for contact in contacts { request.add(contact, toContainerWithIdentifier: nil) }
+            return (request, contacts.map(\.identifier))
+        }
     }
 }
 
-/// Reads a whole input file, or standard input for `-`; a missing file exits 66.
-func readInput(_ path: String) throws -> [UInt8] {
+/// Reads a whole input file, or standard input for `-`: a missing file exits 66, and one over
+/// `bytesMax` bytes exits 65 without being read whole (a file's size is looked up first; from
+/// standard input or a file that grows, no more than one byte past the limit is read).
+func readInput(_ path: String, bytesMax: Int) throws -> Data {
+    func tooLarge(_ name: String) -> CommandFailure {
+        CommandFailure(.dataError, "\(name) is larger than the limit of \(bytesMax) bytes")
+    }
     if path == "-" {
-        return Array(FileHandle.standardInput.readDataToEndOfFile())
+        var data = Data()
+        while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
+            data.append(chunk)
+            if data.count > bytesMax { throw tooLarge("standard input") }
+        }
+        return data
     }
     guard FileManager.default.fileExists(atPath: path) else {
         throw CommandFailure(.noInput, "no such file: \(path)")
     }
-    guard let data = FileManager.default.contents(atPath: path) else {
+    let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
+    if let size, size.int64Value > Int64(bytesMax) {
+        throw CommandFailure(
+            .dataError, "\(path) is \(size.int64Value) bytes, larger than the limit of \(bytesMax) bytes")
+    }
+    guard let handle = FileHandle(forReadingAtPath: path) else {
         throw CommandFailure(.noInput, "cannot read \(path)")
     }
-    return Array(data)
+    defer { try? handle.close() }
+    let data = try handle.read(upToCount: bytesMax + 1) ?? Data()
+    if data.count > bytesMax { throw tooLarge(path) }
+    return data
 }

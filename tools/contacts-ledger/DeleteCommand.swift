@@ -1,4 +1,5 @@
 import ContactsLedger
+import Foundation
 
 /// `delete ID`: deletes a contact.
 struct DeleteCommand: ToolCommand {
@@ -25,12 +26,14 @@ struct DeleteCommand: ToolCommand {
         write = try WriteOptions(arguments)
     }
 
+    var requestIdentifier: UUID? { write.requestID }
+
     func run(_ context: CommandContext) throws {
-        let store = try context.openForWriting()
-        defer { store.close() }
-        let contact = try store.unifiedContact(withIdentifier: identifier, keysToFetch: [ContactKey.identifier])
-        var request = write.request()
-        request.delete(contact.mutableCopy())
-        try write.execute(request, on: store, verb: "deleted", identifiers: [identifier])
+        try write.save(context, verb: "deleted") { store in
+            let contact = try store.unifiedContact(withIdentifier: identifier, keysToFetch: [ContactKey.identifier])
+            var request = write.request()
+            request.delete(contact.mutableCopy())
+            return (request, [identifier])
+        }
     }
 }

@@ -14,8 +14,15 @@ enum ExitCode: Int32 {
     case noInput = 66
     /// The ledger or an output could not be created.
     case cannotCreate = 73
+    /// A read or write of the ledger failed (no space left on device, an I/O error): a write
+    /// command's request was not saved.
+    case ioError = 74
     /// The ledger is locked by another writer (after `--wait`).
     case locked = 75
+    /// A write command's record was written but not confirmed on disk (its fdatasync failed):
+    /// the request may or may not be saved. Running the command again with the request id it
+    /// printed (`--request-id`) saves it exactly once. Not a sysexits.h value: none means this.
+    case outcomeUnknown = 79
 
     /// The exit code that fits a storage error.
     init(_ error: StorageError) {
@@ -26,7 +33,10 @@ enum ExitCode: Int32 {
         case .alreadyExists: self = .cannotCreate
         case .locked: self = .locked
         case .invalidArgument: self = .usage
-        case .system, .writerFailed, .limitExceeded, .closed: self = .failure
+        case .system, .writerFailed: self = .ioError
+        case .outcomeUnknown: self = .outcomeUnknown
+        case .limitExceeded: self = .dataError
+        case .closed: self = .failure
         }
     }
 
@@ -54,8 +64,11 @@ enum ExitCode: Int32 {
     /// The text `--help` prints about exit codes.
     static let helpText = """
         Exit codes: 0 success; 1 other failure (such as a contact or group that does not exist); 64 usage
-        error; 65 data error (corruption found, malformed input, a value the store refuses); 66 ledger or
-        input file missing; 73 cannot create; 75 ledger locked by another writer after --wait.
+        error; 65 data error (corruption found, malformed input, a value the store refuses, a record or
+        input file over its size limit); 66 ledger or input file missing; 73 cannot create; 74 I/O error
+        (such as no space left on device): the request was not saved; 75 ledger locked by another writer
+        after --wait; 79 outcome unknown: the record was written but not confirmed on disk, so run the
+        command again with the request id it printed (--request-id) to save it exactly once.
         """
 }
 
@@ -65,9 +78,13 @@ struct CommandFailure: Error {
     var code: ExitCode
     /// The line for stderr, without the tool's name.
     var message: String
+    /// Whether the message already names the requests concerned and what became of them, so
+    /// that the tool adds nothing (`import`, whose batches have requests of their own).
+    var namesRequest = false
 
-    init(_ code: ExitCode, _ message: String) {
+    init(_ code: ExitCode, _ message: String, namesRequest: Bool = false) {
         self.code = code
         self.message = message
+        self.namesRequest = namesRequest
     }
 }

@@ -1,4 +1,5 @@
 import ContactsLedger
+import Foundation
 
 /// `group add-member GROUP CONTACT`: makes a contact a member of a group.
 struct GroupAddMemberCommand: ToolCommand {
@@ -20,6 +21,8 @@ struct GroupAddMemberCommand: ToolCommand {
     init(_ arguments: Arguments) throws(CommandFailure) {
         change = try GroupMembershipChange(arguments)
     }
+
+    var requestIdentifier: UUID? { change.write.requestID }
 
     func run(_ context: CommandContext) throws {
         try change.run(context, verb: "added-member") { request, contact, group in request.addMember(contact, to: group)

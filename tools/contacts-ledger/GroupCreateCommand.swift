@@ -1,4 +1,5 @@
 import ContactsLedger
+import Foundation
 
 /// `group create NAME`: creates a group.
 struct GroupCreateCommand: ToolCommand {
@@ -23,13 +24,15 @@ struct GroupCreateCommand: ToolCommand {
         write = try WriteOptions(arguments)
     }
 
+    var requestIdentifier: UUID? { write.requestID }
+
     func run(_ context: CommandContext) throws {
-        let store = try context.openForWriting()
-        defer { store.close() }
-        let group = MutableGroup(name: groupName)
-        var request = write.request()
-        request.add(group, toContainerWithIdentifier: nil)
-        try write.execute(request, on: store, verb: "created", identifiers: [group.identifier])
+        try write.save(context, verb: "created") { _ in
+            let group = MutableGroup(name: groupName)
+            var request = write.request()
+            request.add(group, toContainerWithIdentifier: nil)
+            return (request, [group.identifier])
+        }
     }
 }
 

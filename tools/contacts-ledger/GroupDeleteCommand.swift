@@ -1,4 +1,5 @@
 import ContactsLedger
+import Foundation
 
 /// `group delete ID`: deletes a group, not its members.
 struct GroupDeleteCommand: ToolCommand {
@@ -24,12 +25,14 @@ struct GroupDeleteCommand: ToolCommand {
         write = try WriteOptions(arguments)
     }
 
+    var requestIdentifier: UUID? { write.requestID }
+
     func run(_ context: CommandContext) throws {
-        let store = try context.openForWriting()
-        defer { store.close() }
-        let group = try existingGroup(identifier, in: store)
-        var request = write.request()
-        request.delete(group.mutableCopy())
-        try write.execute(request, on: store, verb: "deleted", identifiers: [identifier])
+        try write.save(context, verb: "deleted") { store in
+            let group = try existingGroup(identifier, in: store)
+            var request = write.request()
+            request.delete(group.mutableCopy())
+            return (request, [identifier])
+        }
     }
 }

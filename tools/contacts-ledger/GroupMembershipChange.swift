@@ -19,12 +19,13 @@ struct GroupMembershipChange {
     func run(
         _ context: CommandContext, verb: String, _ change: (inout SaveRequest, Contact, Group) -> Void
     ) throws {
-        let store = try context.openForWriting()
-        defer { store.close() }
-        let group = try existingGroup(groupIdentifier, in: store)
-        let contact = try store.unifiedContact(withIdentifier: contactIdentifier, keysToFetch: [ContactKey.identifier])
-        var request = write.request()
-        change(&request, contact, group)
-        try write.execute(request, on: store, verb: verb, identifiers: [groupIdentifier, contactIdentifier])
+        try write.save(context, verb: verb) { store in
+            let group = try existingGroup(groupIdentifier, in: store)
+            let contact = try store.unifiedContact(
+                withIdentifier: contactIdentifier, keysToFetch: [ContactKey.identifier])
+            var request = write.request()
+            change(&request, contact, group)
+            return (request, [groupIdentifier, contactIdentifier])
+        }
     }
 }

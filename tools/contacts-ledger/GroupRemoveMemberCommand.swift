@@ -1,4 +1,5 @@
 import ContactsLedger
+import Foundation
 
 /// `group remove-member GROUP CONTACT`: takes a contact out of a group.
 struct GroupRemoveMemberCommand: ToolCommand {
@@ -20,6 +21,8 @@ struct GroupRemoveMemberCommand: ToolCommand {
     init(_ arguments: Arguments) throws(CommandFailure) {
         change = try GroupMembershipChange(arguments)
     }
+
+    var requestIdentifier: UUID? { change.write.requestID }
 
     func run(_ context: CommandContext) throws {
         try change.run(context, verb: "removed-member") { request, contact, group in

@@ -1,4 +1,5 @@
 import ContactsLedger
+import Foundation
 
 /// `group rename ID NAME`: renames a group.
 struct GroupRenameCommand: ToolCommand {
@@ -27,13 +28,15 @@ struct GroupRenameCommand: ToolCommand {
         write = try WriteOptions(arguments)
     }
 
+    var requestIdentifier: UUID? { write.requestID }
+
     func run(_ context: CommandContext) throws {
-        let store = try context.openForWriting()
-        defer { store.close() }
-        var group = try existingGroup(identifier, in: store).mutableCopy()
-        group.name = newName
-        var request = write.request()
-        request.update(group)
-        try write.execute(request, on: store, verb: "renamed", identifiers: [identifier])
+        try write.save(context, verb: "renamed") { store in
+            var group = try existingGroup(identifier, in: store).mutableCopy()
+            group.name = newName
+            var request = write.request()
+            request.update(group)
+            return (request, [identifier])
+        }
     }
 }

@@ -183,36 +183,37 @@ enum Tool {
         }
     }
 
-    /// Runs the command and returns the exit code that fits how it ended, printing any error.
+    /// Runs the command and returns the exit code that fits how it ended, printing any error: one
+    /// line, which for a command that saves names its request and whether it was saved.
     private static func execute(_ command: any ToolCommand, usage: String, options: GlobalOptions) -> ExitCode {
         do {
             try command.run(CommandContext(ledger: options.ledger, waitSeconds: options.waitSeconds))
             return .success
-        } catch let failure as CommandFailure {
-            if failure.code == .usage { return reportUsage(failure.message, usage: usage) }
-            Terminal.error(failure.message)
-            return failure.code
-        } catch let error as StorageError {
-            Terminal.error(error.description)
-            return ExitCode(error)
-        } catch let error as ContactStoreError {
-            Terminal.error(error.message)
-            return ExitCode(error)
-        } catch let error as ContactJSONError {
-            Terminal.error("malformed contact JSON: \(error)")
-            return .dataError
-        } catch let error as VCardCardError {
-            Terminal.error("malformed vCard: \(error)")
-            return .dataError
-        } catch let error as LedgerInconsistency {
-            Terminal.error("the ledger is inconsistent: \(error)")
-            return .dataError
-        } catch let error as EventDecodingError {
-            Terminal.error("a record cannot be decoded: \(error)")
-            return .dataError
         } catch {
-            Terminal.error("\(error)")
-            return .failure
+            if let failure = error as? CommandFailure, failure.code == .usage {
+                return reportUsage(failure.message, usage: usage)
+            }
+            let (code, message) = describe(error)
+            if let requestID = command.requestIdentifier, (error as? CommandFailure)?.namesRequest != true {
+                Terminal.error(WriteOptions.failureLine(message, code: code, requestID: requestID))
+            } else {
+                Terminal.error(message)
+            }
+            return code
+        }
+    }
+
+    /// The exit code and the message that fit an error a command threw.
+    static func describe(_ error: any Error) -> (ExitCode, String) {
+        switch error {
+        case let failure as CommandFailure: (failure.code, failure.message)
+        case let error as StorageError: (ExitCode(error), error.description)
+        case let error as ContactStoreError: (ExitCode(error), error.message)
+        case let error as ContactJSONError: (.dataError, "malformed contact JSON: \(error)")
+        case let error as VCardCardError: (.dataError, "malformed vCard: \(error)")
+        case let error as LedgerInconsistency: (.dataError, "the ledger is inconsistent: \(error)")
+        case let error as EventDecodingError: (.dataError, "a record cannot be decoded: \(error)")
+        default: (.failure, "\(error)")
         }
     }
 

@@ -24,11 +24,16 @@ protocol ToolCommand: Sendable {
 
     /// Runs the command.
     func run(_ context: CommandContext) throws
+
+    /// The request id of a command that saves, which a failure names (with whether the request
+    /// was saved); nil for a command that saves nothing.
+    var requestIdentifier: UUID? { get }
 }
 
 extension ToolCommand {
     static var valued: Set<String> { [] }
     static var flags: Set<String> { [] }
+    var requestIdentifier: UUID? { nil }
 }
 
 /// What every command runs with: the ledger, the lock wait, and the client it acts as.
@@ -50,10 +55,13 @@ struct CommandContext {
         _ = try LedgerDirectory.identity(at: ledger)
     }
 
-    /// Opens the ledger as its single writer, waiting up to `waitSeconds` for the lock.
+    /// Opens the ledger as its single writer, waiting up to `waitSeconds` for the lock, through
+    /// the test hook's file layer when it is set (``TestFaults``).
     func openForWriting() throws -> ContactStore {
         try requireLedger()
-        return try ContactStore(ledgerAt: ledger, client: client, create: false, lockWaitSeconds: waitSeconds)
+        return try ContactStore(
+            ledgerAt: ledger, client: client, create: false, lockWaitSeconds: waitSeconds,
+            fileSystem: try TestFaults.fileSystem())
     }
 
     /// Opens the ledger read-only, without the lock: now, or as it was at a point.

@@ -88,9 +88,18 @@ struct UpdateCommand: ToolCommand {
         }
     }
 
+    var requestIdentifier: UUID? { write.requestID }
+
     func run(_ context: CommandContext) throws {
-        let store = try context.openForWriting()
-        defer { store.close() }
+        try write.save(context, verb: "updated") { store in
+            var request = write.request()
+            request.update(try changedContact(in: store))
+            return (request, [identifier])
+        }
+    }
+
+    /// The contact as the options change it, from its state in the store.
+    private func changedContact(in store: ContactStore) throws -> MutableContact {
         var contact = try store.unifiedContact(withIdentifier: identifier, keysToFetch: [ContactKeySet.all])
             .mutableCopy()
         properties.apply(to: &contact)
@@ -131,8 +140,6 @@ struct UpdateCommand: ToolCommand {
             LabeledValue(label: $0.label, value: PhoneNumber(stringValue: $0.value))
         }
         contact.emailAddresses += addEmails.map { LabeledValue(label: $0.label, value: $0.value) }
-        var request = write.request()
-        request.update(contact)
-        try write.execute(request, on: store, verb: "updated", identifiers: [identifier])
+        return contact
     }
 }

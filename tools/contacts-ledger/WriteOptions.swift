@@ -24,13 +24,32 @@ struct WriteOptions {
         SaveRequest(requestIdentifier: requestID, transactionAuthor: author)
     }
 
-    /// Executes a request on the store, which returns once the record is on disk, and prints
-    /// what it did: `VERB ID` for each identifier (`unchanged ID` when nothing changed), then
-    /// `head N`; or one JSON object.
-    func execute(_ request: SaveRequest, on store: ContactStore, verb: String, identifiers: [String]? = nil) throws {
+    /// Opens the ledger for writing, saves the request `build` makes with the store (and the
+    /// identifiers to print, or nil for those the store reports), and prints what it did: `VERB ID`
+    /// for each identifier (`unchanged ID` when nothing changed), then `head N`; or one JSON object.
+    /// The save returns once the record is on disk.
+    ///
+    /// A request id whose record is in the ledger already is answered from that record, before
+    /// `build` runs: a retry after an unknown outcome must not fail because the first attempt
+    /// did its work (a deleted contact no longer exists to be deleted).
+    func save(
+        _ context: CommandContext, verb: String,
+        _ build: (ContactStore) throws -> (request: SaveRequest, identifiers: [String]?)
+    ) throws {
+        let store = try context.openForWriting()
+        defer { store.close() }
+        if let earlier = try store.result(ofRequest: requestID) {
+            report(earlier, head: store.headDigest.sequence, verb: verb, identifiers: nil)
+            return
+        }
+        let (request, identifiers) = try build(store)
         let result = try ProgressBar.whileRunning("saving") { try store.execute(request) }
-        let head = store.headDigest.sequence
-        // A retried request reports the identifiers of the original record.
+        report(result, head: store.headDigest.sequence, verb: verb, identifiers: identifiers)
+    }
+
+    /// Prints a save's result: `VERB ID` lines (a retried request reports the identifiers of the
+    /// original record), the retry's note, and `head N`; or one JSON object.
+    private func report(_ result: SaveResult, head: UInt64, verb: String, identifiers: [String]?) {
         let affected =
             result.wasAlreadyCommitted ? result.affectedIdentifiers : identifiers ?? result.affectedIdentifiers
         let changed = result.wasAlreadyCommitted || !result.affectedIdentifiers.isEmpty
@@ -41,17 +60,28 @@ struct WriteOptions {
                 "sequence": .integer(result.sequence),
                 "head": .integer(head),
                 "time": .string(RFC3339.string(from: result.commitDate)),
-                "requestId": .string(request.requestIdentifier.uuidString),
+                "requestId": .string(requestID.uuidString),
                 "alreadyCommitted": .bool(result.wasAlreadyCommitted),
             ])
             return
         }
         var lines = affected.map { "\(changed ? verb : "unchanged") \($0)" }
         if result.wasAlreadyCommitted {
-            lines.append(
-                "already committed at sequence \(result.sequence) by request \(request.requestIdentifier.uuidString)")
+            lines.append("already committed at sequence \(result.sequence) by request \(requestID.uuidString)")
         }
         lines.append("head \(head)")
         Terminal.lines(lines)
+    }
+
+    /// The one line a failed save prints, naming its request: what the error says, and whether
+    /// the request was saved (`code` tells: 79 is an unknown outcome, any other code means the
+    /// request was not saved).
+    static func failureLine(_ message: String, code: ExitCode, requestID: UUID) -> String {
+        let id = requestID.uuidString
+        if code == .outcomeUnknown {
+            return "outcome unknown for request \(id): \(message); run the same command again with --request-id \(id)"
+                + " to save it exactly once"
+        }
+        return "\(message) (request \(id) not saved)"
     }
 }

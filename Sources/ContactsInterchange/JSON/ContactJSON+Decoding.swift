@@ -105,6 +105,10 @@ private struct ContactDecoder {
         guard case .string(let text) = value else {
             throw Failure(.wrongType, keyPath: path, "expected a string, found \(value.typeName)")
         }
+        // A store refuses NUL in every text it keeps; refused here, the key path is the JSON's.
+        guard !text.utf8.contains(0) else {
+            throw Failure(.invalidValue, keyPath: path, "a NUL character (U+0000) is not allowed")
+        }
         return text
     }
 
@@ -149,6 +153,10 @@ private struct ContactDecoder {
                 let text = try string(member.value, path: at)
                 guard !text.isEmpty else {
                     throw Failure(.invalidValue, keyPath: at, "an identifier must not be empty")
+                }
+                guard UUID(uuidString: text) != nil else {
+                    throw Failure(
+                        .invalidValue, keyPath: at, "an identifier must be a UUID, got \(text.debugDescription)")
                 }
                 identifier = text
             } else {

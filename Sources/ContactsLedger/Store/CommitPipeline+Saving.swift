@@ -474,6 +474,21 @@ extension CommitPipeline {
         if let change = StoreChange(covering: commits, origin: .thisStore) { post(change) }
     }
 
+    /// The result of a request whose record is durable, rebuilt from the record as a retry would
+    /// get it, or nil when no durable record holds the request.
+    package func committedResult(ofRequest requestID: UUID) throws -> SaveResult? {
+        guard let sequence = projectionLock.read({ cell.stateView.sequence(ofRequest: requestID) }) else { return nil }
+        var found: SaveResult?
+        try forEachRecord(from: sequence) { record in
+            let event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+            found = SaveResult(
+                sequence: record.sequence, commitDate: record.commitDate,
+                affectedIdentifiers: event.affectedIdentifiers, wasAlreadyCommitted: true)
+            return false
+        }
+        return found
+    }
+
     /// The result a committed request had, rebuilt from its record.
     func originalResult(of sequence: UInt64, journal: any JournalStore) throws -> SaveResult {
         var found: SaveResult?

@@ -163,6 +163,16 @@ public final class ContactStore: Sendable {
     @discardableResult
     public func execute(_ request: SaveRequest) throws -> SaveResult { try pipeline.execute(request) }
 
+    /// The result of a request whose record is durable, as a retry of it would return it
+    /// (``SaveResult/wasAlreadyCommitted`` is true), or nil when no record holds the request id.
+    ///
+    /// A caller that could not learn whether a save succeeded (an
+    /// ``StorageError/outcomeUnknown(cause:)``) asks this after reopening the store, or retries
+    /// the request with the same id, which saves it only if it is not here.
+    public func result(ofRequest requestIdentifier: UUID) throws -> SaveResult? {
+        try pipeline.committedResult(ofRequest: requestIdentifier)
+    }
+
     /// Executes a save request on behalf of another client with full access (replaying a
     /// recording into a scratch store); blocks until the record is on disk.
     @discardableResult

@@ -348,9 +348,7 @@ package struct SavePlanner<State: LedgerState> {
 
     private mutating func addContact(_ added: PreparedSaveRequest.AddedContact) throws(ContactStoreError) {
         let identifier = added.identifier
-        guard !identifier.isEmpty else {
-            throw ContactStoreError(.recordIdentifierInvalid, "a contact's identifier is empty")
-        }
+        try Self.checkNewIdentifier(identifier, of: "contact")
         guard state.contact(identifier) == nil else {
             throw ContactStoreError(
                 .insertedRecordAlreadyExists, "contact \(identifier) already exists", affectedIdentifiers: [identifier])
@@ -412,12 +410,36 @@ package struct SavePlanner<State: LedgerState> {
             affecting: identifier)
     }
 
+    /// Refuses the identifier a request gives a new contact or group unless it is a UUID (any
+    /// case): the store makes UUIDs, and one from elsewhere must look the same, so that it is one
+    /// word on a command line and in the tool's output. Records already in a ledger keep
+    /// whatever identifiers they have (decision 0021).
+    private static func checkNewIdentifier(_ identifier: String, of kind: String) throws(ContactStoreError) {
+        guard !identifier.isEmpty else {
+            throw ContactStoreError(
+                .recordIdentifierInvalid, "a \(kind)'s identifier is empty", keyPaths: ["identifier"])
+        }
+        guard UUID(uuidString: identifier) != nil else {
+            throw ContactStoreError(
+                .recordIdentifierInvalid,
+                "identifier: a \(kind)'s identifier must be a UUID, got \(identifier.debugDescription)",
+                affectedIdentifiers: [identifier], keyPaths: ["identifier"])
+        }
+    }
+
+    /// Refuses a group name that holds a NUL character, as contact values are refused.
+    private static func checkGroupName(_ group: MutableGroup) throws(ContactStoreError) {
+        guard group.name.utf8.contains(0) else { return }
+        throw ContactStoreError(
+            .validationConfigurationError, "name: \(ContactValues.nulMessage)", affectedIdentifiers: [group.identifier],
+            keyPaths: ["name"])
+    }
+
     // MARK: Groups
 
     private mutating func addGroup(_ group: MutableGroup, _ container: String?) throws(ContactStoreError) {
-        guard !group.identifier.isEmpty else {
-            throw ContactStoreError(.recordIdentifierInvalid, "a group's identifier is empty")
-        }
+        try Self.checkNewIdentifier(group.identifier, of: "group")
+        try Self.checkGroupName(group)
         guard state.group(group.identifier) == nil else {
             throw ContactStoreError(
                 .insertedRecordAlreadyExists, "group \(group.identifier) already exists",
@@ -431,6 +453,7 @@ package struct SavePlanner<State: LedgerState> {
 
     private mutating func updateGroup(_ group: MutableGroup) throws(ContactStoreError) {
         let current = try existingGroup(group.identifier)
+        try Self.checkGroupName(group)
         guard current.name != group.name else { return }
         record(
             .updateGroup(identifier: group.identifier, oldName: current.name, newName: group.name),

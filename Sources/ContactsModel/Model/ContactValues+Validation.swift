@@ -27,10 +27,14 @@ extension ContactValues {
     ///   most text: an address book holds what people typed, and a stricter check would
     ///   refuse real imported data.
     ///
+    /// - No text holds a NUL character (U+0000): not a value, a label, a labeled value's
+    ///   identifier, nor a field of an address, a profile or a related name. vCard, JSON readers in
+    ///   C and terminals end text at NUL, so such a value would be cut short on its way out.
+    ///
     /// Other keys have no rules. Which keys have which rule is in ``ContactKeyTable``: the dates by
     /// their kind, the labeled values that must not be blank by their row's noun.
     package func validationIssues(for keys: ContactKeySet) -> [ContactValidationIssue] {
-        var issues: [ContactValidationIssue] = []
+        var issues = nulIssues(for: keys)
         for key in ContactKeyTable.validatedKeys where keys.contains(key) {
             let kind = ContactKeyTable.kind(of: key)
             switch kind {
@@ -50,6 +54,59 @@ extension ContactValues {
                 issues += Self.blankValueIssues(self[labeledStrings: key].map(\.value), key)
             default:
                 continue
+            }
+        }
+        return issues
+    }
+
+    /// The message of a text that holds a NUL character.
+    package static let nulMessage = "a NUL character (U+0000) is not allowed"
+
+    /// The issues of the texts of the given keys that hold a NUL character, each named by its key path
+    /// (`note`, `phoneNumbers[0].label`, `postalAddresses[1].value.street`).
+    private func nulIssues(for keys: ContactKeySet) -> [ContactValidationIssue] {
+        var issues: [ContactValidationIssue] = []
+        func checkText(_ text: String, _ key: ContactKey, _ path: String) {
+            if text.utf8.contains(0) { issues.append(.init(key: key, keyPath: path, message: Self.nulMessage)) }
+        }
+        func checkLabeled<Value>(
+            _ values: [LabeledValue<Value>], _ key: ContactKey, _ texts: (Value) -> [(String, String)]
+        ) {
+            for (index, element) in values.enumerated() {
+                let at = "\(key.rawValue)[\(index)]"
+                checkText(element.identifier, key, at + ".identifier")
+                if let label = element.label { checkText(label, key, at + ".label") }
+                for (field, text) in texts(element.value) { checkText(text, key, at + ".value" + field) }
+            }
+        }
+        for key in keys.keys {
+            switch ContactKeyTable.kind(of: key) {
+            case .string: checkText(self[string: key], key, key.rawValue)
+            case .labeledDates: checkLabeled(self[labeledDates: key], key) { _ in [] }
+            case .labeledPhoneNumbers: checkLabeled(self[phoneNumbers: key], key) { [("", $0.stringValue)] }
+            case .labeledStrings: checkLabeled(self[labeledStrings: key], key) { [("", $0)] }
+            case .labeledPostalAddresses:
+                checkLabeled(self[postalAddresses: key], key) { address in
+                    [
+                        (".street", address.street), (".subLocality", address.subLocality), (".city", address.city),
+                        (".subAdministrativeArea", address.subAdministrativeArea), (".state", address.state),
+                        (".postalCode", address.postalCode), (".country", address.country),
+                        (".isoCountryCode", address.isoCountryCode),
+                    ]
+                }
+            case .labeledRelations: checkLabeled(self[contactRelations: key], key) { [(".name", $0.name)] }
+            case .labeledSocialProfiles:
+                checkLabeled(self[socialProfiles: key], key) { profile in
+                    [
+                        (".urlString", profile.urlString), (".username", profile.username),
+                        (".userIdentifier", profile.userIdentifier), (".service", profile.service),
+                    ]
+                }
+            case .labeledInstantMessageAddresses:
+                checkLabeled(self[instantMessageAddresses: key], key) {
+                    [(".username", $0.username), (".service", $0.service)]
+                }
+            default: continue
             }
         }
         return issues

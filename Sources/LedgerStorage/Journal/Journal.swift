@@ -136,9 +136,13 @@ public struct WriterStatistics: Sendable, Hashable {
 /// in sequence order. Nothing is acknowledged before its fdatasync returns.
 ///
 /// A failed write or fdatasync is never retried on the same descriptor: the journal fails
-/// closed. Every caller in the failed group, and every later caller, gets
-/// ``StorageError/writerFailed(cause:)``; reopening recovers from what is on disk, after cutting
-/// the journal back to what the failed writer had made durable (see ``RecoveryReport/writerFailureRollback``).
+/// closed. A caller in the failed group whose record was written but whose fdatasync failed gets
+/// ``StorageError/outcomeUnknown(cause:)``; every other caller in it that the failure reached,
+/// and every later caller, gets ``StorageError/writerFailed(cause:)``, meaning its record was not
+/// written. Records a successful fdatasync covered are acknowledged even when work after it
+/// fails (the zeros written ahead, or a roll), and that failure stops the writer for later
+/// records (decision 0021). Reopening recovers from what is on disk, after cutting the journal
+/// back to what the failed writer had made durable (see ``RecoveryReport/writerFailureRollback``).
 ///
 /// One thread at a time holds the writer role: the journal's writer thread, or a caller that
 /// found the writer idle and writes as the group's leader (``appendAndWait(_:)``, or
@@ -781,7 +785,7 @@ final class JournalWriter: @unchecked Sendable {
 
         let outcome = writeGroup(group, frameBytes: bytes)
 
-        if case .failure = outcome, !fileSystem.hasSimulatedCrash {
+        if outcome.failure != nil, !fileSystem.hasSimulatedCrash {
             // What was written after `syncedOffset` may be in the page cache but not on disk,
             // and a later fsync through another descriptor would not say so (fsyncgate). After a
             // simulated power cut no process is left to remember it.
@@ -793,26 +797,19 @@ final class JournalWriter: @unchecked Sendable {
         }
         condition.lock()
         var abandoned: [Pending] = []
-        switch outcome {
-        case .success(let receipts):
-            durable = HeadDigest(sequence: receipts.last!.sequence, hash: receipts.last!.hash)
-            counters.records += receipts.count
+        if let last = outcome.durable.last {
+            durable = HeadDigest(sequence: last.sequence, hash: last.hash)
+            counters.records += outcome.durable.count
             counters.groups += 1
-        case .failure(let error):
+        }
+        if let error = outcome.failure {
             failure = StorageError.writerFailed(cause: error.description)
             abandoned = queue
             queue = []
         }
         condition.unlock()
 
-        switch outcome {
-        case .success(let receipts):
-            for (pending, receipt) in zip(group, receipts) { pending.completion(.success(receipt)) }
-        case .failure(let error):
-            let failed = StorageError.writerFailed(cause: error.description)
-            for pending in group { pending.completion(.failure(failed)) }
-            for pending in abandoned { pending.completion(.failure(failed)) }
-        }
+        complete(group, abandoned, outcome)
         handler?()
 
         // Emptied before taking the lock: the records' completions may hold the last reference
@@ -828,22 +825,70 @@ final class JournalWriter: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Runs the completions of a written group and of the records abandoned behind a failure:
+    /// the durable records get their receipts; a record whose frame was handed to a write that
+    /// was not confirmed gets ``StorageError/outcomeUnknown(cause:)``, since a later open may
+    /// find it; a record never written gets ``StorageError/writerFailed(cause:)``.
+    private func complete(_ group: [Pending], _ abandoned: [Pending], _ outcome: GroupWrite) {
+        let cause = outcome.failure?.description ?? ""
+        let failed = StorageError.writerFailed(cause: cause)
+        for (index, pending) in group.enumerated() {
+            if index < outcome.durable.count {
+                pending.completion(.success(outcome.durable[index]))
+            } else if index < outcome.durable.count + outcome.unconfirmed {
+                pending.completion(.failure(.outcomeUnknown(cause: cause)))
+            } else {
+                pending.completion(.failure(failed))
+            }
+        }
+        for pending in abandoned { pending.completion(.failure(failed)) }
+    }
+
+    /// How the write of one group ended.
+    struct GroupWrite {
+        /// The receipts of the records made durable: the group's first records, in order.
+        var durable: [AppendReceipt] = []
+        /// The error that stopped the writer, if any. It failed the records after `durable`, or,
+        /// when every record is durable, work done after their fdatasync (the zeros ahead).
+        var failure: StorageError?
+        /// How many records after `durable` were handed to a write whose fdatasync never
+        /// succeeded: whether they are on disk cannot be known.
+        var unconfirmed = 0
+    }
+
+    /// A failed flush: the error, and whether the buffered frames may have reached the file.
+    struct FlushFailure: Error {
+        var error: StorageError
+        var framesMayBeWritten: Bool
+    }
+
     /// Writes one group: frames into the current segment, rolling when a record would not fit,
     /// then one fdatasync. Runs on the writer thread only.
-    private func writeGroup(_ group: [Pending], frameBytes: Int) -> Result<[AppendReceipt], StorageError> {
+    ///
+    /// The records a successful fdatasync covered are durable whatever fails after it: in a group
+    /// that rolls, those before the roll; in any group, every record when only the zeros written
+    /// ahead of them failed (decision 0021).
+    private func writeGroup(_ group: [Pending], frameBytes: Int) -> GroupWrite {
         let commit = max(clock(), lastCommit)
         var buffer = ByteWriter(capacity: frameBytes)
         var receipts: [AppendReceipt] = []
         receipts.reserveCapacity(group.count)
         var hash = lastHash
-        do throws(StorageError) {
+        var outcome = GroupWrite()
+        do throws(FlushFailure) {
             for pending in group {
                 let end = writeOffset + Int64(buffer.count) + Int64(pending.frameBytes)
                 if end > Int64(limits.segmentBytesMax)
                     && writeOffset + Int64(buffer.count) > Int64(SegmentHeader.encodedBytes)
                 {
-                    try flush(&buffer)
-                    try roll(first: pending.sequence, previous: hash)
+                    outcome.failure = try flush(&buffer)
+                    outcome.durable = receipts
+                    if outcome.failure != nil { break }
+                    do throws(StorageError) {
+                        try roll(first: pending.sequence, previous: hash)
+                    } catch {
+                        throw FlushFailure(error: error, framesMayBeWritten: false)
+                    }
                     buffer = ByteWriter(capacity: frameBytes)
                 }
                 hash = RecordFrame.encode(
@@ -851,13 +896,19 @@ final class JournalWriter: @unchecked Sendable {
                     into: &buffer)
                 receipts.append(AppendReceipt(sequence: pending.sequence, commitMicroseconds: commit, hash: hash))
             }
-            try flush(&buffer)
+            if outcome.failure == nil {
+                outcome.failure = try flush(&buffer)
+                outcome.durable = receipts
+            }
         } catch {
-            return .failure(error)
+            outcome.failure = error.error
+            outcome.unconfirmed = error.framesMayBeWritten ? receipts.count - outcome.durable.count : 0
         }
-        lastHash = hash
-        lastCommit = commit
-        return .success(receipts)
+        if let last = outcome.durable.last {
+            lastHash = last.hash
+            lastCommit = commit
+        }
+        return outcome
     }
 
     /// Closes the full segment and creates the next one, named after `first`.
@@ -920,8 +971,12 @@ final class JournalWriter: @unchecked Sendable {
     /// Writes the buffered frames at the write offset, renews the zeros ahead of them when less
     /// than half of the space ahead is left, and fdatasyncs once (twice when the frames would
     /// run past the zeros: see the body).
-    private func flush(_ buffer: inout ByteWriter) throws(StorageError) {
-        guard buffer.count > 0 else { return }
+    ///
+    /// Throws when the frames are not durable, saying whether they may have reached the file.
+    /// Returns the error of renewing the zeros behind them when that failed but the fdatasync
+    /// succeeded: the frames are durable then, and the caller stops the writer after them.
+    private func flush(_ buffer: inout ByteWriter) throws(FlushFailure) -> StorageError? {
+        guard buffer.count > 0 else { return nil }
         guard let file = segment else { preconditionFailure("the writer appends only with a segment open") }
         let end = writeOffset + Int64(buffer.count)
         if limits.preallocationBytes > 0 && end > allocatedEnd {
@@ -931,22 +986,41 @@ final class JournalWriter: @unchecked Sendable {
             // those appended past the file's end, with its new size, could reach the disk
             // independently, and a crash keep later frames while losing earlier ones (which open
             // would have to refuse). Pages written back out of order remain possible, as with
-            // appends (decision 0011).
-            try Self.fillAhead(
-                file, from: &allocatedEnd, after: end, framesWritten: false, limits: limits, fileSystem: fileSystem)
+            // appends (decision 0011). No frame is written when this fails.
+            do throws(StorageError) {
+                try Self.fillAhead(
+                    file, from: &allocatedEnd, after: end, framesWritten: false, limits: limits,
+                    fileSystem: fileSystem)
+                countSync()
+                try fileSystem.synchronizeData(file)
+            } catch {
+                throw FlushFailure(error: error, framesMayBeWritten: false)
+            }
+        }
+        var zerosFailure: StorageError?
+        do throws(StorageError) {
+            try fileSystem.write(file, buffer.bytes, at: writeOffset)
+            // Renewed behind the frames, in the same fdatasync: only zeros go past the durable
+            // size. A failure here (a full disk) leaves the frames written, so they are synced
+            // all the same: the caller learns whether they are durable, not just that the zeros
+            // are missing.
+            do throws(StorageError) {
+                try Self.fillAhead(
+                    file, from: &allocatedEnd, after: end, framesWritten: true, limits: limits,
+                    fileSystem: fileSystem)
+            } catch {
+                zerosFailure = error
+            }
+            allocatedEnd = max(allocatedEnd, end)
             countSync()
             try fileSystem.synchronizeData(file)
+        } catch {
+            throw FlushFailure(error: error, framesMayBeWritten: true)
         }
-        try fileSystem.write(file, buffer.bytes, at: writeOffset)
-        // Renewed behind the frames, in the same fdatasync: only zeros go past the durable size.
-        try Self.fillAhead(
-            file, from: &allocatedEnd, after: end, framesWritten: true, limits: limits, fileSystem: fileSystem)
-        allocatedEnd = max(allocatedEnd, end)
-        countSync()
-        try fileSystem.synchronizeData(file)
         writeOffset = end
         syncedOffset = writeOffset
         buffer = ByteWriter(capacity: 0)
+        return zerosFailure
     }
 }
 

@@ -66,7 +66,8 @@ func everyKeyContact() -> MutableContact {
             value: InstantMessageAddress(username: "zed@jabber", service: InstantMessageAddress.Service.jabber))
     ]
     values.imageData = Data([0, 1, 2, 250, 251, 252])
-    return MutableContact(identifier: "C-1", values: values, availableKeys: .all, base: nil)
+    return MutableContact(
+        identifier: "00000000-0000-4000-8000-0000000000C1", values: values, availableKeys: .all, base: nil)
 }
 
 @Suite("JSON: contacts")
@@ -81,7 +82,7 @@ struct ContactJSONTests {
     func shapes() throws {
         let contact = everyKeyContact().copy()
         let value = ContactJSON.value(for: contact)
-        #expect(value["identifier"] == "C-1")
+        #expect(value["identifier"] == "00000000-0000-4000-8000-0000000000C1")
         #expect(value["contactType"] == "organization")
         #expect(value["givenName"] == "Zoë \"Z\"")
         #expect(value["birthday"] == ["month": 2, "day": 29, "year": 1984])
@@ -194,6 +195,16 @@ struct ContactJSONTests {
             (#"{"imageData": "not base64!"}"#, .invalidValue, "$.imageData", "base64"),
             (#"{"imageDataAvailable": "yes"}"#, .wrongType, "$.imageDataAvailable", "Boolean"),
             (#"{"identifier": ""}"#, .invalidValue, "$.identifier", "empty"),
+            (#"{"identifier": "contact-1"}"#, .invalidValue, "$.identifier", "UUID"),
+            (#"{"givenName": "a\u0000b"}"#, .invalidValue, "$.givenName", "NUL"),
+            (
+                #"{"phoneNumbers": [{"label": "\u0000", "value": "1"}]}"#, .invalidValue, "$.phoneNumbers[0].label",
+                "NUL"
+            ),
+            (
+                #"{"postalAddresses": [{"value": {"city": "x\u0000"}}]}"#, .invalidValue,
+                "$.postalAddresses[0].value.city", "NUL"
+            ),
             (#"["x"]"#, .wrongType, "$[0]", "object"),
             (#"42"#, .wrongType, "$", "object"),
             (#"{"givenName": "A",}"#, .malformedJSON, "$", "at byte 18"),
@@ -222,7 +233,8 @@ struct ContactJSONTests {
         let contact = everyKeyContact()
         request.add(contact, toContainerWithIdentifier: nil)
         try store.execute(request)
-        let fetched = try store.unifiedContact(withIdentifier: "C-1", keysToFetch: [ContactKeySet.all])
+        let fetched = try store.unifiedContact(
+            withIdentifier: "00000000-0000-4000-8000-0000000000C1", keysToFetch: [ContactKeySet.all])
         #expect(ContactJSON.value(for: fetched) == ContactJSON.value(for: contact.copy()))
     }
 }
