@@ -793,7 +793,7 @@ final class JournalWriter: @unchecked Sendable {
                 root: paths.root,
                 .init(
                     ledgerID: identity.ledgerID, segmentFirstSequence: segmentFirst, offset: syncedOffset,
-                    durableSequence: durableHead.sequence))
+                    durableSequence: outcome.durable.last?.sequence ?? durableHead.sequence))
         }
         condition.lock()
         var abandoned: [Pending] = []
