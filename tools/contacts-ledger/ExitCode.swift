@@ -16,6 +16,9 @@ enum ExitCode: Int32 {
     case cannotCreate = 73
     /// The ledger is locked by another writer (after `--wait`).
     case locked = 75
+    /// The ledger is refused: a file or directory in it is a symbolic link, or other users could
+    /// reach it (group or other permission bits, another owner).
+    case noPermission = 77
 
     /// The exit code that fits a storage error.
     init(_ error: StorageError) {
@@ -25,6 +28,7 @@ enum ExitCode: Int32 {
         case .notALedger: self = .dataError
         case .alreadyExists: self = .cannotCreate
         case .locked: self = .locked
+        case .unsafeFile: self = .noPermission
         case .invalidArgument: self = .usage
         case .system, .writerFailed, .limitExceeded, .closed: self = .failure
         }
@@ -55,7 +59,9 @@ enum ExitCode: Int32 {
     static let helpText = """
         Exit codes: 0 success; 1 other failure (such as a contact or group that does not exist); 64 usage
         error; 65 data error (corruption found, malformed input, a value the store refuses); 66 ledger or
-        input file missing; 73 cannot create; 75 ledger locked by another writer after --wait.
+        input file missing; 73 cannot create; 75 ledger locked by another writer after --wait;
+        77 ledger refused: a file or directory in it is a symbolic link or open to other users (a ledger
+        must be yours alone: directories 0700, files 0600).
         """
 }
 
