@@ -46,7 +46,8 @@ extension ContactStore {
             guard let state = projection.contact(identifier, keys: keys),
                 isVisible(projection, identifier: identifier, createdBy: state.createdBy, access)
             else { return nil }
-            return Contact(identifier: identifier, limitedValues: state.values, availableKeys: keys, revision: state.revision)
+            return Contact(
+                identifier: identifier, limitedValues: state.values, availableKeys: keys, revision: state.revision)
         }
         guard let found else {
             throw ContactStoreError(
@@ -91,7 +92,8 @@ extension ContactStore {
                     return nil
                 }
                 return Contact(
-                    identifier: owner.identifier, limitedValues: state.values, availableKeys: keys, revision: state.revision)
+                    identifier: owner.identifier, limitedValues: state.values, availableKeys: keys,
+                    revision: state.revision)
             }
         }
     }
