@@ -143,6 +143,22 @@ struct LinkAndModeTests {
         #expect(try readAll(ledger.ledger).map(\.hash) == ledger.receipts.map(\.hash))
     }
 
+    @Test("Every entry of the ledger directory is checked, not only the files the format names")
+    func everyEntryChecked() throws {
+        let ledger = try PlantedLedger()
+        let extra = ledger.ledger + "/HEAD"
+        #expect(FileManager.default.createFile(atPath: extra, contents: Data([1])))
+        #expect(chmod(extra, 0o644) == 0)
+        var error = #expect(throws: StorageError.self) { _ = try JournalReader(at: ledger.ledger) }
+        #expect(error?.description.contains("\(extra) has mode 0644") == true, "\(String(describing: error))")
+        try FileManager.default.removeItem(atPath: extra)
+        try FileManager.default.createSymbolicLink(atPath: extra, withDestinationPath: ledger.outside + "/head")
+        error = #expect(throws: StorageError.self) { _ = try JournalReader(at: ledger.ledger) }
+        #expect(isLinkRefusal(try #require(error), extra))
+        try FileManager.default.removeItem(atPath: extra)
+        #expect(try readAll(ledger.ledger).count == 3)
+    }
+
     @Test("A ledger file that belongs to another user is refused (run as root only)")
     func otherOwnerRefused() throws {
         guard geteuid() == 0 else { return }

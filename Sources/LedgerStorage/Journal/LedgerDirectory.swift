@@ -87,30 +87,35 @@ public enum LedgerDirectory {
 
     /// Refuses, with ``StorageError/unsafeFile(path:reason:)``, a ledger that could send a write
     /// outside it or that other users could change under it (decision 0020): the ledger
-    /// directory, `LEDGER`, `LOCK`, `journal/`, `snapshots/` and every entry of those two must
-    /// belong to this user and have no group or other permission bits, and none but the ledger
-    /// directory itself (whose path the user gave) may be a symbolic link. Entries of `journal/`
-    /// and `snapshots/` must be regular files. What is missing is left to the caller to report.
+    /// directory, every entry in it, and every entry of `journal/` and `snapshots/` must belong to
+    /// this user and have no group or other permission bits, and none but the ledger directory
+    /// itself (whose path the user gave) may be a symbolic link. `journal/` and `snapshots/` must
+    /// be directories; every other entry checked, a regular file or (in the ledger directory) a
+    /// directory. Every entry is checked, not only those the format names, so that a file a
+    /// later version adds is covered too. What is missing is left to the caller to report.
     public static func checkAccess(_ paths: LedgerPaths, fileSystem: any FileSystem) throws(StorageError) {
         try checkEntry(paths.root, expected: .directory, followingLinks: true, fileSystem)
-        try checkEntry(paths.identity, expected: .regular, fileSystem)
-        try checkEntry(paths.lock, expected: .regular, fileSystem)
-        for directory in [paths.journal, paths.snapshots] {
-            guard try checkEntry(directory, expected: .directory, fileSystem) else { continue }
-            for name in try fileSystem.contentsOfDirectory(directory) {
+        let named: [String: FileKind] = [
+            paths.identity: .regular, paths.lock: .regular, paths.journal: .directory, paths.snapshots: .directory,
+        ]
+        for name in try fileSystem.contentsOfDirectory(paths.root).sorted() {
+            let path = paths.root + "/" + name
+            guard let status = try fileSystem.status(path, followingLinks: false) else { continue }
+            try check(status, at: path, expected: named[path] ?? (status.kind == .directory ? .directory : .regular))
+        }
+        for directory in [paths.journal, paths.snapshots] where fileSystem.exists(directory) {
+            for name in try fileSystem.contentsOfDirectory(directory).sorted() {
                 try checkEntry(directory + "/" + name, expected: .regular, fileSystem)
             }
         }
     }
 
-    /// Checks one entry of a ledger; returns false when nothing is there.
-    @discardableResult
+    /// Checks one entry of a ledger, if there is one.
     private static func checkEntry(
         _ path: String, expected: FileKind, followingLinks: Bool = false, _ fileSystem: any FileSystem
-    ) throws(StorageError) -> Bool {
-        guard let status = try fileSystem.status(path, followingLinks: followingLinks) else { return false }
+    ) throws(StorageError) {
+        guard let status = try fileSystem.status(path, followingLinks: followingLinks) else { return }
         try check(status, at: path, expected: expected)
-        return true
     }
 
     /// Refuses an entry that is a link, is not of the expected kind, belongs to another user or
