@@ -28,6 +28,10 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     case locked(path: String)
     /// The directory is not a ledger, or its identity file is damaged.
     case notALedger(path: String, reason: String)
+    /// A file or directory of the ledger is a symbolic link, is not what the format puts there,
+    /// or could be reached by other users (group or other permission bits, or another owner):
+    /// the ledger is refused rather than followed out of or written where others can plant links.
+    case unsafeFile(path: String, reason: String)
     /// A ledger (or other content) already exists where a new one was to be created.
     case alreadyExists(path: String)
     /// The journal is damaged somewhere other than a torn tail; it is never skipped silently.
@@ -61,6 +65,8 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
             return "ledger is locked by another process: \(path)"
         case .notALedger(let path, let reason):
             return "not a ledger: \(path): \(reason)"
+        case .unsafeFile(let path, let reason):
+            return "refusing the ledger: \(path) \(reason)"
         case .alreadyExists(let path):
             return "already exists and is not empty: \(path)"
         case .corruption(let location, let reason):

@@ -427,6 +427,18 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         base.exists(path)
     }
 
+    /// The entry at the path, from the real file system: like ``exists(_:)`` it is never failed,
+    /// and permissions are not part of the crash model.
+    public func status(_ path: String, followingLinks: Bool) throws(StorageError) -> FileStatus? {
+        try base.status(path, followingLinks: followingLinks)
+    }
+
+    /// Sets the permission bits on the real file (durably at once: the crash model does not
+    /// track permissions).
+    public func setPermissions(_ path: String, _ permissions: UInt32) throws(StorageError) {
+        try base.setPermissions(path, permissions)
+    }
+
     /// Backs memory through the layer below, unless a fault for ``Operation/populateMemory`` fires.
     public func populateForWriting(address: UInt, byteCount: Int) throws(StorageError) {
         lock.lock()

@@ -157,7 +157,8 @@ struct DurableHeadTests {
 
     /// Copies a ledger's identity and journal, without its recorded heads, to `copy`.
     private func journalOnlyCopy(_ ledger: String, into copy: String) throws -> String {
-        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            atPath: copy, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         for name in ["LEDGER", "journal"] {
             try FileManager.default.copyItem(atPath: ledger + "/" + name, toPath: copy + "/" + name)
         }

@@ -35,6 +35,14 @@ struct FormatTests {
         Bundle.module.path(forResource: "Golden", ofType: nil)! + "/ledger-v\(version)"
     }
 
+    /// A copy of the golden ledger of a format version in `directory`, with a ledger's modes: the
+    /// checked-in files have git's, which an open refuses.
+    static func goldenCopy(version: Int, in directory: TemporaryDirectory) throws -> String {
+        let copy = directory.child("golden-v\(version)")
+        try copyLedger(goldenDirectory(version: version), to: copy)
+        return copy
+    }
+
     @Test("This build writes the golden journal of the current format byte for byte")
     func writesGolden() throws {
         let directory = TemporaryDirectory()
@@ -55,7 +63,8 @@ struct FormatTests {
 
     @Test("This build reads the golden journal of every format version back exactly", arguments: [1, 2])
     func readsGolden(version: Int) throws {
-        let path = Self.goldenDirectory(version: version)
+        let directory = TemporaryDirectory()
+        let path = try Self.goldenCopy(version: version, in: directory)
         let reader = try JournalReader(at: path)
         #expect(reader.identity.ledgerID == Self.goldenLedgerID)
         #expect(reader.identity.createdMicroseconds == Self.goldenCreated)
@@ -115,7 +124,8 @@ struct FormatTests {
 
     @Test("The chain does not depend on the format: both golden ledgers end at the same head digest")
     func sameChainInEveryFormat() throws {
-        let heads = try [1, 2].map { try JournalReader(at: Self.goldenDirectory(version: $0)).head() }
+        let directory = TemporaryDirectory()
+        let heads = try [1, 2].map { try JournalReader(at: Self.goldenCopy(version: $0, in: directory)).head() }
         #expect(heads[0] == heads[1])
         #expect(heads[0].sequence == 3)
     }
@@ -124,12 +134,7 @@ struct FormatTests {
     func upgradesOnAppend() throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        try FileManager.default.copyItem(atPath: Self.goldenDirectory(version: 1), toPath: ledger)
-        for file in ["", "/journal"] {
-            _ = chmod(ledger + file, 0o700)
-        }
-        _ = chmod(ledger + "/LEDGER", 0o600)
-        _ = chmod(ledger + "/journal/00000000000000000001.seg", 0o600)
+        try copyLedger(Self.goldenDirectory(version: 1), to: ledger)
         let oldSegment = bytes(of: ledger + "/journal/00000000000000000001.seg")
         let oldHead = try JournalReader(at: ledger).head()
         let journal = try Journal.open(at: ledger, options: JournalOptions(lockWaitSeconds: 2))
@@ -159,7 +164,7 @@ struct FormatTests {
     func upgradesEmptyLastSegment() throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        try FileManager.default.copyItem(atPath: Self.goldenDirectory(version: 1), toPath: ledger)
+        try copyLedger(Self.goldenDirectory(version: 1), to: ledger)
         let oldHead = try JournalReader(at: ledger).head()
         // A writer of format 1 that rolled and stopped: segment 4, a version 1 header and nothing else.
         let empty = SegmentHeader(
@@ -185,8 +190,7 @@ struct FormatTests {
     func upgradesSegmentEndingInZeros() throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        try FileManager.default.copyItem(atPath: Self.goldenDirectory(version: 1), toPath: ledger)
-        _ = chmod(ledger + "/journal/00000000000000000001.seg", 0o600)
+        try copyLedger(Self.goldenDirectory(version: 1), to: ledger)
         let path = ledger + "/journal/00000000000000000001.seg"
         let oldSegment = bytes(of: path)
         let oldHead = try JournalReader(at: ledger).head()

@@ -173,7 +173,7 @@ struct RecoveryTableTests {
     func brokenStoredHashRefused() throws {
         let directory = TemporaryDirectory()
         let ledger = directory.child("l")
-        try FileManager.default.copyItem(atPath: FormatTests.goldenDirectory(version: 1), toPath: ledger)
+        try copyLedger(FormatTests.goldenDirectory(version: 1), to: ledger)
         let path = ledger + "/journal/00000000000000000001.seg"
         var segment = bytes(of: path)
         // The second record: its frame at 72 + 8 + 104 + 6 + 13; its stored chain hash at body + 72.

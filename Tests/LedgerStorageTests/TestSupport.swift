@@ -94,9 +94,29 @@ func segmentPaths(_ path: String) throws -> [String] {
 /// Reads a file's bytes.
 func bytes(of path: String) -> [UInt8] { Array(FileManager.default.contents(atPath: path) ?? Data()) }
 
-/// Replaces a file's bytes (in place, as damage would).
+/// Replaces a file's bytes (in place, as damage would: the file keeps a ledger file's mode, 0600,
+/// which an open requires).
 func overwrite(_ path: String, with bytes: [UInt8]) {
     precondition(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+    precondition(chmod(path, 0o600) == 0)
+}
+
+/// Copies a checked-in ledger to `destination` with the modes a ledger has (directories 0700,
+/// files 0600): git checks files out 0644 and directories 0755, which an open refuses.
+func copyLedger(_ source: String, to destination: String) throws {
+    try FileManager.default.copyItem(atPath: source, toPath: destination)
+    try restrictModes(destination)
+}
+
+/// Sets a tree's directories to 0700 and its files to 0600.
+func restrictModes(_ root: String) throws {
+    precondition(chmod(root, 0o700) == 0)
+    for name in try FileManager.default.subpathsOfDirectory(atPath: root) {
+        let path = root + "/" + name
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        precondition(chmod(path, isDirectory.boolValue ? 0o700 : 0o600) == 0)
+    }
 }
 
 /// The frame offsets of the records in one segment file.

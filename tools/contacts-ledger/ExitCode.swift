@@ -19,6 +19,9 @@ enum ExitCode: Int32 {
     case ioError = 74
     /// The ledger is locked by another writer (after `--wait`).
     case locked = 75
+    /// The ledger is refused: a file or directory in it is a symbolic link, or other users could
+    /// reach it (group or other permission bits, another owner).
+    case noPermission = 77
     /// A write command's record was written but not confirmed on disk (its fdatasync failed):
     /// the request may or may not be saved. Running the command again with the request id it
     /// printed (`--request-id`) saves it exactly once. Not a sysexits.h value: none means this.
@@ -32,6 +35,7 @@ enum ExitCode: Int32 {
         case .notALedger: self = .dataError
         case .alreadyExists: self = .cannotCreate
         case .locked: self = .locked
+        case .unsafeFile: self = .noPermission
         case .invalidArgument: self = .usage
         case .system, .writerFailed: self = .ioError
         case .outcomeUnknown: self = .outcomeUnknown
@@ -67,8 +71,10 @@ enum ExitCode: Int32 {
         error; 65 data error (corruption found, malformed input, a value the store refuses, a record or
         input file over its size limit); 66 ledger or input file missing; 73 cannot create; 74 I/O error
         (such as no space left on device): the request was not saved; 75 ledger locked by another writer
-        after --wait; 79 outcome unknown: the record was written but not confirmed on disk, so run the
-        command again with the request id it printed (--request-id) to save it exactly once.
+        after --wait; 77 ledger refused: a file or directory in it is a symbolic link or open to other
+        users (a ledger must be yours alone: directories 0700, files 0600); 79 outcome unknown: the
+        record was written but not confirmed on disk, so run the command again with the request id it
+        printed (--request-id) to save it exactly once.
         """
 }
 

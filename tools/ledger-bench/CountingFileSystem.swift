@@ -52,4 +52,10 @@ final class CountingFileSystem: FileSystem, @unchecked Sendable {
     func synchronizeDirectory(_ path: String) throws(StorageError) { try base.synchronizeDirectory(path) }
     func contentsOfDirectory(_ path: String) throws(StorageError) -> [String] { try base.contentsOfDirectory(path) }
     func exists(_ path: String) -> Bool { base.exists(path) }
+    func status(_ path: String, followingLinks: Bool) throws(StorageError) -> FileStatus? {
+        try base.status(path, followingLinks: followingLinks)
+    }
+    func setPermissions(_ path: String, _ permissions: UInt32) throws(StorageError) {
+        try base.setPermissions(path, permissions)
+    }
 }

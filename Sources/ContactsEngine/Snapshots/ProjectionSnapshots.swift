@@ -209,15 +209,17 @@ package final class ProjectionSnapshotter: @unchecked Sendable {
     }
 
     /// The fewest payload bytes after the newest snapshot that make one due at close.
-    static let closeBytesMin = 64 * 1024
+    static let closeBytesMin = 16 * 1024
+    /// At close a snapshot is due once the records after the newest one hold this share of its size.
+    static let closeSnapshotShare = 32
 
     /// Whether a snapshot is due at close, with `bytesSince` payload bytes of records after the
-    /// newest one and a snapshot of `snapshotBytes`: when an open's replay of those records
-    /// would cost a share of what restoring the snapshot costs. Replaying a byte of records costs
-    /// several times restoring a byte of snapshot, so a quarter of the snapshot's size keeps the
-    /// replay to about the restore's own time.
+    /// newest one and a snapshot of `snapshotBytes`. Every open replays those records, and a
+    /// replayed byte costs far more than a restored one, so the rewrite of the whole snapshot is
+    /// spread over the opens that a thirty-second of its size of records would slow down
+    /// (decision 0019 has the measurements).
     static func isDueAtClose(bytesSince: Int, snapshotBytes: Int) -> Bool {
-        bytesSince >= max(closeBytesMin, snapshotBytes / 4)
+        bytesSince >= max(closeBytesMin, snapshotBytes / closeSnapshotShare)
     }
 
     /// Waits for a background write, then writes a snapshot of `projection` if one is due, and

@@ -32,6 +32,35 @@ public enum OpenMode: Sendable, Hashable {
     case createOrOpen(permissions: UInt32)
 }
 
+/// What kind of entry a path names, as `lstat` (or `stat`) reports it.
+public enum FileKind: Sendable, Hashable {
+    /// A regular file.
+    case regular
+    /// A directory.
+    case directory
+    /// A symbolic link (reported only when links are not followed).
+    case symbolicLink
+    /// Anything else: a device, a FIFO, a socket.
+    case other
+}
+
+/// The kind, permission bits and owner of a file system entry.
+public struct FileStatus: Sendable, Hashable {
+    /// What the entry is.
+    public let kind: FileKind
+    /// The permission bits (`st_mode & 0o7777`).
+    public let permissions: UInt32
+    /// The user id of the entry's owner.
+    public let owner: UInt32
+
+    /// Describes an entry.
+    public init(kind: FileKind, permissions: UInt32, owner: UInt32) {
+        self.kind = kind
+        self.permissions = permissions
+        self.owner = owner
+    }
+}
+
 /// The result of trying to take a lock without waiting.
 public enum LockAttempt: Sendable, Hashable {
     /// The lock is now held through this file.
@@ -46,6 +75,11 @@ public enum LockAttempt: Sendable, Hashable {
 /// retried in one place, every failure becomes a ``StorageError`` naming the path and
 /// errno, and tests can substitute a layer that fails chosen calls, tears writes and loses
 /// unsynced data.
+///
+/// Files are opened without following a symbolic link at the path (`O_NOFOLLOW`): every file
+/// the layer opens is inside a ledger or is one it creates, and a link planted there must not
+/// send a write outside (decision 0020). Directories are followed, since the ledger's own path
+/// may be a link; the ledger checks its directories with ``status(_:followingLinks:)``.
 ///
 /// Bytes cross the layer as spans: a write borrows the caller's bytes and a read fills the
 /// caller's memory, so neither copies, and a layer that wraps another (to count or to fail
@@ -84,8 +118,15 @@ public protocol FileSystem: Sendable {
     func synchronizeDirectory(_ path: String) throws(StorageError)
     /// The names in a directory, without `.` and `..`.
     func contentsOfDirectory(_ path: String) throws(StorageError) -> [String]
-    /// Whether anything exists at the path.
+    /// Whether anything exists at the path (a symbolic link counts, whatever it points to).
     func exists(_ path: String) -> Bool
+    /// The kind, permissions and owner of what is at `path`, or nil when nothing is there:
+    /// the link itself when one is there (`lstat`), or what it points to when `followingLinks`
+    /// (`stat`).
+    func status(_ path: String, followingLinks: Bool) throws(StorageError) -> FileStatus?
+    /// Sets the permission bits of the file or directory at `path` (`chmod`, which follows a
+    /// link there).
+    func setPermissions(_ path: String, _ permissions: UInt32) throws(StorageError)
     /// A whole file's bytes for reading, mapped where the layer can map files; the default reads
     /// the file into memory with ``readAll(_:)``.
     func mapReadOnly(_ path: String) throws(StorageError) -> MappedFile
@@ -236,6 +277,11 @@ public func parentDirectory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     if slash == path.startIndex { return "/" }
     return String(path[..<slash])
+}
+
+/// The effective user id of this process: the user a ledger's files must belong to.
+public func effectiveUserID() -> UInt32 {
+    UInt32(geteuid())
 }
 
 /// The canonical form of a path (symbolic links resolved), or the path itself if it cannot be resolved.

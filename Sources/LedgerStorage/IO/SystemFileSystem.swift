@@ -30,7 +30,9 @@ public struct SystemFileSystem: FileSystem {
         }
     }
 
-    /// Opens or creates a file.
+    /// Opens or creates a file, never through a symbolic link at the path (`O_NOFOLLOW`: a link
+    /// there fails with `ELOOP`, and one where a file is to be created is not followed to make
+    /// its target).
     public func open(_ path: String, _ mode: OpenMode) throws(StorageError) -> OpenFile {
         let flags: Int32
         var permissions: mode_t = 0
@@ -44,7 +46,9 @@ public struct SystemFileSystem: FileSystem {
             flags = O_RDWR | O_CREAT
             permissions = mode_t(bits)
         }
-        let descriptor = try retryingInterrupts("open", path) { Glibc.open(path, flags | O_CLOEXEC, permissions) }
+        let descriptor = try retryingInterrupts("open", path) {
+            Glibc.open(path, flags | O_CLOEXEC | O_NOFOLLOW, permissions)
+        }
         return OpenFile(descriptor: descriptor, path: path)
     }
 
@@ -189,17 +193,13 @@ public struct SystemFileSystem: FileSystem {
         _ = try retryingInterrupts("unlink", path) { Glibc.unlink(path) }
     }
 
-    /// Creates a directory; an existing one is fine.
+    /// Creates a directory; an existing one is fine, but a symbolic link there is not, even to a
+    /// directory: what is found is not followed.
     public func makeDirectory(_ path: String, permissions: UInt32) throws(StorageError) {
         while Glibc.mkdir(path, mode_t(permissions)) != 0 {
             let code = Glibc.errno
             if code == EINTR { continue }
-            if code == EEXIST {
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue {
-                    return
-                }
-            }
+            if code == EEXIST, (try? status(path, followingLinks: false))?.kind == .directory { return }
             throw StorageError.system(operation: "mkdir", path: path, errno: code)
         }
     }
@@ -233,5 +233,29 @@ public struct SystemFileSystem: FileSystem {
     public func exists(_ path: String) -> Bool {
         var status = stat()
         return Glibc.lstat(path, &status) == 0
+    }
+
+    /// The entry at the path (`lstat`, or `stat` when following links); nil when there is none.
+    public func status(_ path: String, followingLinks: Bool) throws(StorageError) -> FileStatus? {
+        var status = stat()
+        while (followingLinks ? stat(path, &status) : lstat(path, &status)) != 0 {
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            if code == ENOENT { return nil }
+            throw StorageError.system(operation: followingLinks ? "stat" : "lstat", path: path, errno: code)
+        }
+        let kind: FileKind
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symbolicLink
+        default: kind = .other
+        }
+        return FileStatus(kind: kind, permissions: UInt32(status.st_mode & 0o7777), owner: UInt32(status.st_uid))
+    }
+
+    /// Sets the permission bits (`chmod`).
+    public func setPermissions(_ path: String, _ permissions: UInt32) throws(StorageError) {
+        _ = try retryingInterrupts("chmod", path) { Glibc.chmod(path, mode_t(permissions)) }
     }
 }

@@ -212,7 +212,8 @@ struct LedgerAuditorTests {
         var bytes = Array(FileManager.default.contents(atPath: segment)!)
         let clean = bytes.count
         bytes += [0x40, 0, 0, 0, 1, 2, 3]
-        #expect(FileManager.default.createFile(atPath: segment, contents: Data(bytes)))
+        // Written in place, as damage would be: the segment keeps its mode (0600), which an open requires.
+        try Data(bytes).write(to: URL(fileURLWithPath: segment))
         let recovered = try LedgerAuditor.recover(ledgerAt: directory.ledger)
         #expect(recovered.storage.truncatedBytes == 7)
         #expect(recovered.contacts == 3)
@@ -231,7 +232,7 @@ struct LedgerAuditorTests {
         var cursor = try auditor.reader.records(from: 3)
         let third = try #require(try cursor.next())
         damaged[Int(third.location.offset) + 20] ^= 0xFF
-        #expect(FileManager.default.createFile(atPath: segment, contents: Data(damaged)))
+        try Data(damaged).write(to: URL(fileURLWithPath: segment))
         #expect(throws: StorageError.self) { try LedgerAuditor.recover(ledgerAt: directory.ledger) }
         let salvage = try LedgerAuditor.salvage(ledgerAt: directory.ledger, to: directory.path + "/salvaged")
         #expect(salvage.recordsCopied == 2)

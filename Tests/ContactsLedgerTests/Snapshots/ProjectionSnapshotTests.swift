@@ -440,7 +440,11 @@ struct ProjectionSnapshotTests {
         let snapshotHead = store.headDigest
         try SnapshotHistory.write(into: store, seed: 32, requests: 50)
         store.close()
-        // Close writes none (too little was committed since the one above for one to be due).
+        // Close wrote one at the head if it was due; keep only the older one.
+        let older = SnapshotStore.fileName(sequence: snapshotHead.sequence)
+        for file in snapshotFiles(directory.ledger) where !file.hasSuffix(older) {
+            try FileManager.default.removeItem(atPath: file)
+        }
         #expect(snapshotFiles(directory.ledger).count == 1)
 
         let expected = try fullReplay(of: directory.ledger)
@@ -595,7 +599,7 @@ struct ProjectionSnapshotTests {
         }
     }
 
-    @Test("At close a snapshot is due when the records after the newest one reach a quarter of its size")
+    @Test("At close a snapshot is due when the records after the newest one reach a share of its size")
     func closeWritesOnlyWhenDue() throws {
         let directory = StoreDirectory()
         try writeLedger(directory, seed: 52, requests: 10)
@@ -603,7 +607,9 @@ struct ProjectionSnapshotTests {
         let paths = LedgerPaths(root: directory.ledger)
         try FileManager.default.removeItem(atPath: paths.snapshots)
         let projection = try fullReplay(of: directory.ledger)
-        let threshold = max(ProjectionSnapshotter.closeBytesMin, projection.snapshotStateCapacity / 4)
+        let threshold = max(
+            ProjectionSnapshotter.closeBytesMin,
+            projection.snapshotStateCapacity / ProjectionSnapshotter.closeSnapshotShare)
         #expect(threshold == ProjectionSnapshotter.closeBytesMin, "a small ledger: the least amount counts")
         // Records after the snapshot, replayed on open, one byte short of due: none.
         let short = ProjectionSnapshotter(
@@ -619,9 +625,9 @@ struct ProjectionSnapshotTests {
             snapshotFiles(directory.ledger).map { URL(fileURLWithPath: $0).lastPathComponent } == [
                 SnapshotStore.fileName(sequence: projection.head.sequence)
             ])
-        // A large snapshot needs a quarter of its size.
-        #expect(!ProjectionSnapshotter.isDueAtClose(bytesSince: 1 << 20, snapshotBytes: 4 << 20 + 4))
-        #expect(ProjectionSnapshotter.isDueAtClose(bytesSince: 1 << 20, snapshotBytes: 4 << 20))
+        // A large snapshot needs a thirty-second of its size.
+        #expect(!ProjectionSnapshotter.isDueAtClose(bytesSince: 1 << 20, snapshotBytes: 32 << 20 + 32))
+        #expect(ProjectionSnapshotter.isDueAtClose(bytesSince: 1 << 20, snapshotBytes: 32 << 20))
     }
 
     @Test("An empty ledger gets no snapshot, and an in-memory or read-only store never writes one")

@@ -21,6 +21,19 @@ final class StoreDirectory {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
+/// Copies a checked-in ledger to `destination` with the modes a ledger has (directories 0700,
+/// files 0600): git checks files out 0644 and directories 0755, which an open refuses.
+func copyLedger(_ source: String, to destination: String) throws {
+    try FileManager.default.copyItem(atPath: source, toPath: destination)
+    precondition(chmod(destination, 0o700) == 0)
+    for name in try FileManager.default.subpathsOfDirectory(atPath: destination) {
+        let path = destination + "/" + name
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        precondition(chmod(path, isDirectory.boolValue ? 0o700 : 0o600) == 0)
+    }
+}
+
 /// A new contact with the usual fields of the examples.
 func makeContact(
     given: String, family: String, organization: String = "", phones: [(String, String)] = [],
