@@ -419,12 +419,30 @@ package struct SavePlanner<State: LedgerState> {
             throw ContactStoreError(
                 .recordIdentifierInvalid, "a \(kind)'s identifier is empty", keyPaths: ["identifier"])
         }
-        guard UUID(uuidString: identifier) != nil else {
+        guard Self.isUUIDText(identifier) else {
             throw ContactStoreError(
                 .recordIdentifierInvalid,
                 "identifier: a \(kind)'s identifier must be a UUID, got \(identifier.debugDescription)",
                 affectedIdentifiers: [identifier], keyPaths: ["identifier"])
         }
+    }
+
+    /// Whether a text is a UUID's 36-character form (hex digits in either case, hyphens after the
+    /// 8th, 12th, 16th and 20th), the form `UUID(uuidString:)` accepts, read without Foundation's
+    /// parser: every new contact and group is checked.
+    static func isUUIDText(_ text: String) -> Bool {
+        var count = 0
+        for byte in text.utf8 {
+            let isHyphenPlace = count == 8 || count == 13 || count == 18 || count == 23
+            let isHex =
+                (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
+            guard isHyphenPlace ? byte == UInt8(ascii: "-") : isHex else { return false }
+            count += 1
+            if count > 36 { return false }
+        }
+        return count == 36
     }
 
     /// Refuses a group name that holds a NUL character, as contact values are refused.

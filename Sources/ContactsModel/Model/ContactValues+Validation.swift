@@ -59,6 +59,14 @@ extension ContactValues {
         return issues
     }
 
+    /// Whether a text holds a NUL character, read through its UTF-8 span: the generic
+    /// `utf8.contains` walks the view index by index, and every save checks every text.
+    static func holdsNUL(_ text: String) -> Bool {
+        let bytes = text.utf8Span.span
+        for index in bytes.indices where bytes[index] == 0 { return true }
+        return false
+    }
+
     /// The message of a text that holds a NUL character.
     package static let nulMessage = "a NUL character (U+0000) is not allowed"
 
@@ -66,45 +74,51 @@ extension ContactValues {
     /// (`note`, `phoneNumbers[0].label`, `postalAddresses[1].value.street`).
     private func nulIssues(for keys: ContactKeySet) -> [ContactValidationIssue] {
         var issues: [ContactValidationIssue] = []
-        func checkText(_ text: String, _ key: ContactKey, _ path: String) {
-            if text.utf8.contains(0) { issues.append(.init(key: key, keyPath: path, message: Self.nulMessage)) }
+        // The key path is made only for a text that holds NUL: every save checks every text.
+        func checkText(_ text: String, _ key: ContactKey, _ path: @autoclosure () -> String) {
+            if Self.holdsNUL(text) { issues.append(.init(key: key, keyPath: path(), message: Self.nulMessage)) }
         }
         func checkLabeled<Value>(
-            _ values: [LabeledValue<Value>], _ key: ContactKey, _ texts: (Value) -> [(String, String)]
+            _ values: [LabeledValue<Value>], _ key: ContactKey, _ texts: (Value, (String, String) -> Void) -> Void
         ) {
-            for (index, element) in values.enumerated() {
-                let at = "\(key.rawValue)[\(index)]"
-                checkText(element.identifier, key, at + ".identifier")
-                if let label = element.label { checkText(label, key, at + ".label") }
-                for (field, text) in texts(element.value) { checkText(text, key, at + ".value" + field) }
+            for index in values.indices {
+                let element = values[index]
+                checkText(element.identifier, key, "\(key.rawValue)[\(index)].identifier")
+                if let label = element.label { checkText(label, key, "\(key.rawValue)[\(index)].label") }
+                texts(element.value) { field, text in
+                    checkText(text, key, "\(key.rawValue)[\(index)].value" + field)
+                }
             }
         }
         for key in keys.keys {
             switch ContactKeyTable.kind(of: key) {
             case .string: checkText(self[string: key], key, key.rawValue)
-            case .labeledDates: checkLabeled(self[labeledDates: key], key) { _ in [] }
-            case .labeledPhoneNumbers: checkLabeled(self[phoneNumbers: key], key) { [("", $0.stringValue)] }
-            case .labeledStrings: checkLabeled(self[labeledStrings: key], key) { [("", $0)] }
+            case .labeledDates: checkLabeled(self[labeledDates: key], key) { _, _ in }
+            case .labeledPhoneNumbers: checkLabeled(self[phoneNumbers: key], key) { $1("", $0.stringValue) }
+            case .labeledStrings: checkLabeled(self[labeledStrings: key], key) { $1("", $0) }
             case .labeledPostalAddresses:
-                checkLabeled(self[postalAddresses: key], key) { address in
-                    [
-                        (".street", address.street), (".subLocality", address.subLocality), (".city", address.city),
-                        (".subAdministrativeArea", address.subAdministrativeArea), (".state", address.state),
-                        (".postalCode", address.postalCode), (".country", address.country),
-                        (".isoCountryCode", address.isoCountryCode),
-                    ]
+                checkLabeled(self[postalAddresses: key], key) { address, check in
+                    check(".street", address.street)
+                    check(".subLocality", address.subLocality)
+                    check(".city", address.city)
+                    check(".subAdministrativeArea", address.subAdministrativeArea)
+                    check(".state", address.state)
+                    check(".postalCode", address.postalCode)
+                    check(".country", address.country)
+                    check(".isoCountryCode", address.isoCountryCode)
                 }
-            case .labeledRelations: checkLabeled(self[contactRelations: key], key) { [(".name", $0.name)] }
+            case .labeledRelations: checkLabeled(self[contactRelations: key], key) { $1(".name", $0.name) }
             case .labeledSocialProfiles:
-                checkLabeled(self[socialProfiles: key], key) { profile in
-                    [
-                        (".urlString", profile.urlString), (".username", profile.username),
-                        (".userIdentifier", profile.userIdentifier), (".service", profile.service),
-                    ]
+                checkLabeled(self[socialProfiles: key], key) { profile, check in
+                    check(".urlString", profile.urlString)
+                    check(".username", profile.username)
+                    check(".userIdentifier", profile.userIdentifier)
+                    check(".service", profile.service)
                 }
             case .labeledInstantMessageAddresses:
                 checkLabeled(self[instantMessageAddresses: key], key) {
-                    [(".username", $0.username), (".service", $0.service)]
+                    $1(".username", $0.username)
+                    $1(".service", $0.service)
                 }
             default: continue
             }
