@@ -306,6 +306,17 @@ package enum ContactKeyTable {
     /// values.
     package static let searchedNameKeys: [ContactKey] = rows.filter { $0.search == .name }.map(\.key)
 
+    /// The keys whose values hold text (strings and labeled values), in key order: the keys the
+    /// check for NUL characters reads.
+    package static let textKeys: [ContactKey] = rows.filter { row in
+        switch row.kind {
+        case .identifier, .contactType, .date, .nonGregorianDate, .imageData, .thumbnailImageData,
+            .imageDataAvailable:
+            false
+        default: true
+        }
+    }.map(\.key)
+
     /// The keys that validation checks, in key order: dates, and labeled values that must not be
     /// blank.
     package static let validatedKeys: [ContactKey] = rows.filter { row in

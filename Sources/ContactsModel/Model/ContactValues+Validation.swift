@@ -90,7 +90,7 @@ extension ContactValues {
                 }
             }
         }
-        for key in keys.keys {
+        for key in ContactKeyTable.textKeys where keys.contains(key) {
             switch ContactKeyTable.kind(of: key) {
             case .string: checkText(self[string: key], key, key.rawValue)
             case .labeledDates: checkLabeled(self[labeledDates: key], key) { _, _ in }

@@ -543,7 +543,7 @@ struct ProjectionSnapshotTests {
         }
     }
 
-    @Test("Deleting snapshots/ is harmless; short sessions write none, and a store writes one when asked")
+    @Test("Deleting snapshots/ is harmless; short-lived stores write none, and a store writes one when asked")
     func deletingSnapshotsIsHarmless() throws {
         let directory = StoreDirectory()
         try writeLedger(directory, seed: 51, requests: 10)
@@ -554,8 +554,8 @@ struct ProjectionSnapshotTests {
         expectSameState(store.withProjection { $0 }, expected)
         store.close()
         #expect(snapshotFiles(directory.ledger).isEmpty, "too little was committed for a snapshot to be due")
-        // Sessions of one save each, as the command-line tool's, write none either.
-        try oneSaveSessions(directory, count: 5)
+        // Stores opened for one save each, as the command-line tool's, write none either.
+        try oneSaveStores(directory, count: 5)
         #expect(snapshotFiles(directory.ledger).isEmpty)
         let last = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
         try last.writeSnapshot()
@@ -567,8 +567,8 @@ struct ProjectionSnapshotTests {
     }
 
     @Test(
-        "A session that commits more than a quarter of a snapshot's size writes one at close; the next short one none")
-    func bigSessionWritesOneAtClose() throws {
+        "A store that commits enough for its snapshot to pay writes one at close; the next short-lived one none")
+    func bigStoreWritesOneAtClose() throws {
         let directory = StoreDirectory()
         let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
         for index in 0..<200 {
@@ -584,18 +584,18 @@ struct ProjectionSnapshotTests {
             snapshotFiles(directory.ledger).map { URL(fileURLWithPath: $0).lastPathComponent } == [
                 SnapshotStore.fileName(sequence: head)
             ])
-        try oneSaveSessions(directory, count: 3)
+        try oneSaveStores(directory, count: 3)
         #expect(snapshotFiles(directory.ledger).count == 1)
     }
 
     /// Opens the ledger `count` times, saves one contact each time and closes it again.
-    private func oneSaveSessions(_ directory: StoreDirectory, count: Int) throws {
+    private func oneSaveStores(_ directory: StoreDirectory, count: Int) throws {
         for index in 0..<count {
-            let session = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+            let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
             var request = SaveRequest(transactionAuthor: "writer")
-            request.add(makeContact(given: "Session\(index)", family: "Short"), toContainerWithIdentifier: nil)
-            try session.execute(request)
-            session.close()
+            request.add(makeContact(given: "Short\(index)", family: "Lived"), toContainerWithIdentifier: nil)
+            try store.execute(request)
+            store.close()
         }
     }
 
