@@ -58,12 +58,10 @@ struct DurableHeads: Sendable {
         }
         let snapshots = SnapshotStore(paths: paths, identity: identity, fileSystem: fileSystem)
         for sequence in try snapshots.sequences() {
-            guard case .success(let snapshot) = snapshots.read(sequence: sequence, checkingState: false) else {
-                continue
-            }
+            guard case .success(let hash) = snapshots.recordedHash(sequence: sequence) else { continue }
             entries.append(
                 Entry(
-                    head: HeadDigest(sequence: sequence, hash: snapshot.hash),
+                    head: HeadDigest(sequence: sequence, hash: hash),
                     source: paths.relative(paths.snapshots + "/" + SnapshotStore.fileName(sequence: sequence))))
         }
         return DurableHeads(entries: entries, markerSequence: markerSequence, unreadableMarker: unreadable)

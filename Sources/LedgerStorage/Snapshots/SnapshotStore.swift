@@ -161,7 +161,27 @@ public struct SnapshotStore: Sendable {
         guard file.byteCount >= Self.headerBytes else {
             return .failure(DecodeFailure("not a snapshot (bad magic or too short)"))
         }
-        let bytes = file.bytes(in: 0..<Self.headerBytes)
+        return decodeHeader(Array(file.bytes(in: 0..<Self.headerBytes)), fileBytes: file.byteCount, sequence: sequence)
+    }
+
+    /// The chain hash a snapshot's header records, reading its header alone: what a scan needs of
+    /// every snapshot (``DurableHeads``), where mapping a whole snapshot would cost the open of a
+    /// large ledger the time to map hundreds of megabytes.
+    func recordedHash(sequence: UInt64) -> Result<SHA256Digest, DecodeFailure> {
+        let path = paths.snapshots + "/" + Self.fileName(sequence: sequence)
+        guard let file = try? fileSystem.open(path, .readOnly) else { return .failure(DecodeFailure("cannot be read")) }
+        defer { try? fileSystem.close(file) }
+        guard let size = try? fileSystem.size(of: file),
+            let header = try? fileSystem.read(file, count: Self.headerBytes, at: 0),
+            header.count == Self.headerBytes
+        else { return .failure(DecodeFailure("not a snapshot (bad magic or too short)")) }
+        return decodeHeader(header, fileBytes: Int(size), sequence: sequence).map(\.hash)
+    }
+
+    /// Decodes and checks a snapshot's header bytes, given the file's size.
+    private func decodeHeader(
+        _ bytes: [UInt8], fileBytes: Int, sequence: UInt64
+    ) -> Result<(hash: SHA256Digest, stateCRC: UInt32), DecodeFailure> {
         guard Array(bytes[0..<8]) == Self.magic else {
             return .failure(DecodeFailure("not a snapshot (bad magic or too short)"))
         }
@@ -184,7 +204,7 @@ public struct SnapshotStore: Sendable {
             }
             guard id == identity.ledgerID else { return .failure(DecodeFailure("belongs to another ledger")) }
             guard stored == sequence else { return .failure(DecodeFailure("file name and header disagree")) }
-            let present = file.byteCount - Self.headerBytes
+            let present = fileBytes - Self.headerBytes
             guard length == UInt64(present) else {
                 return .failure(DecodeFailure("state is \(present) bytes, header says \(length)"))
             }
