@@ -81,6 +81,19 @@ struct DurableHeads: Sendable {
         }
     }
 
+    /// Records `head` in `HEAD` when the marker, at `marked` (nil for none usable), is behind it;
+    /// returns the sequence the marker records afterwards. A marker that cannot be written leaves
+    /// the older one, which is still true: the caller goes on. The caller must have made every
+    /// record up to `head` durable first.
+    static func advanceMarker(
+        to head: HeadDigest, from marked: UInt64?, _ paths: LedgerPaths, _ identity: LedgerIdentity,
+        fileSystem: any FileSystem
+    ) -> UInt64? {
+        if let marked, marked >= head.sequence { return marked }
+        guard (try? writeMarker(head, paths, identity, fileSystem: fileSystem)) != nil else { return marked }
+        return head.sequence
+    }
+
     /// Records `head` in the `HEAD` file (temporary file, fsync, rename, directory fsync). The
     /// caller must have made every record up to it durable first.
     static func writeMarker(

@@ -315,7 +315,9 @@ public final class Journal: @unchecked Sendable {
             try fileSystem.synchronize(file)
             try fileSystem.synchronizeDirectory(paths.journal)
             try fileSystem.synchronizeDirectory(paths.root)
-            let marked = markDurableHead(head, scan.durable, paths, identity, fileSystem)
+            // The head open found is durable now: recorded, damage to it is never a torn write.
+            let marked = DurableHeads.advanceMarker(
+                to: head, from: scan.durable.markerSequence, paths, identity, fileSystem: fileSystem)
             let report = RecoveryReport(
                 head: head, tail: tail, truncatedBytes: truncated, removedSegment: removed, recordsReplayed: replayed,
                 writerFailureRollback: rollback)
@@ -333,22 +335,6 @@ public final class Journal: @unchecked Sendable {
             try? fileSystem.unlock(lockFile)
             try? fileSystem.close(lockFile)
             throw error
-        }
-    }
-
-    /// Records the head open found, now durable, in `HEAD` when the marker is behind it; returns
-    /// the sequence the marker then records, if any. A marker that cannot be written does not
-    /// keep the journal from opening: the one before it is still true.
-    private static func markDurableHead(
-        _ head: HeadDigest, _ durable: DurableHeads, _ paths: LedgerPaths, _ identity: LedgerIdentity,
-        _ fileSystem: any FileSystem
-    ) -> UInt64? {
-        if let marked = durable.markerSequence, marked >= head.sequence { return marked }
-        do {
-            try DurableHeads.writeMarker(head, paths, identity, fileSystem: fileSystem)
-            return head.sequence
-        } catch {
-            return durable.markerSequence
         }
     }
 
@@ -711,10 +697,10 @@ final class JournalWriter: @unchecked Sendable {
     private func markDurableHead() {
         condition.lock()
         let head = durable
-        let marked = markedSequence
         condition.unlock()
-        guard marked.map({ head.sequence > $0 }) ?? true else { return }
-        guard (try? DurableHeads.writeMarker(head, paths, identity, fileSystem: fileSystem)) != nil else { return }
+        let now = DurableHeads.advanceMarker(
+            to: head, from: markedSequence, paths, identity, fileSystem: fileSystem)
+        guard now != markedSequence else { return }
         condition.lock()
         counters.dataSyncs += 2  // the marker's file and its directory
         condition.unlock()
