@@ -106,8 +106,8 @@ private struct ContactDecoder {
             throw Failure(.wrongType, keyPath: path, "expected a string, found \(value.typeName)")
         }
         // A store refuses NUL in every text it keeps; refused here, the key path is the JSON's.
-        guard !text.utf8.contains(0) else {
-            throw Failure(.invalidValue, keyPath: path, "a NUL character (U+0000) is not allowed")
+        guard !ContactValues.holdsNUL(text) else {
+            throw Failure(.invalidValue, keyPath: path, ContactValues.nulMessage)
         }
         return text
     }

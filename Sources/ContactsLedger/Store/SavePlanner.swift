@@ -447,7 +447,7 @@ package struct SavePlanner<State: LedgerState> {
 
     /// Refuses a group name that holds a NUL character, as contact values are refused.
     private static func checkGroupName(_ group: MutableGroup) throws(ContactStoreError) {
-        guard group.name.utf8.contains(0) else { return }
+        guard ContactValues.holdsNUL(group.name) else { return }
         throw ContactStoreError(
             .validationConfigurationError, "name: \(ContactValues.nulMessage)", affectedIdentifiers: [group.identifier],
             keyPaths: ["name"])

@@ -61,7 +61,7 @@ extension ContactValues {
 
     /// Whether a text holds a NUL character, read through its UTF-8 span: the generic
     /// `utf8.contains` walks the view index by index, and every save checks every text.
-    static func holdsNUL(_ text: String) -> Bool {
+    package static func holdsNUL(_ text: String) -> Bool {
         let bytes = text.utf8Span.span
         for index in bytes.indices where bytes[index] == 0 { return true }
         return false
