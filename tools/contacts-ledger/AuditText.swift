@@ -43,6 +43,9 @@ enum AuditText {
             return ["    grant \(client) access to \(contacts.joined(separator: ", "))"]
         case .revokeAccess(let client, let contacts):
             return ["    revoke \(client)'s access to \(contacts.joined(separator: ", "))"]
+        case .linkContacts(let contacts): return ["    link contacts \(contacts.joined(separator: ", "))"]
+        case .unlinkContact(let contact, let linked):
+            return ["    unlink contact \(contact) from \(linked.joined(separator: ", "))"]
         }
     }
 

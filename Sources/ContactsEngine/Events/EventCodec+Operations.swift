@@ -71,6 +71,8 @@ extension EventCodec {
             encodeAccess(Kind.grantAccess, clientIdentifier, contactIdentifiers, into: &encoder)
         case .revokeAccess(let clientIdentifier, let contactIdentifiers):
             encodeAccess(Kind.revokeAccess, clientIdentifier, contactIdentifiers, into: &encoder)
+        case .linkContacts, .unlinkContact:
+            encodeLink(operation, into: &encoder)
         }
         return nil
     }
@@ -249,6 +251,8 @@ extension EventCodec {
         case .addContainer: try decodeAddContainer(from: &reader, appendingTo: &operations)
         case .setAuthorization: try decodeSetAuthorization(from: &reader, appendingTo: &operations)
         case .grantAccess, .revokeAccess: try decodeAccess(kind, from: &reader, appendingTo: &operations)
+        case .linkContacts: try decodeLinkContacts(from: &reader, appendingTo: &operations)
+        case .unlinkContact: try decodeUnlinkContact(from: &reader, appendingTo: &operations)
         }
     }
 

@@ -29,6 +29,8 @@ package enum EventSchema {
         case grantAccess = 12
         case revokeAccess = 13
         case setAuthorization = 14
+        case linkContacts = 18
+        case unlinkContact = 19
     }
 
     /// ``LedgerOperation/addContact(identifier:containerIdentifier:createdBy:values:)``.
@@ -137,6 +139,19 @@ package enum EventSchema {
         case clientIdentifier = 1
         /// Repeated.
         case contactIdentifiers = 2
+    }
+
+    /// ``LedgerOperation/linkContacts(contactIdentifiers:)``.
+    enum LinkContactsField: UInt32, CaseIterable {
+        /// Repeated: the whole link set after the link, in link order.
+        case contactIdentifiers = 1
+    }
+
+    /// ``LedgerOperation/unlinkContact(contactIdentifier:linkedIdentifiers:)``.
+    enum UnlinkContactField: UInt32, CaseIterable {
+        case contactIdentifier = 1
+        /// Repeated: the contacts it was linked to, in link order.
+        case linkedIdentifiers = 2
     }
 
     /// A contact's values for a key set. Only the set's keys are written, and a value equal to

@@ -52,4 +52,10 @@ package indirect enum LedgerOperation: Sendable, Hashable {
     case grantAccess(clientIdentifier: String, contactIdentifiers: [String])
     /// A client with limited access lost these contacts.
     case revokeAccess(clientIdentifier: String, contactIdentifiers: [String])
+    /// Contacts were linked into one unified contact: `contactIdentifiers` is the whole link set
+    /// after the link (the sets of the contacts named, joined), in the order its members joined.
+    case linkContacts(contactIdentifiers: [String])
+    /// A contact left its link set; `linkedIdentifiers` are the contacts it was linked to, in link
+    /// order, which stay linked to each other when two or more remain.
+    case unlinkContact(contactIdentifier: String, linkedIdentifiers: [String])
 }

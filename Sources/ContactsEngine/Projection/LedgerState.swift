@@ -64,6 +64,9 @@ package protocol LedgerStateReading {
     func grants(of client: String) -> Set<String>
     /// The sequence of the record that committed a request id, if any.
     func sequence(ofRequest requestID: UUID) -> UInt64?
+    /// The link set a contact belongs to, itself included, in the order its members joined;
+    /// empty when it is linked to no other contact.
+    func links(of contactIdentifier: String) -> [String]
 }
 
 /// The state that events build, read and written through one interface, so that the single
@@ -85,6 +88,8 @@ package protocol LedgerState: LedgerStateReading {
     mutating func putGrants(_ client: String, _ contacts: Set<String>)
     /// Records the sequence that committed a request id.
     mutating func putRequest(_ requestID: UUID, sequence: UInt64)
+    /// Replaces a contact's link set (empty: linked to none).
+    mutating func putLinks(_ contactIdentifier: String, _ links: [String])
 }
 
 extension LedgerState {
@@ -111,6 +116,7 @@ extension LedgerState {
         case .updateContact(let identifier, let keys, _, let new):
             updateContact(identifier, keys: keys, to: new, sequence: sequence)
         case .deleteContact(let identifier, _, _, _, _):
+            unlink(identifier)
             deleteContact(identifier)
         case .addGroup(let identifier, let container, let name):
             putGroup(identifier, GroupState(name: name, containerIdentifier: container, revision: sequence))
@@ -141,7 +147,21 @@ extension LedgerState {
             putGrants(client, grants(of: client).union(contacts))
         case .revokeAccess(let client, let contacts):
             putGrants(client, grants(of: client).subtracting(contacts))
+        case .linkContacts(let contacts):
+            for contact in contacts { putLinks(contact, contacts.count > 1 ? contacts : []) }
+        case .unlinkContact(let contact, _):
+            unlink(contact)
         }
+    }
+
+    /// Takes a contact out of its link set; the others stay linked when two or more remain.
+    @inline(__always)
+    private mutating func unlink(_ identifier: String) {
+        let members = links(of: identifier)
+        guard !members.isEmpty else { return }
+        let remaining = members.filter { $0 != identifier }
+        for member in remaining { putLinks(member, remaining.count > 1 ? remaining : []) }
+        putLinks(identifier, [])
     }
 
     /// Copies the values of `keys` from `new` into a contact, if there is one.

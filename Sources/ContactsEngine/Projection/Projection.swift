@@ -28,6 +28,9 @@ package struct Projection: LedgerState, Sendable {
     package var accessByClient: [String: ClientAccess] = [:]
     package var grantsByClient: [String: Set<String>] = [:]
     package var requests: [UUID: UInt64] = [:]
+    /// Each linked contact's link set, itself included, in the order its members joined
+    /// (``LedgerStateReading/links(of:)``); a contact linked to none has no entry.
+    package var linksByContact: [String: [String]] = [:]
     /// The name, email and phone indexes.
     package var indexes: SearchIndexes
     /// Whether contact changes leave the indexes alone until ``buildIndexes()`` (see ``deferIndexes()``).
@@ -82,6 +85,8 @@ package struct Projection: LedgerState, Sendable {
     package func grants(of client: String) -> Set<String> { grantsByClient[client] ?? [] }
 
     package func sequence(ofRequest requestID: UUID) -> UInt64? { requests[requestID] }
+
+    package func links(of contactIdentifier: String) -> [String] { linksByContact[contactIdentifier] ?? [] }
 
     /// How many contacts there are.
     package var contactCount: Int { contacts.count }
@@ -225,6 +230,10 @@ package struct Projection: LedgerState, Sendable {
     package mutating func putGrants(_ client: String, _ contacts: Set<String>) { grantsByClient[client] = contacts }
 
     package mutating func putRequest(_ requestID: UUID, sequence: UInt64) { requests[requestID] = sequence }
+
+    package mutating func putLinks(_ contactIdentifier: String, _ links: [String]) {
+        linksByContact[contactIdentifier] = links.isEmpty ? nil : links
+    }
 
     mutating func containerIndex(_ identifier: String) -> UInt16 {
         // Consecutive contacts are mostly in one container: compared before hashing.

@@ -92,4 +92,7 @@ package struct ProjectionStateView: LedgerStateReading {
     package func access(of client: String) -> ClientAccess? { projection.pointee.accessByClient[client] }
     package func grants(of client: String) -> Set<String> { projection.pointee.grantsByClient[client] ?? [] }
     package func sequence(ofRequest requestID: UUID) -> UInt64? { projection.pointee.requests[requestID] }
+    package func links(of contactIdentifier: String) -> [String] {
+        projection.pointee.linksByContact[contactIdentifier] ?? []
+    }
 }

@@ -6,7 +6,7 @@ import LedgerStorage
 /// The state bytes a ``Projection`` puts in a snapshot file (`SnapshotStore` in LedgerStorage
 /// frames them with the sequence, chain hash, length, digest and CRC).
 ///
-/// Version 6, in order (integers are LEB128 varints unless marked fixed; strings and byte
+/// Version 7, in order (integers are LEB128 varints unless marked fixed; strings and byte
 /// strings are a varint length and the bytes; sets are a count and their sorted elements):
 ///
 /// | field | form |
@@ -24,19 +24,20 @@ import LedgerStorage
 /// | access | count; each client, status, notes entitlement (1 byte) |
 /// | grants | count; each client, contact identifiers |
 /// | request ids | count; each 16 bytes and sequence |
+/// | links | count; each linked contact's identifier and its link set, in link order |
 /// | search indexes | 1 byte: 2 = stored, then the indexes as they are in memory (their country code first); 0 = not stored, rebuilt from the contacts; 1 = stored in an earlier layout, rebuilt from the contacts |
 ///
 /// Arrays are a count and the elements' bytes (little-endian). Contacts are stored in the
 /// projection's own encoded form and its own table layout, so writing and reading them copies
 /// arrays; nothing is decoded. Earlier versions are passed over like any other, and the state is
-/// replayed from the journal: version 5 hashed the contact table's identifiers otherwise (before
+/// replayed from the journal: version 6 had no links; version 5 hashed the contact table's identifiers otherwise (before
 /// ``ByteHash``); version 4 kept every identifier as its text in the arena (versions 5 and later
 /// keep a canonical UUID's 16 bytes); version 3 did not record where its index section starts,
 /// for restoring it on a thread of its own; version 2 encoded contacts in event schema version 1;
 /// version 1 stored contacts slot by slot.
 extension Projection {
     /// The version of the state encoding; a snapshot of any other version is ignored.
-    package static let snapshotFormatVersion: UInt8 = 6
+    package static let snapshotFormatVersion: UInt8 = 7
 
     /// How the search indexes are kept in the state.
     private enum IndexForm: UInt8 {
@@ -118,6 +119,12 @@ extension Projection {
         for (request, sequence) in requests {
             writer.uuid(request)
             writer.varint(sequence)
+        }
+        writer.varint(linksByContact.count)
+        for (contact, links) in linksByContact.sorted(by: { $0.key < $1.key }) {
+            writer.string(contact)
+            writer.varint(links.count)
+            for link in links { writer.string(link) }
         }
         writer.patchFixed64(UInt64(writer.offset), at: indexOffsetAt)
         if storingIndexes {
@@ -322,6 +329,12 @@ extension Projection {
         for _ in 0..<requestCount {
             let request = try reader.uuid()
             requests[request] = try reader.varint()
+        }
+        for _ in 0..<(try reader.count(atMost: limit)) {
+            let contact = try reader.string()
+            var links: [String] = []
+            for _ in 0..<(try reader.count(atMost: limit)) { links.append(try reader.string()) }
+            linksByContact[contact] = links
         }
     }
 

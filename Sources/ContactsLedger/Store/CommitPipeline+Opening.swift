@@ -25,16 +25,22 @@ extension CommitPipeline {
         var opened: (journal: Journal, projection: Projection?, bytes: Int, loadedAt: HeadDigest?)?
         if let identity = try? LedgerDirectory.identity(at: path, fileSystem: fileSystem) {
             _ = try ProjectionSnapshots.withNewest(
-                paths: LedgerPaths(root: path), identity: identity, fileSystem: fileSystem
+                paths: LedgerPaths(root: path), identity: identity, fileSystem: fileSystem,
+                defaultCountryCode: client.region
             ) { start in
-                guard let (journal, projection, bytes) = try Self.openJournal(at: path, options: options, from: start)
+                guard
+                    let (journal, projection, bytes) = try Self.openJournal(
+                        at: path, options: options, from: start, region: client.region)
                 else { return false }
                 opened = (journal, projection, bytes, start.head)
                 return true
             }
         }
         if opened == nil {
-            guard let (journal, projection, bytes) = try Self.openJournal(at: path, options: options, from: nil) else {
+            guard
+                let (journal, projection, bytes) = try Self.openJournal(
+                    at: path, options: options, from: nil, region: client.region)
+            else {
                 preconditionFailure("a replay from the start has no snapshot to disagree with")
             }
             opened = (journal, projection, bytes, nil)
@@ -42,7 +48,7 @@ extension CommitPipeline {
         guard let (journal, replayed, bytes, loadedAt) = opened else {
             preconditionFailure("the journal was opened above")
         }
-        var projection = replayed ?? Projection(ledgerID: journal.identity.ledgerID)
+        var projection = replayed ?? Projection(ledgerID: journal.identity.ledgerID, defaultCountryCode: client.region)
         projection.prepareForQueries()
         let snapshotter = ProjectionSnapshotter(
             paths: journal.paths, identity: journal.identity, fileSystem: fileSystem,
@@ -63,7 +69,7 @@ extension CommitPipeline {
     /// pruned meanwhile by a writer in another process before the lock was taken). Otherwise returns the journal, the projection (nil when there
     /// was neither a start nor a record) and the payload bytes of the records replayed.
     static func openJournal(
-        at path: String, options: JournalOptions, from start: Projection?
+        at path: String, options: JournalOptions, from start: Projection?, region: String
     ) throws -> (Journal, Projection?, Int)? {
         // Created at the first record to apply, so that a store opened at its head starts no thread.
         var replay: ProjectionReplay?
@@ -82,7 +88,8 @@ extension CommitPipeline {
                     replay = ProjectionReplay(
                         try start
                             ?? Projection(
-                                ledgerID: LedgerDirectory.identity(at: path, fileSystem: options.fileSystem).ledgerID),
+                                ledgerID: LedgerDirectory.identity(at: path, fileSystem: options.fileSystem).ledgerID,
+                                defaultCountryCode: region),
                         journalBytes: LedgerDirectory.segmentBytes(
                             LedgerPaths(root: path), from: record.sequence, fileSystem: options.fileSystem),
                         fileSystem: options.fileSystem)
@@ -127,14 +134,15 @@ extension CommitPipeline {
         let last = try Self.lastSequence(reader, through: point)
         var restored: Projection?
         _ = try ProjectionSnapshots.withNewest(
-            paths: reader.paths, identity: reader.identity, fileSystem: reader.fileSystem, through: last
+            paths: reader.paths, identity: reader.identity, fileSystem: reader.fileSystem, through: last,
+            defaultCountryCode: client.region
         ) { start in
             var candidate = start
             guard try Self.replay(reader, into: &candidate, through: last) else { return false }
             restored = candidate
             return true
         }
-        var projection = restored ?? Projection(ledgerID: reader.identity.ledgerID)
+        var projection = restored ?? Projection(ledgerID: reader.identity.ledgerID, defaultCountryCode: client.region)
         if restored == nil { _ = try Self.replay(reader, into: &projection, through: last) }
         projection.prepareForQueries()
         self.init(
@@ -148,7 +156,8 @@ extension CommitPipeline {
         let journal = InMemoryJournal()
         return CommitPipeline(
             backing: .journal(journal), identity: journal.identity,
-            projection: Projection(ledgerID: journal.identity.ledgerID), client: client)
+            projection: Projection(ledgerID: journal.identity.ledgerID, defaultCountryCode: client.region),
+            client: client)
     }
 
     /// Creates an in-memory store that starts from a recorded ledger (all of it, or through a
@@ -164,7 +173,8 @@ extension CommitPipeline {
             let journal = try InMemoryJournal(copying: reader, through: last)
             var restored: Projection?
             _ = ProjectionSnapshots.withNewest(
-                paths: reader.paths, identity: reader.identity, fileSystem: reader.fileSystem, through: last
+                paths: reader.paths, identity: reader.identity, fileSystem: reader.fileSystem, through: last,
+                defaultCountryCode: client.region
             ) { start in
                 // The copy holds the records; the snapshot's own must carry its hash.
                 var matches = false
@@ -175,7 +185,8 @@ extension CommitPipeline {
                 if matches { restored = start }
                 return matches
             }
-            var projection = restored ?? Projection(ledgerID: reader.identity.ledgerID)
+            var projection =
+                restored ?? Projection(ledgerID: reader.identity.ledgerID, defaultCountryCode: client.region)
             let replay = ProjectionReplay(
                 projection,
                 journalBytes: LedgerDirectory.segmentBytes(

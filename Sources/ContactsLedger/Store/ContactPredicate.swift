@@ -107,6 +107,9 @@ public struct ContactFetchRequest: Sendable {
     public var predicate: ContactPredicate?
     /// The order; `.none` leaves it unspecified.
     public var sortOrder: ContactSortOrder = .none
+    /// Whether linked contacts come back as one unified contact (the default, as the
+    /// framework's `unifyResults`), or each as itself.
+    public var unifyResults = true
 
     /// Creates a request for the given keys.
     public init(

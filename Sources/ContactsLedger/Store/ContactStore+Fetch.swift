@@ -6,7 +6,7 @@ import LedgerStorage
 
 extension ContactStore {
     /// Throws unless the client may read contacts.
-    private func checkCanRead(_ access: ClientAccess) throws(ContactStoreError) {
+    func checkCanRead(_ access: ClientAccess) throws(ContactStoreError) {
         switch access.status {
         case .authorized, .limited: return
         case .notDetermined, .denied, .restricted:
@@ -87,7 +87,11 @@ extension ContactStore {
             var readable = ContactKeySet.all
             if !access.notesEntitlement { readable.remove(.note) }
             let slots = try selectSlots(projection, indexes, request.predicate, access, readable: readable)
-            return sort(slots, in: projection, by: request.sortOrder).compactMap { slot in
+            let ordered = sort(slots, in: projection, by: request.sortOrder)
+            if request.unifyResults && !projection.linksByContact.isEmpty {
+                return unifiedContacts(at: ordered, in: projection, keys: keys, access)
+            }
+            return ordered.compactMap { slot in
                 guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: keys) else {
                     return nil
                 }

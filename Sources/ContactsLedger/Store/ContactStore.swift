@@ -17,21 +17,29 @@ public struct ClientContext: Sendable {
     public var notesEntitlement: Bool
     /// What the user decides when a not-yet-determined client requests access (the prompt's stand-in).
     public var accessDecision: @Sendable () -> AuthorizationStatus
+    /// The region whose dialling conventions national phone numbers are read with (a lowercase
+    /// ISO 3166-1 alpha-2 code, such as "gb"): by phone predicates and by duplicate detection.
+    /// A store takes it when it opens; the default is ``ContactsUserDefaults/countryCode``.
+    public var region: String
 
     /// Creates a client context.
     public init(
         identifier: String, authorization: AuthorizationStatus = .authorized, notesEntitlement: Bool = false,
-        accessDecision: @escaping @Sendable () -> AuthorizationStatus = { .denied }
+        accessDecision: @escaping @Sendable () -> AuthorizationStatus = { .denied },
+        region: String = ContactsUserDefaults.shared.countryCode
     ) {
         self.identifier = identifier
         self.authorization = authorization
         self.notesEntitlement = notesEntitlement
         self.accessDecision = accessDecision
+        self.region = region.lowercased()
     }
 
     /// A client with full access and the notes entitlement, for tools and tests.
-    public static func fullAccess(_ identifier: String = "contacts-ledger") -> ClientContext {
-        ClientContext(identifier: identifier, authorization: .authorized, notesEntitlement: true)
+    public static func fullAccess(
+        _ identifier: String = "contacts-ledger", region: String = ContactsUserDefaults.shared.countryCode
+    ) -> ClientContext {
+        ClientContext(identifier: identifier, authorization: .authorized, notesEntitlement: true, region: region)
     }
 }
 

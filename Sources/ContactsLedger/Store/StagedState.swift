@@ -30,6 +30,7 @@ package struct StagedChanges: Sendable {
     fileprivate var access: [String: Entry<ClientAccess>] = [:]
     fileprivate var grants: [String: Entry<Set<String>>] = [:]
     fileprivate var requests: [UUID: Entry<UInt64>] = [:]
+    fileprivate var links: [String: Entry<[String]>] = [:]
 
     /// Creates an empty set of staged changes.
     package init() {}
@@ -37,7 +38,7 @@ package struct StagedChanges: Sendable {
     /// Whether nothing is staged.
     package var isEmpty: Bool {
         contacts.isEmpty && groups.isEmpty && containers.isEmpty && access.isEmpty && grants.isEmpty
-            && requests.isEmpty
+            && requests.isEmpty && links.isEmpty
     }
 
     /// Counts the changes of a queued request done, dropping the entries no queued change still
@@ -51,6 +52,7 @@ package struct StagedChanges: Sendable {
             case .access(let client, _): Self.release(client, in: &access)
             case .grants(let client, _): Self.release(client, in: &grants)
             case .request(let identifier, _): Self.release(identifier, in: &requests)
+            case .links(let identifier, _): Self.release(identifier, in: &links)
             }
         }
     }
@@ -97,6 +99,7 @@ package struct StagedUndo: Sendable {
         case access(String, StagedChanges.Entry<ClientAccess>?)
         case grants(String, StagedChanges.Entry<Set<String>>?)
         case request(UUID, StagedChanges.Entry<UInt64>?)
+        case links(String, StagedChanges.Entry<[String]>?)
     }
 
     /// The request's writes, in order.
@@ -116,6 +119,7 @@ package struct StagedUndo: Sendable {
             case .access(let client, let previous): staged.access[client] = previous
             case .grants(let client, let previous): staged.grants[client] = previous
             case .request(let identifier, let previous): staged.requests[identifier] = previous
+            case .links(let identifier, let previous): staged.links[identifier] = previous
             }
         }
     }
@@ -184,6 +188,14 @@ package struct StagedView<Base: LedgerStateReading>: LedgerState {
 
     package func sequence(ofRequest requestID: UUID) -> UInt64? {
         staged.requests[requestID]?.value ?? base.sequence(ofRequest: requestID)
+    }
+
+    package func links(of contactIdentifier: String) -> [String] {
+        staged.links[contactIdentifier]?.value ?? base.links(of: contactIdentifier)
+    }
+
+    package mutating func putLinks(_ contactIdentifier: String, _ links: [String]) {
+        undo.record(.links(contactIdentifier, StagedChanges.put(links, at: contactIdentifier, in: &staged.links)))
     }
 
     package mutating func putContact(_ identifier: String, _ state: ContactState?) {

@@ -110,6 +110,11 @@ extension LedgerEvent {
             case .grantAccess(let client, let contacts), .revokeAccess(let client, let contacts):
                 add(client)
                 contacts.forEach(add)
+            case .linkContacts(let contacts):
+                contacts.forEach(add)
+            case .unlinkContact(let contact, let linked):
+                add(contact)
+                linked.forEach(add)
             }
         }
         return result

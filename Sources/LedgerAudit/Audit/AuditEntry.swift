@@ -45,6 +45,10 @@ public enum AuditChange: Sendable, Hashable {
     case grantAccess(clientIdentifier: String, contactIdentifiers: [String])
     /// A limited client lost contacts.
     case revokeAccess(clientIdentifier: String, contactIdentifiers: [String])
+    /// Contacts were linked into one unified contact: the whole link set after the link.
+    case linkContacts(contactIdentifiers: [String])
+    /// A contact left its link set; the contacts it was linked to.
+    case unlinkContact(contactIdentifier: String, linkedIdentifiers: [String])
 }
 
 /// One committed record in the audit log.

@@ -16,7 +16,7 @@ public enum AuditJSON {
     /// operations}`, each operation an object whose `type` names it (`addContact`,
     /// `updateContact`, `deleteContact`, `addGroup`, `renameGroup`, `deleteGroup`, `addMember`,
     /// `removeMember`, `addSubgroup`, `removeSubgroup`, `addContainer`, `setAuthorization`,
-    /// `grantAccess`, `revokeAccess`).
+    /// `grantAccess`, `revokeAccess`, `linkContacts`, `unlinkContact`).
     public static func value(for entry: AuditEntry) -> JSONValue {
         [
             "sequence": .integer(entry.sequence), "time": .string(RFC3339.string(from: entry.commitDate)),
@@ -81,6 +81,10 @@ public enum AuditJSON {
             return [
                 "type": "revokeAccess", "client": .string(client), "contacts": .array(contacts.map { .string($0) }),
             ]
+        case .linkContacts(let contacts):
+            return ["type": "linkContacts", "contacts": .array(contacts.map { .string($0) })]
+        case .unlinkContact(let contact, let linked):
+            return ["type": "unlinkContact", "contact": .string(contact), "linked": .array(linked.map { .string($0) })]
         }
     }
 

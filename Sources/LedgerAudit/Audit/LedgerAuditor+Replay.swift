@@ -119,7 +119,8 @@ extension LedgerAuditor {
         let container: (String) -> String? = { $0 == sourceDefaultContainer ? nil : $0 }
         let storeLevel = event.operations.contains {
             switch $0 {
-            case .addContainer, .setAuthorization, .grantAccess, .revokeAccess: return true
+            case .addContainer, .setAuthorization, .grantAccess, .revokeAccess, .linkContacts, .unlinkContact:
+                return true
             default: return false
             }
         }
@@ -169,7 +170,7 @@ extension LedgerAuditor {
                 case .removeSubgroup(let child, let parent):
                     request.removeSubgroup(
                         Group(identifier: child, name: ""), from: Group(identifier: parent, name: ""))
-                case .addContainer, .setAuthorization, .grantAccess, .revokeAccess:
+                case .addContainer, .setAuthorization, .grantAccess, .revokeAccess, .linkContacts, .unlinkContact:
                     break
                 }
             }

@@ -95,6 +95,9 @@ public struct LedgerAuditor: Sendable {
             return .grantAccess(clientIdentifier: client, contactIdentifiers: contacts)
         case .revokeAccess(let client, let contacts):
             return .revokeAccess(clientIdentifier: client, contactIdentifiers: contacts)
+        case .linkContacts(let contacts): return .linkContacts(contactIdentifiers: contacts)
+        case .unlinkContact(let contact, let linked):
+            return .unlinkContact(contactIdentifier: contact, linkedIdentifiers: linked)
         }
     }
 
@@ -236,6 +239,14 @@ public struct LedgerAuditor: Sendable {
         case .removeSubgroup(let child, let parent):
             guard let group = state.group(parent), group.subgroups.contains(child) else {
                 return "removes \(child) from \(parent), of which it is not a subgroup"
+            }
+        case .linkContacts(let contacts):
+            if let missing = contacts.first(where: { state.contact($0) == nil }) {
+                return "links missing contact \(missing)"
+            }
+        case .unlinkContact(let contact, let linked):
+            if state.links(of: contact).filter({ $0 != contact }) != linked {
+                return "unlinks contact \(contact) from a link set replay does not reproduce"
             }
         case .addContainer, .setAuthorization, .grantAccess, .revokeAccess:
             break
