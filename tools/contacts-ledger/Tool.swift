@@ -13,10 +13,11 @@ enum Tool {
         GroupDeleteCommand.self,
         GroupAddMemberCommand.self, GroupRemoveMemberCommand.self, GroupListCommand.self, LogCommand.self,
         HistoryCommand.self, DigestCommand.self, VerifyCommand.self, RecoverCommand.self, RestoreCommand.self,
-        DiffCommand.self, ReplayCommand.self,
+        DiffCommand.self, ReplayCommand.self, DuplicatesCommand.self, MergeCommand.self, LinkCommand.self,
+        UnlinkCommand.self,
     ]
 
-    static let toolUsage = "contacts-ledger [--ledger PATH] [--wait SECONDS] COMMAND [OPTIONS]"
+    static let toolUsage = "contacts-ledger [--ledger PATH] [--wait SECONDS] [--region CC] COMMAND [OPTIONS]"
 
     /// The tool's help: what it is, its commands, global options and exit codes.
     static func toolHelp() -> String {
@@ -76,6 +77,7 @@ enum Tool {
     private struct GlobalOptions {
         var ledger: String
         var waitSeconds = 10.0
+        var region = ContactsUserDefaults.shared.countryCode
     }
 
     /// Runs the tool and returns its exit code.
@@ -87,6 +89,9 @@ enum Tool {
         let command: any ToolCommand
         let usage: String
         do throws(Stop) {
+            if let region = environment["CONTACTS_LEDGER_REGION"], !region.isEmpty {
+                options.region = try globalRegion(region, from: "CONTACTS_LEDGER_REGION")
+            }
             try readGlobalOptions(&words, into: &options)
             let type = try commandType(&words)
             usage = "contacts-ledger [--ledger PATH] \(type.usage)"
@@ -107,7 +112,7 @@ enum Tool {
                 throw Stop(code: .success)
             }
             let (name, inline) = splitOption(first)
-            guard name == "--ledger" || name == "--wait" else {
+            guard name == "--ledger" || name == "--wait" || name == "--region" else {
                 throw Stop(
                     code: reportUsage("unknown option \(first)", usage: toolUsage + "; see contacts-ledger --help"))
             }
@@ -117,6 +122,8 @@ enum Tool {
             }
             if name == "--ledger" {
                 options.ledger = value
+            } else if name == "--region" {
+                options.region = try globalRegion(value, from: "--region")
             } else {
                 do throws(CommandFailure) {
                     options.waitSeconds = try parseWait(value)
@@ -163,7 +170,7 @@ enum Tool {
         let arguments: Arguments
         do throws(CommandFailure) {
             arguments = try Arguments(
-                words, valued: type.valued.union(["ledger", "wait"]), flags: type.flags.union(["help"]))
+                words, valued: type.valued.union(["ledger", "wait", "region"]), flags: type.flags.union(["help"]))
         } catch {
             throw Stop(code: reportUsage(error.message, usage: failureUsage))
         }
@@ -177,6 +184,7 @@ enum Tool {
         do throws(CommandFailure) {
             if let path = try arguments.single("ledger") { options.ledger = path }
             if let wait = try arguments.single("wait") { options.waitSeconds = try parseWait(wait) }
+            if let region = try arguments.single("region") { options.region = try parseRegion(region, from: "--region") }
             return try type.init(arguments)
         } catch {
             throw Stop(code: reportUsage(error.message, usage: failureUsage))
@@ -187,7 +195,8 @@ enum Tool {
     /// line, which for a command that saves names its request and whether it was saved.
     private static func execute(_ command: any ToolCommand, usage: String, options: GlobalOptions) -> ExitCode {
         do {
-            try command.run(CommandContext(ledger: options.ledger, waitSeconds: options.waitSeconds))
+            try command.run(
+                CommandContext(ledger: options.ledger, waitSeconds: options.waitSeconds, region: options.region))
             return .success
         } catch {
             if let failure = error as? CommandFailure, failure.code == .usage {
@@ -214,6 +223,15 @@ enum Tool {
         case let error as LedgerInconsistency: (.dataError, "the ledger is inconsistent: \(error)")
         case let error as EventDecodingError: (.dataError, "a record cannot be decoded: \(error)")
         default: (.failure, "\(error)")
+        }
+    }
+
+    /// Reads a region given before the command, as a usage failure when it is malformed.
+    private static func globalRegion(_ text: String, from source: String) throws(Stop) -> String {
+        do throws(CommandFailure) {
+            return try parseRegion(text, from: source)
+        } catch {
+            throw Stop(code: reportUsage(error.message, usage: toolUsage))
         }
     }
 

@@ -42,12 +42,14 @@ struct CommandContext {
     var ledger: String
     /// How long a write waits for another writer to release the ledger.
     var waitSeconds: Double
+    /// The region national phone numbers are read in (`--region`, `CONTACTS_LEDGER_REGION`).
+    var region: String
 
     /// The client the tool acts as: `ClientContext.fullAccess("contacts-ledger")`, authorized for
     /// every contact and holding the notes entitlement. The tool is its user's own window on the
     /// ledger, like a database's shell, so it sees and changes everything; the transaction author
     /// (`--author`) is what the audit log shows.
-    var client: ClientContext { .fullAccess("contacts-ledger") }
+    var client: ClientContext { .fullAccess("contacts-ledger", region: region) }
 
     /// Throws "ledger missing" (66) when there is no ledger at the path, so that commands never
     /// create one by accident; only `init` does.
@@ -82,6 +84,9 @@ enum HelpText {
     static let globalOptions = """
           --ledger PATH        The ledger directory (default: $CONTACTS_LEDGER, else ./contacts.ledger).
           --wait SECONDS       How long a write waits for another writer to release the ledger (default 10).
+          --region CC          The region national phone numbers are dialled in, a two-letter ISO 3166 code
+                               such as gb (default: $CONTACTS_LEDGER_REGION, else us); phone search and
+                               duplicates read numbers with it.
           --help, -h           Prints this help.
         """
 
@@ -137,6 +142,15 @@ func parseWait(_ text: String) throws(CommandFailure) -> Double {
         throw CommandFailure(.usage, "--wait must be a number of seconds, got \(text)")
     }
     return seconds
+}
+
+/// Parses a region: a two-letter ISO 3166-1 code, returned in lowercase. A region without
+/// numbering data is accepted; national numbers then keep an unknown calling code.
+func parseRegion(_ text: String, from source: String) throws(CommandFailure) -> String {
+    guard text.count == 2, text.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+        throw CommandFailure(.usage, "\(source) must be a two-letter ISO 3166 country code such as gb, got \(text)")
+    }
+    return text.lowercased()
 }
 
 /// Parses a point in the ledger's history: a sequence number, or an RFC 3339 time.

@@ -36,36 +36,54 @@ struct WriteOptions {
         _ context: CommandContext, verb: String,
         _ build: (ContactStore) throws -> (request: SaveRequest, identifiers: [String]?)
     ) throws {
+        try commit(context, verb: verb) { store in
+            let (request, identifiers) = try build(store)
+            return (try store.execute(request), identifiers)
+        }
+    }
+
+    /// Opens the ledger for writing, lets `write` save with the store (returning the result and
+    /// the identifiers to print, or nil for those the store reports), and prints what it did as
+    /// ``save(_:verb:_:)`` does; a request id already in the ledger is answered from its record
+    /// before `write` runs.
+    func commit(
+        _ context: CommandContext, verb: String,
+        _ write: (ContactStore) throws -> (result: SaveResult, identifiers: [String]?)
+    ) throws {
         let store = try context.openForWriting()
         defer { store.close() }
         if let earlier = try store.result(ofRequest: requestID) {
             report(earlier, head: store.headDigest.sequence, verb: verb, identifiers: nil)
             return
         }
-        let (request, identifiers) = try build(store)
-        let result = try ProgressBar.whileRunning("saving") { try store.execute(request) }
+        let (result, identifiers) = try ProgressBar.whileRunning("saving") { try write(store) }
         report(result, head: store.headDigest.sequence, verb: verb, identifiers: identifiers)
     }
 
     /// Prints a save's result: `VERB ID` lines (a retried request reports the identifiers of the
-    /// original record), the retry's note, and `head N`; or one JSON object.
-    private func report(_ result: SaveResult, head: UInt64, verb: String, identifiers: [String]?) {
+    /// original record), or `textLines` when given, the retry's note, and `head N`; or one JSON
+    /// object, with the `extra` members besides the usual ones.
+    func report(
+        _ result: SaveResult, head: UInt64, verb: String, identifiers: [String]?, textLines: [String]? = nil,
+        extra: [String: JSONValue] = [:]
+    ) {
         let affected =
             result.wasAlreadyCommitted ? result.affectedIdentifiers : identifiers ?? result.affectedIdentifiers
         let changed = result.wasAlreadyCommitted || !result.affectedIdentifiers.isEmpty
         if json {
-            Terminal.json([
-                "action": .string(changed ? verb : "unchanged"),
-                "identifiers": .array(affected.map { .string($0) }),
-                "sequence": .integer(result.sequence),
-                "head": .integer(head),
-                "time": .string(RFC3339.string(from: result.commitDate)),
-                "requestId": .string(requestID.uuidString),
-                "alreadyCommitted": .bool(result.wasAlreadyCommitted),
-            ])
+            let members: [(String, JSONValue)] = [
+                ("action", .string(changed ? verb : "unchanged")),
+                ("identifiers", .array(affected.map { .string($0) })),
+                ("sequence", .integer(result.sequence)),
+                ("head", .integer(head)),
+                ("time", .string(RFC3339.string(from: result.commitDate))),
+                ("requestId", .string(requestID.uuidString)),
+                ("alreadyCommitted", .bool(result.wasAlreadyCommitted)),
+            ]
+            Terminal.json(.object(JSONObject(members + extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
             return
         }
-        var lines = affected.map { "\(changed ? verb : "unchanged") \($0)" }
+        var lines = textLines ?? affected.map { "\(changed ? verb : "unchanged") \($0)" }
         if result.wasAlreadyCommitted {
             lines.append("already committed at sequence \(result.sequence) by request \(requestID.uuidString)")
         }

@@ -24,7 +24,7 @@ extension ContactStore {
         _ identifiers: [String], transactionAuthor: String? = nil, requestIdentifier: UUID = RandomUUID.make()
     ) throws -> SaveResult {
         let client = client.identifier
-        return try pipeline.commitPlanned(author: transactionAuthor ?? client, requestID: requestIdentifier) {
+        return try pipeline.commitPlanned(author: transactionAuthor ?? "", requestID: requestIdentifier) {
             view, access throws(ContactStoreError) in
             try Self.linkOperations(identifiers, in: view, client: client, access: access)
         }
@@ -41,7 +41,7 @@ extension ContactStore {
         _ identifier: String, transactionAuthor: String? = nil, requestIdentifier: UUID = RandomUUID.make()
     ) throws -> SaveResult {
         let client = client.identifier
-        return try pipeline.commitPlanned(author: transactionAuthor ?? client, requestID: requestIdentifier) {
+        return try pipeline.commitPlanned(author: transactionAuthor ?? "", requestID: requestIdentifier) {
             view, access throws(ContactStoreError) in
             try Self.checkVisible(identifier, in: view, client: client, access: access)
             let members = view.links(of: identifier)
