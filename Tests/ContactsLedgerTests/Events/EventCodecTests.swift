@@ -11,7 +11,9 @@ import Testing
 
 @Suite("The event codec")
 struct EventCodecTests {
-    @Test("Every kind of operation round-trips exactly", arguments: EventFixtures.everyOperation())
+    @Test(
+        "Every kind of operation round-trips exactly",
+        arguments: EventFixtures.everyOperation() + EventFixtures.laterOperations())
     func roundTrip(operation: LedgerOperation) throws {
         let event = LedgerEvent(operations: [operation])
         let payload = EventCodec.encode(event)
@@ -21,7 +23,7 @@ struct EventCodecTests {
 
     @Test("The fixtures hold every kind of operation the schema has")
     func everyKindCovered() throws {
-        let kinds = try EventFixtures.everyOperation().map { operation in
+        let kinds = try (EventFixtures.everyOperation() + EventFixtures.laterOperations()).map { operation in
             let message = try StoredMessage(parsing: EventCodec.encode(LedgerEvent(operations: [operation])))
             return try #require(try message.message(1)?.entries.first?.field)
         }
