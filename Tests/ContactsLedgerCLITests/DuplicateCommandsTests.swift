@@ -43,13 +43,16 @@ struct DuplicateCommandsTests {
         let clusters = try #require(gb["clusters"]?.arrayValue)
         #expect(clusters.count == 2)
         #expect(clusters[0]["score"] == 75)
-        #expect(clusters[1]["contacts"] == [
-            ["identifier": .string(sample.ada), "name": "Ada Lovelace"],
-            ["identifier": .string(sample.adaAgain), "name": "Adá Lovelace"],
-        ])
-        #expect(clusters[1]["pairs"]?.arrayValue?.first?["reasons"]?.arrayValue?.map { $0["kind"] }
-            == ["samePhoneNumber", "sameName"])
-        let fromEnvironment = try sample.work.run(["duplicates", "--min-score", "70"], environment: ["CONTACTS_LEDGER_REGION": "GB"])
+        #expect(
+            clusters[1]["contacts"] == [
+                ["identifier": .string(sample.ada), "name": "Ada Lovelace"],
+                ["identifier": .string(sample.adaAgain), "name": "Adá Lovelace"],
+            ])
+        #expect(
+            clusters[1]["pairs"]?.arrayValue?.first?["reasons"]?.arrayValue?.map { $0["kind"] }
+                == ["samePhoneNumber", "sameName"])
+        let fromEnvironment = try sample.work.run(
+            ["duplicates", "--min-score", "70"], environment: ["CONTACTS_LEDGER_REGION": "GB"])
         #expect(fromEnvironment.lines.last == "2 clusters among 4 contacts")
         expectFailure(try sample.work.run(["duplicates", "--min-score", "0"]), 64, mentioning: "--min-score")
         expectFailure(try sample.work.run(["--region", "gbr", "duplicates"]), 64, mentioning: "two-letter")
@@ -59,15 +62,22 @@ struct DuplicateCommandsTests {
     @Test("merge keeps one contact, deletes the others and prints what it did; the log shows one record")
     func merge() throws {
         let sample = try Sample()
-        let group = try #require(try sample.work.succeed(["group", "create", "Friends"]).identifiers(verb: "created").first)
+        let group = try #require(
+            try sample.work.succeed(["group", "create", "Friends"]).identifiers(verb: "created").first)
         try sample.work.succeed(["group", "add-member", group, sample.william])
-        let merged = try sample.work.succeed(["merge", sample.bill, sample.william, "--keep", sample.bill, "--author", "tidy"])
-        #expect(merged.lines == ["kept \(sample.bill)", "deleted \(sample.william)", "took-over-group \(group)", "head 7"])
+        let merged = try sample.work.succeed([
+            "merge", sample.bill, sample.william, "--keep", sample.bill, "--author", "tidy",
+        ])
+        #expect(
+            merged.lines == ["kept \(sample.bill)", "deleted \(sample.william)", "took-over-group \(group)", "head 7"])
         let shown = try sample.work.succeed(["show", sample.bill, "--json"]).json()
         #expect(shown["note"] == .string("Merged from William Gates (\(sample.william)):\nGiven name: William"))
-        let log = try sample.work.succeed(["log", "--author", "tidy", "--json"]).lines.map { try JSONValue(parsing: $0) }
+        let log = try sample.work.succeed(["log", "--author", "tidy", "--json"]).lines.map {
+            try JSONValue(parsing: $0)
+        }
         #expect(log.count == 1)
-        #expect(log.first?["operations"]?.arrayValue?.map { $0["type"] } == ["updateContact", "addMember", "deleteContact"])
+        #expect(
+            log.first?["operations"]?.arrayValue?.map { $0["type"] } == ["updateContact", "addMember", "deleteContact"])
 
         let json = try sample.work.succeed([
             "--region", "gb", "merge", sample.ada, sample.adaAgain, "--json",
@@ -81,7 +91,8 @@ struct DuplicateCommandsTests {
     @Test("merge refuses a contact with itself, a missing contact and fewer than two, writing nothing")
     func mergeRefusals() throws {
         let sample = try Sample()
-        expectFailure(try sample.work.run(["merge", sample.ada, sample.ada]), 65, mentioning: "cannot be merged with itself")
+        expectFailure(
+            try sample.work.run(["merge", sample.ada, sample.ada]), 65, mentioning: "cannot be merged with itself")
         expectFailure(try sample.work.run(["merge", sample.ada, "NOPE"]), 1, mentioning: "contact NOPE does not exist")
         expectFailure(try sample.work.run(["merge", sample.ada]), 64, mentioning: "at least two")
         expectFailure(
@@ -110,9 +121,10 @@ struct DuplicateCommandsTests {
         #expect(log.contains("    link contacts \(sample.bill), \(sample.william)"))
         #expect(log.contains("    unlink contact \(sample.william) from \(sample.bill)"))
         let json = try sample.work.succeed(["log", "--author", "me", "--json"]).lines.map { try JSONValue(parsing: $0) }
-        #expect(json.last?["operations"] == [
-            ["type": "unlinkContact", "contact": .string(sample.william), "linked": [.string(sample.bill)]],
-        ])
+        #expect(
+            json.last?["operations"] == [
+                ["type": "unlinkContact", "contact": .string(sample.william), "linked": [.string(sample.bill)]]
+            ])
     }
 
     @Test("Each new command has help")

@@ -64,7 +64,8 @@ struct DuplicatesCommand: ToolCommand {
         let count = report.clusters.count
         lines.append(
             "\(count) cluster\(count == 1 ? "" : "s") among \(report.contactsExamined) contacts"
-                + (report.blocksPassedOver > 0 ? " (\(report.blocksPassedOver) shared keys held by too many contacts to compare)" : ""))
+                + (report.blocksPassedOver > 0
+                    ? " (\(report.blocksPassedOver) shared keys held by too many contacts to compare)" : ""))
         Terminal.lines(lines)
     }
 
@@ -97,7 +98,8 @@ struct DuplicatesCommand: ToolCommand {
             case .sameEmailAddress(let address): ("sameEmailAddress", address)
             case .samePhoneNumber(let number): ("samePhoneNumber", number)
             case .sameName(let name): ("sameName", name)
-            case .sameNameAndOrganization(let name, let organization): ("sameNameAndOrganization", name + " @ " + organization)
+            case .sameNameAndOrganization(let name, let organization):
+                ("sameNameAndOrganization", name + " @ " + organization)
             case .nickname(let nickname, let name): ("nickname", nickname + " → " + name)
             }
         return ["kind": .string(kind), "value": .string(value), "text": .string(reason.description)]

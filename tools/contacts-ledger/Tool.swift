@@ -184,7 +184,9 @@ enum Tool {
         do throws(CommandFailure) {
             if let path = try arguments.single("ledger") { options.ledger = path }
             if let wait = try arguments.single("wait") { options.waitSeconds = try parseWait(wait) }
-            if let region = try arguments.single("region") { options.region = try parseRegion(region, from: "--region") }
+            if let region = try arguments.single("region") {
+                options.region = try parseRegion(region, from: "--region")
+            }
             return try type.init(arguments)
         } catch {
             throw Stop(code: reportUsage(error.message, usage: failureUsage))

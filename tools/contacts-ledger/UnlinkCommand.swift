@@ -31,7 +31,8 @@ struct UnlinkCommand: ToolCommand {
 
     func run(_ context: CommandContext) throws {
         try write.commit(context, verb: "unlinked") { store in
-            let result = try store.unlink(identifier, transactionAuthor: write.author, requestIdentifier: write.requestID)
+            let result = try store.unlink(
+                identifier, transactionAuthor: write.author, requestIdentifier: write.requestID)
             return (result, result.affectedIdentifiers.isEmpty ? [identifier] : nil)
         }
     }

@@ -330,6 +330,12 @@ extension Projection {
             let request = try reader.uuid()
             requests[request] = try reader.varint()
         }
+        try restoreLinks(from: &reader)
+    }
+
+    /// Reads the link sets, the last section before the indexes.
+    private mutating func restoreLinks(from reader: inout SnapshotReader) throws(SnapshotDecodingError) {
+        let limit = Int(UInt32.max)
         for _ in 0..<(try reader.count(atMost: limit)) {
             let contact = try reader.string()
             var links: [String] = []

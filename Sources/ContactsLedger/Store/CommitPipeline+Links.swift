@@ -7,7 +7,8 @@ import LedgerStorage
 extension CommitPipeline {
     /// What plans store-level operations: given the durable state seen through the staged
     /// changes, and the client's access, the operations to record (none: nothing to change).
-    typealias OperationPlan = (StagedView<ProjectionStateView>, ClientAccess) throws(ContactStoreError) -> [LedgerOperation]
+    typealias OperationPlan = (StagedView<ProjectionStateView>, ClientAccess) throws(ContactStoreError) ->
+        [LedgerOperation]
 
     /// Plans operations with `plan` under the commit lock, against the durable state and every
     /// queued request, and commits them as one record; blocks until it is on disk. A request id

@@ -46,7 +46,9 @@ extension ContactStore {
             try Self.checkVisible(identifier, in: view, client: client, access: access)
             let members = view.links(of: identifier)
             guard !members.isEmpty else { return [] }
-            return [.unlinkContact(contactIdentifier: identifier, linkedIdentifiers: members.filter { $0 != identifier })]
+            return [
+                .unlinkContact(contactIdentifier: identifier, linkedIdentifiers: members.filter { $0 != identifier })
+            ]
         }
     }
 
@@ -92,7 +94,8 @@ extension ContactStore {
         switch access.status {
         case .authorized, .limited: break
         case .notDetermined, .denied, .restricted:
-            throw ContactStoreError(.authorizationDenied, "client \(client) is \(access.status), not authorized to save")
+            throw ContactStoreError(
+                .authorizationDenied, "client \(client) is \(access.status), not authorized to save")
         }
         guard let contact = view.contact(identifier),
             access.status == .authorized || contact.createdBy == client

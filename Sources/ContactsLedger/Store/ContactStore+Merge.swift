@@ -43,8 +43,10 @@ extension ContactStore {
         let others = contacts.enumerated().filter { $0.offset != keptIndex }.map(\.element)
         let merged = mergedValues(contacts[keptIndex], others)
         let groups = readState { projection, _ in
-            (projection.groups(containing: contacts[keptIndex].identifier),
-             others.flatMap { projection.groups(containing: $0.identifier) })
+            (
+                projection.groups(containing: contacts[keptIndex].identifier),
+                others.flatMap { projection.groups(containing: $0.identifier) }
+            )
         }
         let takenOver = Set(groups.1).subtracting(groups.0).sorted()
         var request = SaveRequest(requestIdentifier: requestIdentifier, transactionAuthor: transactionAuthor)

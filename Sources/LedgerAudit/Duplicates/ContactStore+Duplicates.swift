@@ -114,8 +114,10 @@ struct DuplicateFinder {
         while start < sorted.count {
             var end = start + 1
             while end < sorted.count && sorted[end].key == sorted[start].key { end += 1 }
+            defer { start = end }
+            // Most keys belong to one contact: no block to look at.
+            guard end - start > 1 else { continue }
             let block = Array(Set(sorted[start..<end].map(\.slot))).sorted()
-            start = end
             guard block.count > 1 else { continue }
             guard block.count <= options.blockSizeLimit else {
                 blocksPassedOver += 1

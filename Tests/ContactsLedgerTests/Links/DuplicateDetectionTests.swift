@@ -47,8 +47,10 @@ struct DuplicateDetectionTests {
         "García", "Müller", "Dvořák", "O'Brien", "Lefèvre", "Nakamura", "Smith", "Jones", "Kowalski", "Rossi",
         "Van der Berg", "Núñez", "Ødegaard", "Brown", "Schäfer",
     ]
-    static let nicknames = ["William": "Bill", "Robert": "Bob", "Elizabeth": "Liz", "Margaret": "Peggy",
-        "Katherine": "Kate", "Michael": "Mike"]
+    static let nicknames = [
+        "William": "Bill", "Robert": "Bob", "Elizabeth": "Liz", "Margaret": "Peggy",
+        "Katherine": "Kate", "Michael": "Mike",
+    ]
 
     /// A duplicate of a person as people make them: the name folded differently (case,
     /// diacritics, spacing) or a nickname, the number in international form, the address in
@@ -66,7 +68,9 @@ struct DuplicateDetectionTests {
         let international = "+44 " + person.nationalPhone.dropFirst()
         switch variant % 3 {
         case 0:
-            contact.phoneNumbers = [LabeledValue(label: Label.phoneNumberMobile, value: PhoneNumber(stringValue: international))]
+            contact.phoneNumbers = [
+                LabeledValue(label: Label.phoneNumberMobile, value: PhoneNumber(stringValue: international))
+            ]
         case 1:
             contact.emailAddresses = [LabeledValue(label: Label.work, value: person.email.uppercased())]
         default:
@@ -100,7 +104,8 @@ struct DuplicateDetectionTests {
                 Person(
                     given: given, family: family,
                     organization: index % 5 == 0 || index >= 254 ? "Firm \(index)" : "",
-                    email: "person\(index)@example.org", nationalPhone: "020 7\(String(format: "%03d", index)) \(1000 + index)"))
+                    email: "person\(index)@example.org",
+                    nationalPhone: "020 7\(String(format: "%03d", index)) \(1000 + index)"))
         }
         var requests: [MutableContact] = people.map(Self.contact)
         var truth = Set<IdentifierPair>()
@@ -129,7 +134,8 @@ struct DuplicateDetectionTests {
         try add(requests, to: store)
         let report = try store.duplicates()
         let score = Self.score(report, truth: truth, counted: { _ in true })
-        print("Planted set: \(score.summary); \(report.pairsScored) pairs scored of \(report.contactsExamined) contacts")
+        print(
+            "Planted set: \(score.summary); \(report.pairsScored) pairs scored of \(report.contactsExamined) contacts")
         // Every planted duplicate that shares an email address or a phone number is found: recall
         // misses only the 10 that share nothing but a name (150 of 160, 0.94).
         #expect(score.recall >= 0.93)
@@ -205,7 +211,8 @@ struct DuplicateDetectionTests {
         }
         print(
             "vCard corpus: \(originals.count) cards, \(inCorpus.count) pairs within the corpus itself; planted copies: "
-                + "\(score.summary); \(findable.count) copies share an email address, or a phone number long enough to match and a name")
+                + "\(score.summary); \(findable.count) copies share an email address, or a phone number long enough to match and a name"
+        )
         // A copy shares its card's email addresses, phone numbers and name: every copy that shares
         // an email address (50), or a phone number (40) and a given and family name (30), must be
         // found; a copy with only a phone number, or only a name, stays below the threshold.
@@ -227,7 +234,8 @@ struct DuplicateDetectionTests {
         copy.emailAddresses = contact.emailAddresses.map { LabeledValue(label: $0.label, value: $0.value.uppercased()) }
         copy.phoneNumbers = contact.phoneNumbers.map { item in
             let digits = item.value.stringValue.filter { $0.isNumber || $0 == "+" }
-            return LabeledValue(label: item.label, value: digits.isEmpty ? item.value : PhoneNumber(stringValue: digits))
+            return LabeledValue(
+                label: item.label, value: digits.isEmpty ? item.value : PhoneNumber(stringValue: digits))
         }
         return copy
     }

@@ -40,7 +40,9 @@ struct LinkTests {
             .unlinkContact(contactIdentifier: "D", linkedIdentifiers: []),
         ])
         for event in [link, unlink] {
-            #expect(try EventCodec.decode(EventCodec.encode(event), schemaVersion: EventCodec.currentSchemaVersion) == event)
+            #expect(
+                try EventCodec.decode(EventCodec.encode(event), schemaVersion: EventCodec.currentSchemaVersion) == event
+            )
         }
     }
 
@@ -49,8 +51,9 @@ struct LinkTests {
         let sample = try Sample()
         let store = sample.store
         try store.link([sample.ada.identifier, sample.lovelace.identifier])
-        #expect(try store.linkedContactIdentifiers(of: sample.lovelace.identifier)
-            == [sample.ada.identifier, sample.lovelace.identifier])
+        #expect(
+            try store.linkedContactIdentifiers(of: sample.lovelace.identifier)
+                == [sample.ada.identifier, sample.lovelace.identifier])
         let unified = try store.unifiedContacts(matching: .matchingName("lovelace"), keysToFetch: sample.keys)
         #expect(unified.map(\.identifier) == [sample.ada.identifier])
         let contact = try #require(unified.first)
@@ -59,15 +62,20 @@ struct LinkTests {
         #expect(contact.phoneNumbers.map(\.value.stringValue) == ["+1 415 555 0100", "415-555-0199"])
         #expect(contact.emailAddresses.map(\.value) == ["ada@example.com", "augusta@engines.example"])
         // The other member matches on its own and still gives the unified contact.
-        #expect(try store.unifiedContacts(matching: .matchingName("augusta"), keysToFetch: sample.keys).map(\.identifier)
-            == [sample.ada.identifier])
+        #expect(
+            try store.unifiedContacts(matching: .matchingName("augusta"), keysToFetch: sample.keys).map(\.identifier)
+                == [sample.ada.identifier])
         var all: [String] = []
-        try store.enumerateContacts(with: ContactFetchRequest(keysToFetch: sample.keys)) { all.append($0.identifier); _ = $1 }
+        try store.enumerateContacts(with: ContactFetchRequest(keysToFetch: sample.keys)) {
+            all.append($0.identifier); _ = $1
+        }
         #expect(all == [sample.ada.identifier, sample.other.identifier])
         var separate: [String] = []
         var request = ContactFetchRequest(keysToFetch: sample.keys)
         request.unifyResults = false
-        try store.enumerateContacts(with: request) { separate.append($0.identifier); _ = $1 }
+        try store.enumerateContacts(with: request) {
+            separate.append($0.identifier); _ = $1
+        }
         #expect(separate == [sample.ada.identifier, sample.lovelace.identifier, sample.other.identifier])
         let underlying = try store.unifiedContact(withIdentifier: sample.lovelace.identifier, keysToFetch: sample.keys)
         #expect(underlying.givenName == "Augusta")
@@ -75,8 +83,9 @@ struct LinkTests {
 
         try store.unlink(sample.lovelace.identifier)
         #expect(try store.linkedContactIdentifiers(of: sample.ada.identifier).isEmpty)
-        #expect(try store.unifiedContacts(matching: .matchingName("lovelace"), keysToFetch: sample.keys).map(\.identifier)
-            == [sample.ada.identifier, sample.lovelace.identifier])
+        #expect(
+            try store.unifiedContacts(matching: .matchingName("lovelace"), keysToFetch: sample.keys).map(\.identifier)
+                == [sample.ada.identifier, sample.lovelace.identifier])
     }
 
     @Test("Linking a missing contact, a contact with itself or one contact is refused, writing nothing")
@@ -130,10 +139,14 @@ struct LinkTests {
         sample.store.close()
         let auditor = try LedgerAuditor(ledgerAt: directory.ledger)
         let entries = try auditor.entries(matching: AuditFilter(author: "linker"))
-        #expect(entries.map(\.changes) == [
-            [.linkContacts(contactIdentifiers: [sample.ada.identifier, sample.lovelace.identifier])],
-            [.unlinkContact(contactIdentifier: sample.lovelace.identifier, linkedIdentifiers: [sample.ada.identifier])],
-        ])
+        #expect(
+            entries.map(\.changes) == [
+                [.linkContacts(contactIdentifiers: [sample.ada.identifier, sample.lovelace.identifier])],
+                [
+                    .unlinkContact(
+                        contactIdentifier: sample.lovelace.identifier, linkedIdentifiers: [sample.ada.identifier])
+                ],
+            ])
         #expect(entries[0].affectedIdentifiers == [sample.ada.identifier, sample.lovelace.identifier])
         #expect(
             AuditJSON.value(for: entries[1].changes[0])
@@ -153,8 +166,9 @@ struct LinkTests {
         sample.store.close()
         let reopened = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("test"))
         defer { reopened.close() }
-        #expect(try reopened.linkedContactIdentifiers(of: sample.lovelace.identifier)
-            == [sample.ada.identifier, sample.lovelace.identifier])
+        #expect(
+            try reopened.linkedContactIdentifiers(of: sample.lovelace.identifier)
+                == [sample.ada.identifier, sample.lovelace.identifier])
         let reader = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess("test"))
         #expect(try reader.unifiedContacts(matching: .matchingName("lovelace"), keysToFetch: []).count == 1)
     }

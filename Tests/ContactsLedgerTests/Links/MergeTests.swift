@@ -121,7 +121,8 @@ struct MergeTests {
         }
         #expect(
             operations[1]
-                == .addMember(contactIdentifier: sample.first.identifier, groupIdentifier: sample.secondGroup.identifier))
+                == .addMember(
+                    contactIdentifier: sample.first.identifier, groupIdentifier: sample.secondGroup.identifier))
         guard case .deleteContact(let deleted, _, _, let groups, let last) = operations[2] else {
             Issue.record("the last operation is \(operations[2])")
             return
