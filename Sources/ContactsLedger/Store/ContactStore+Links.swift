@@ -66,16 +66,7 @@ extension ContactStore {
     private static func linkOperations(
         _ identifiers: [String], in view: some LedgerStateReading, client: String, access: ClientAccess
     ) throws(ContactStoreError) -> [LedgerOperation] {
-        if let repeated = identifiers.enumerated().first(where: { identifiers[..<$0.offset].contains($0.element) }) {
-            throw ContactStoreError(
-                .recordIdentifierInvalid, "contact \(repeated.element) cannot be linked with itself",
-                affectedIdentifiers: [repeated.element])
-        }
-        guard identifiers.count >= 2 else {
-            throw ContactStoreError(
-                .recordIdentifierInvalid, "a link needs at least two contacts, got \(identifiers.count)",
-                affectedIdentifiers: identifiers)
-        }
+        try checkSeveral(identifiers, action: "link", verb: "linked")
         for identifier in identifiers { try checkVisible(identifier, in: view, client: client, access: access) }
         var joined: [String] = []
         for identifier in identifiers {

@@ -85,20 +85,26 @@ extension ContactStore {
     /// Refuses a merge of fewer than two contacts, of a contact with itself, or keeping a
     /// contact that is not merged.
     private static func checkMergeArguments(_ identifiers: [String], kept: String?) throws(ContactStoreError) {
-        if let repeated = identifiers.enumerated().first(where: { identifiers[..<$0.offset].contains($0.element) }) {
-            throw ContactStoreError(
-                .recordIdentifierInvalid, "contact \(repeated.element) cannot be merged with itself",
-                affectedIdentifiers: [repeated.element])
-        }
-        guard identifiers.count >= 2 else {
-            throw ContactStoreError(
-                .recordIdentifierInvalid, "a merge needs at least two contacts, got \(identifiers.count)",
-                affectedIdentifiers: identifiers)
-        }
+        try checkSeveral(identifiers, action: "merge", verb: "merged")
         if let kept, !identifiers.contains(kept) {
             throw ContactStoreError(
                 .recordIdentifierInvalid, "the kept contact \(kept) is not one of the contacts merged",
                 affectedIdentifiers: [kept])
+        }
+    }
+
+    /// Refuses fewer than two contacts, or a contact named twice, for an action on several
+    /// contacts at once ("a merge", "merged with itself").
+    static func checkSeveral(_ identifiers: [String], action: String, verb: String) throws(ContactStoreError) {
+        if let repeated = identifiers.enumerated().first(where: { identifiers[..<$0.offset].contains($0.element) }) {
+            throw ContactStoreError(
+                .recordIdentifierInvalid, "contact \(repeated.element) cannot be \(verb) with itself",
+                affectedIdentifiers: [repeated.element])
+        }
+        guard identifiers.count >= 2 else {
+            throw ContactStoreError(
+                .recordIdentifierInvalid, "a \(action) needs at least two contacts, got \(identifiers.count)",
+                affectedIdentifiers: identifiers)
         }
     }
 
