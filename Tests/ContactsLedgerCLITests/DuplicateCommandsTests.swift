@@ -109,6 +109,9 @@ struct DuplicateCommandsTests {
         #expect(linked.lines == ["linked \(sample.bill)", "linked \(sample.william)", "head 5"])
         #expect(try sample.work.succeed(["search", "--name", "gates"]).lines == ["\(sample.bill)  Bill Gates"])
         #expect(try sample.work.succeed(["show", sample.william]).lines.contains { $0.contains("William") })
+        #expect(try sample.work.succeed(["list"]).lines.count == 3)
+        #expect(
+            try sample.work.succeed(["export", "--json"]).json().arrayValue?.count == 4, "export gives each as itself")
         let again = try sample.work.succeed(["link", sample.william, sample.bill, "--json"]).json()
         #expect(again["action"] == "unchanged")
         #expect(again["head"] == 5)

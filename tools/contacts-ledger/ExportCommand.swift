@@ -52,9 +52,10 @@ struct ExportCommand: ToolCommand {
         var contacts: [Contact] = []
         let keys = json ? ContactKeySet.all : VCardSerialization.descriptorForRequiredKeys().union([.note])
         if identifiers.isEmpty {
-            try store.enumerateContacts(with: ContactFetchRequest(keysToFetch: [keys])) { contact, _ in
-                contacts.append(contact)
-            }
+            // Every contact as itself, linked or not: an export is what an import must give back.
+            var request = ContactFetchRequest(keysToFetch: [keys])
+            request.unifyResults = false
+            try store.enumerateContacts(with: request) { contact, _ in contacts.append(contact) }
         } else {
             contacts = try identifiers.map { try store.unifiedContact(withIdentifier: $0, keysToFetch: [keys]) }
         }

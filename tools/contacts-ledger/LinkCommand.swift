@@ -8,10 +8,10 @@ struct LinkCommand: ToolCommand {
     static let usage = "link ID ID... [--author NAME] [--request-id UUID] [--json]"
     static let help = """
         Links the contacts with these identifiers (and any they are linked to already) into one link set,
-        recorded in the ledger; each contact stays as it is. `list`, `search` and `export` then show the
-        set as one unified contact: the identifier of its first member, the first member's name and other
-        single values, and every member's phone numbers, addresses and other labeled values without
-        repeats. `show ID` still shows each contact as itself. Linking contacts linked already records
+        recorded in the ledger; each contact stays as it is. `list`, `search` and `group list` then show
+        the set as one unified contact: the identifier of its first member, the first member's name and
+        other single values, and every member's phone numbers, addresses and other labeled values without
+        repeats. `show ID` and `export` still give each contact as itself. Linking contacts linked already records
         nothing. See `unlink`.
 
         \(HelpText.writeOutput)

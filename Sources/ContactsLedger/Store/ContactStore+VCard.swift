@@ -190,7 +190,8 @@ extension ContactStore {
         return request
     }
 
-    /// Exports contacts as vCard data (all visible contacts when `identifiers` is nil), with the
+    /// Exports contacts as vCard data (all visible contacts, each as itself even when linked, when
+    /// `identifiers` is nil), with the
     /// keys ``VCardSerialization/descriptorForRequiredKeys()`` names (plus the note when the
     /// client holds the notes entitlement).
     public func exportVCards(identifiers: [String]? = nil, version: VCardVersion = .v3_0) throws -> Data {
@@ -201,9 +202,10 @@ extension ContactStore {
             contacts = try identifiers.map { try unifiedContact(withIdentifier: $0, keysToFetch: [keys]) }
         } else {
             var all: [Contact] = []
-            try enumerateContacts(with: ContactFetchRequest(keysToFetch: [keys], sortOrder: .none)) { contact, _ in
-                all.append(contact)
-            }
+            // Every contact as itself, linked or not: an export is what an import must give back.
+            var request = ContactFetchRequest(keysToFetch: [keys], sortOrder: .none)
+            request.unifyResults = false
+            try enumerateContacts(with: request) { contact, _ in all.append(contact) }
             contacts = all
         }
         return try VCardSerialization.data(with: contacts, version: version)
