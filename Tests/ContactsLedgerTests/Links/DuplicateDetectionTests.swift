@@ -156,6 +156,30 @@ struct DuplicateDetectionTests {
         #expect(try store.duplicates(DuplicateOptions(minimumScore: 20)).clusters.isEmpty, "names alone form no block")
     }
 
+    @Test("Linked contacts are not reported, and a limited client hears only of contacts it sees")
+    func linkedAndLimited() async throws {
+        let store = ContactStore.inMemory(client: ClientContext(identifier: "picker", authorization: .limited))
+        let own = try add(
+            [
+                makeContact(given: "Bill", family: "Gates", emails: [("", "bill@example.com")]),
+                makeContact(given: "William", family: "Gates", emails: [("", "BILL@example.com")]),
+            ], to: store)
+        var hidden = SaveRequest()
+        let other = makeContact(given: "Billy", family: "Gates", emails: [("", "bill@example.com")])
+        hidden.add(other, toContainerWithIdentifier: nil)
+        try store.execute(hidden, onBehalfOf: "other-app")
+        let seen = try store.duplicates()
+        #expect(seen.contactsExamined == 2)
+        #expect(seen.clusters.map(\.identifiers) == [own.map(\.identifier)])
+        try await store.grantAccess(toContactsWithIdentifiers: [other.identifier])
+        #expect(try store.duplicates().clusters.first?.identifiers.count == 3)
+        try store.link(own.map(\.identifier))
+        let afterLink = try store.duplicates()
+        #expect(afterLink.clusters.flatMap(\.pairs).count == 2, "the linked pair is left out")
+        #expect(
+            !afterLink.clusters.flatMap(\.pairs).contains { Set([$0.first, $0.second]) == Set(own.map(\.identifier)) })
+    }
+
     /// The scores of a report's pairs against the planted pairs; `counted` says which reported
     /// pairs are judged (a corpus may hold duplicates of its own).
     static func score(
