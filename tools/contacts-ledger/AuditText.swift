@@ -39,6 +39,8 @@ enum AuditText {
         case .addContainer(let container): return ["    add container \(container.identifier) \"\(container.name)\""]
         case .setAuthorization(let client, let status, let notes):
             return ["    authorize \(client): \(AuditJSON.statusName(status))\(notes ? ", notes entitlement" : "")"]
+        case .requestAccess(let client, let notes):
+            return ["    \(client) asks for access\(notes ? ", with the notes entitlement" : "")"]
         case .grantAccess(let client, let contacts):
             return ["    grant \(client) access to \(contacts.joined(separator: ", "))"]
         case .revokeAccess(let client, let contacts):

@@ -13,7 +13,8 @@ enum Tool {
         GroupDeleteCommand.self,
         GroupAddMemberCommand.self, GroupRemoveMemberCommand.self, GroupListCommand.self, LogCommand.self,
         HistoryCommand.self, DigestCommand.self, VerifyCommand.self, RecoverCommand.self, RestoreCommand.self,
-        DiffCommand.self, ReplayCommand.self,
+        DiffCommand.self, ReplayCommand.self, ClientsCommand.self, GrantCommand.self, RevokeCommand.self,
+        AuthorizeCommand.self,
     ]
 
     static let toolUsage = "contacts-ledger [--ledger PATH] [--wait SECONDS] COMMAND [OPTIONS]"
@@ -29,8 +30,8 @@ enum Tool {
 
             Keeps an address book as an append-only, checksummed, hash-chained ledger. Every change is one
             record, acknowledged only after it is on disk; the audit log, history and point-in-time views are
-            read from the records. The tool acts as the client "contacts-ledger" with full access and the notes
-            entitlement (ClientContext.fullAccess), so it sees and changes every contact.
+            read from the records. The tool acts as the ledger's owner, "contacts-ledger" (ClientContext.owner):
+            it sees and changes every contact, and alone grants apps access (see `access`).
 
             Commands:
             \(list.joined(separator: "\n"))

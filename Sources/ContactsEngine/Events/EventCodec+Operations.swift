@@ -67,6 +67,12 @@ extension EventCodec {
             }
             if notesEntitlement { encoder.appendBool(field: Field.notesEntitlement.rawValue, value: true) }
             encoder.endMessage(kind)
+        case .requestAccess(let clientIdentifier, let notesEntitlement):
+            typealias Field = EventSchema.SetAuthorizationField
+            let kind = encoder.beginMessage(field: Kind.requestAccess.rawValue)
+            encoder.appendNonEmpty(Field.clientIdentifier, clientIdentifier)
+            if notesEntitlement { encoder.appendBool(field: Field.notesEntitlement.rawValue, value: true) }
+            encoder.endMessage(kind)
         case .grantAccess(let clientIdentifier, let contactIdentifiers):
             encodeAccess(Kind.grantAccess, clientIdentifier, contactIdentifiers, into: &encoder)
         case .revokeAccess(let clientIdentifier, let contactIdentifiers):
@@ -247,7 +253,8 @@ extension EventCodec {
         case .addMember, .removeMember: try decodeMembership(kind, from: &reader, appendingTo: &operations)
         case .addSubgroup, .removeSubgroup: try decodeSubgroup(kind, from: &reader, appendingTo: &operations)
         case .addContainer: try decodeAddContainer(from: &reader, appendingTo: &operations)
-        case .setAuthorization: try decodeSetAuthorization(from: &reader, appendingTo: &operations)
+        case .setAuthorization, .requestAccess:
+            try decodeSetAuthorization(kind, from: &reader, appendingTo: &operations)
         case .grantAccess, .revokeAccess: try decodeAccess(kind, from: &reader, appendingTo: &operations)
         }
     }
@@ -469,10 +476,11 @@ extension EventCodec {
         operations.append(.addContainer(identifier: identifier, name: name, type: type, isDefault: isDefault))
     }
 
-    /// Reads a SetAuthorization message and appends the operation.
+    /// Reads a SetAuthorization message and appends the decision (`kind` setAuthorization) or the
+    /// request for access (`kind` requestAccess, which has no status).
     @inline(__always)
     private static func decodeSetAuthorization<Operations: DecodedOperations>(
-        from reader: inout PayloadReader, appendingTo operations: inout Operations
+        _ kind: EventSchema.OperationField, from reader: inout PayloadReader, appendingTo operations: inout Operations
     ) throws(EventDecodingError) {
         var clientIdentifier = ""
         var status = AuthorizationStatus.notDetermined
@@ -484,6 +492,13 @@ extension EventCodec {
             case .status: status = try reader.enumeration(key, as: AuthorizationStatus.self)
             case .notesEntitlement: notesEntitlement = try reader.bool(key)
             }
+        }
+        if kind == .requestAccess {
+            guard status == .notDetermined else {
+                throw EventDecodingError(.invalidValue(UInt64(status.rawValue)), offset: 0).within("requestAccess")
+            }
+            operations.append(.requestAccess(clientIdentifier: clientIdentifier, notesEntitlement: notesEntitlement))
+            return
         }
         operations.append(
             .setAuthorization(clientIdentifier: clientIdentifier, status: status, notesEntitlement: notesEntitlement))

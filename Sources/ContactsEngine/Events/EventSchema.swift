@@ -29,6 +29,8 @@ package enum EventSchema {
         case grantAccess = 12
         case revokeAccess = 13
         case setAuthorization = 14
+        /// A SetAuthorization message without a status.
+        case requestAccess = 15
     }
 
     /// ``LedgerOperation/addContact(identifier:containerIdentifier:createdBy:values:)``.
@@ -122,7 +124,8 @@ package enum EventSchema {
         case isDefault = 4
     }
 
-    /// ``LedgerOperation/setAuthorization(clientIdentifier:status:notesEntitlement:)``.
+    /// ``LedgerOperation/setAuthorization(clientIdentifier:status:notesEntitlement:)``, and
+    /// ``LedgerOperation/requestAccess(clientIdentifier:notesEntitlement:)`` without `status`.
     enum SetAuthorizationField: UInt32, CaseIterable {
         case clientIdentifier = 1
         /// ``AuthorizationStatus``'s raw value; absent means 0, not determined.

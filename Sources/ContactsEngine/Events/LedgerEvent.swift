@@ -52,4 +52,7 @@ package indirect enum LedgerOperation: Sendable, Hashable {
     case grantAccess(clientIdentifier: String, contactIdentifiers: [String])
     /// A client with limited access lost these contacts.
     case revokeAccess(clientIdentifier: String, contactIdentifiers: [String])
+    /// A client asked for access (with the notes entitlement it holds); the owner's answer is a
+    /// later ``setAuthorization(clientIdentifier:status:notesEntitlement:)``.
+    case requestAccess(clientIdentifier: String, notesEntitlement: Bool)
 }

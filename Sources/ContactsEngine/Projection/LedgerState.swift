@@ -137,6 +137,9 @@ extension LedgerState {
             putContainer(Container(identifier: identifier, name: name, type: type))
         case .setAuthorization(let client, let status, let notes):
             putAccess(client, ClientAccess(status: status, notesEntitlement: notes))
+        case .requestAccess(let client, let notes):
+            // A request stands until the owner answers; it never undoes an answer.
+            if access(of: client) == nil { putAccess(client, ClientAccess(status: .notDetermined, notesEntitlement: notes)) }
         case .grantAccess(let client, let contacts):
             putGrants(client, grants(of: client).union(contacts))
         case .revokeAccess(let client, let contacts):

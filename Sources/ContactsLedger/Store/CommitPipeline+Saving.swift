@@ -480,10 +480,7 @@ extension CommitPipeline {
         guard let sequence = projectionLock.read({ cell.stateView.sequence(ofRequest: requestID) }) else { return nil }
         var found: SaveResult?
         try forEachRecord(from: sequence) { record in
-            let event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
-            found = SaveResult(
-                sequence: record.sequence, commitDate: record.commitDate,
-                affectedIdentifiers: event.affectedIdentifiers, wasAlreadyCommitted: true)
+            found = try repeatedResult(of: record)
             return false
         }
         return found
@@ -493,16 +490,27 @@ extension CommitPipeline {
     func originalResult(of sequence: UInt64, journal: any JournalStore) throws -> SaveResult {
         var found: SaveResult?
         try journal.forEachRecord(from: sequence) { record in
-            let event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
-            found = SaveResult(
-                sequence: record.sequence, commitDate: record.commitDate,
-                affectedIdentifiers: event.affectedIdentifiers,
-                wasAlreadyCommitted: true)
+            found = try repeatedResult(of: record)
             return false
         }
         guard let found else {
             throw ContactStoreError(.dataAccessError, "record \(sequence) of a committed request cannot be read")
         }
         return found
+    }
+
+    /// A committed record's result as a repeat of its request gets it: the identifiers it
+    /// touched that this client sees now, so that a request identifier learned elsewhere tells
+    /// a client nothing it could not fetch (decision 0022).
+    private func repeatedResult(of record: JournalRecord) throws -> SaveResult {
+        let event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+        let affected = projectionLock.read {
+            cell.read { projection, _ in
+                ClientView(client: client, access: access, in: projection).visibleIdentifiers(of: event, in: projection)
+            }
+        }
+        return SaveResult(
+            sequence: record.sequence, commitDate: record.commitDate, affectedIdentifiers: affected,
+            wasAlreadyCommitted: true)
     }
 }

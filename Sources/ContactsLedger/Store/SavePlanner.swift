@@ -469,7 +469,20 @@ package struct SavePlanner<State: LedgerState> {
             affecting: group.identifier)
     }
 
+    /// Refuses a rename or delete of a group by a client without full access: a group may hold
+    /// contacts the client does not see, and a refusal that depended on them would tell it they
+    /// exist (decision 0022).
+    private func checkMayChangeGroup(_ identifier: String) throws(ContactStoreError) {
+        guard client.access.status == .authorized else {
+            throw ContactStoreError(
+                .authorizationDenied,
+                "client \(client.identifier) has limited access and cannot rename or delete groups",
+                affectedIdentifiers: [identifier])
+        }
+    }
+
     private mutating func updateGroup(_ group: MutableGroup) throws(ContactStoreError) {
+        try checkMayChangeGroup(group.identifier)
         let current = try existingGroup(group.identifier)
         try Self.checkGroupName(group)
         guard current.name != group.name else { return }
@@ -479,6 +492,7 @@ package struct SavePlanner<State: LedgerState> {
     }
 
     private mutating func deleteGroup(_ group: MutableGroup) throws(ContactStoreError) {
+        try checkMayChangeGroup(group.identifier)
         let current = try existingGroup(group.identifier)
         record(
             .deleteGroup(

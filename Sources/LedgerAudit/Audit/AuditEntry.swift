@@ -41,6 +41,8 @@ public enum AuditChange: Sendable, Hashable {
     case addContainer(Container)
     /// A client's authorization was decided.
     case setAuthorization(clientIdentifier: String, status: AuthorizationStatus, notesEntitlement: Bool)
+    /// A client asked for access (the owner answers with a later ``setAuthorization``).
+    case requestAccess(clientIdentifier: String, notesEntitlement: Bool)
     /// A limited client was granted contacts.
     case grantAccess(clientIdentifier: String, contactIdentifiers: [String])
     /// A limited client lost contacts.

@@ -16,7 +16,7 @@ public enum AuditJSON {
     /// operations}`, each operation an object whose `type` names it (`addContact`,
     /// `updateContact`, `deleteContact`, `addGroup`, `renameGroup`, `deleteGroup`, `addMember`,
     /// `removeMember`, `addSubgroup`, `removeSubgroup`, `addContainer`, `setAuthorization`,
-    /// `grantAccess`, `revokeAccess`).
+    /// `requestAccess`, `grantAccess`, `revokeAccess`).
     public static func value(for entry: AuditEntry) -> JSONValue {
         [
             "sequence": .integer(entry.sequence), "time": .string(RFC3339.string(from: entry.commitDate)),
@@ -75,6 +75,8 @@ public enum AuditJSON {
                 "type": "setAuthorization", "client": .string(client), "status": .string(statusName(status)),
                 "notesEntitlement": .bool(notesEntitlement),
             ]
+        case .requestAccess(let client, let notesEntitlement):
+            return ["type": "requestAccess", "client": .string(client), "notesEntitlement": .bool(notesEntitlement)]
         case .grantAccess(let client, let contacts):
             return ["type": "grantAccess", "client": .string(client), "contacts": .array(contacts.map { .string($0) })]
         case .revokeAccess(let client, let contacts):

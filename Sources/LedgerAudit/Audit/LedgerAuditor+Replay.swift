@@ -33,6 +33,7 @@ extension LedgerAuditor {
     /// group and membership changes) and executed through the store's full commit path;
     /// access decisions and grants are re-committed as recorded.
     public func replayCheck(scratchDirectory: String? = nil, progress: Progress? = nil) throws -> ReplayCheck {
+        try checkReadsEverything("a replay check")
         let total = try reader.head().sequence
         let scratch: ContactStore
         if let scratchDirectory {
@@ -119,7 +120,7 @@ extension LedgerAuditor {
         let container: (String) -> String? = { $0 == sourceDefaultContainer ? nil : $0 }
         let storeLevel = event.operations.contains {
             switch $0 {
-            case .addContainer, .setAuthorization, .grantAccess, .revokeAccess: return true
+            case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess: return true
             default: return false
             }
         }
@@ -169,7 +170,7 @@ extension LedgerAuditor {
                 case .removeSubgroup(let child, let parent):
                     request.removeSubgroup(
                         Group(identifier: child, name: ""), from: Group(identifier: parent, name: ""))
-                case .addContainer, .setAuthorization, .grantAccess, .revokeAccess:
+                case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess:
                     break
                 }
             }

@@ -16,8 +16,10 @@ public struct LedgerAuditor: Sendable {
 
     /// The ledger's reader.
     public let reader: JournalReader
+    /// What the client the auditor was given may see; nil when it reads for the owner.
+    package internal(set) var lens: AuditLens?
 
-    /// Opens the ledger at `path` for auditing.
+    /// Opens the ledger at `path` for auditing, with the owner's view of everything.
     public init(ledgerAt path: String) throws {
         do { reader = try JournalReader(at: path) } catch { throw error }
     }
@@ -52,12 +54,14 @@ public struct LedgerAuditor: Sendable {
             if let until, record.commitMicroseconds > until { return false }
             if let since, record.commitMicroseconds < since { return true }
             if let author = filter.author, record.author != author { return true }
-            let affected = event.affectedIdentifiers
+            let seen = lens.map { LedgerEvent(operations: $0.visible(event.operations)) } ?? event
+            if seen.operations.isEmpty { return true }
+            let affected = seen.affectedIdentifiers
             if let identifier = filter.identifier, !affected.contains(identifier) { return true }
             entries.append(
                 AuditEntry(
                     sequence: record.sequence, commitDate: record.commitDate, author: record.author,
-                    requestIdentifier: record.requestID, hash: record.hash, changes: event.operations.map(Self.change),
+                    requestIdentifier: record.requestID, hash: record.hash, changes: seen.operations.map(Self.change),
                     affectedIdentifiers: affected))
             return true
         }
@@ -91,6 +95,8 @@ public struct LedgerAuditor: Sendable {
             return .addContainer(Container(identifier: identifier, name: name, type: type))
         case .setAuthorization(let client, let status, let notes):
             return .setAuthorization(clientIdentifier: client, status: status, notesEntitlement: notes)
+        case .requestAccess(let client, let notes):
+            return .requestAccess(clientIdentifier: client, notesEntitlement: notes)
         case .grantAccess(let client, let contacts):
             return .grantAccess(clientIdentifier: client, contactIdentifiers: contacts)
         case .revokeAccess(let client, let contacts):
@@ -115,10 +121,12 @@ public struct LedgerAuditor: Sendable {
     }
 
     /// One contact's revisions, oldest first: who, when, and each property's old and new value.
+    /// A contact the auditor's client may not see has no revisions, as a missing one has none.
     public func revisions(ofContact identifier: String) throws -> [ContactRevision] {
         var revisions: [ContactRevision] = []
+        if let lens, !lens.sees(identifier) { return revisions }
         try forEachEvent { record, event in
-            for operation in event.operations {
+            for operation in lens?.visible(event.operations) ?? event.operations {
                 let kind: ContactRevision.Kind
                 let changes: [PropertyChange]
                 switch operation {
@@ -165,6 +173,7 @@ public struct LedgerAuditor: Sendable {
     /// Throws ``LedgerStorage/StorageError/corruption(location:reason:)`` for damage and
     /// ``LedgerInconsistency`` for an effect replay does not reproduce.
     public func verify(against digest: HeadDigest? = nil, progress: Progress? = nil) throws -> Verification {
+        try checkReadsEverything("verification")
         let verified = try reader.verify(against: digest)
         var projection = Projection(ledgerID: identity.ledgerID)
         try forEachEvent { record, event in
@@ -237,7 +246,7 @@ public struct LedgerAuditor: Sendable {
             guard let group = state.group(parent), group.subgroups.contains(child) else {
                 return "removes \(child) from \(parent), of which it is not a subgroup"
             }
-        case .addContainer, .setAuthorization, .grantAccess, .revokeAccess:
+        case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess:
             break
         }
         return nil
@@ -274,8 +283,10 @@ public struct LedgerAuditor: Sendable {
         }
         var result: [String: ContactValues] = [:]
         for slot in projection.occupiedSlots {
-            if let owner = projection.owner(at: slot), let state = projection.state(at: slot) {
-                result[owner.identifier] = state.values
+            if let owner = projection.owner(at: slot), lens?.sees(owner.identifier) ?? true,
+                let state = projection.state(at: slot)
+            {
+                result[owner.identifier] = lens?.readable(state.values) ?? state.values
             }
         }
         return result
@@ -326,6 +337,7 @@ public struct LedgerAuditor: Sendable {
     /// read; an existing, non-empty destination is refused. A dry run writes nothing and
     /// reports what would differ from the source's current state.
     public func restore(to destination: String, at point: LedgerPoint, dryRun: Bool = false) throws -> Restore {
+        try checkReadsEverything("restore")
         let target = try sequence(at: point)
         let current = try reader.head().sequence
         let difference = try diff(from: .sequence(current), to: .sequence(target))

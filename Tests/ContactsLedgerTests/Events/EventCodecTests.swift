@@ -11,7 +11,9 @@ import Testing
 
 @Suite("The event codec")
 struct EventCodecTests {
-    @Test("Every kind of operation round-trips exactly", arguments: EventFixtures.everyOperation())
+    @Test(
+        "Every kind of operation round-trips exactly",
+        arguments: EventFixtures.everyOperation() + EventFixtures.laterOperations())
     func roundTrip(operation: LedgerOperation) throws {
         let event = LedgerEvent(operations: [operation])
         let payload = EventCodec.encode(event)
@@ -21,7 +23,7 @@ struct EventCodecTests {
 
     @Test("The fixtures hold every kind of operation the schema has")
     func everyKindCovered() throws {
-        let kinds = try EventFixtures.everyOperation().map { operation in
+        let kinds = try (EventFixtures.everyOperation() + EventFixtures.laterOperations()).map { operation in
             let message = try StoredMessage(parsing: EventCodec.encode(LedgerEvent(operations: [operation])))
             return try #require(try message.message(1)?.entries.first?.field)
         }
@@ -242,6 +244,31 @@ struct EventCodecTests {
         let hex = EventFixtures.hex(EventCodec.encode(Self.goldenEvent))
         let golden = Self.goldenHexV2.filter(\.isHexDigit)
         #expect(hex == golden, "encoded: \(hex)")
+    }
+
+    /// Each operation of ``EventFixtures/laterOperations()`` alone in an event, in schema version 2.
+    /// Never edit these bytes.
+    static let laterGoldenHex = [
+        // requestAccess: operations (1) › requestAccess (15) › clientIdentifier "app" (1), notesEntitlement 1 (3).
+        "0a097a070a036170701801"
+    ]
+
+    @Test("The operations added after the golden event encode to their checked-in bytes and back")
+    func laterOperationsGolden() throws {
+        let operations = EventFixtures.laterOperations()
+        #expect(operations.count == Self.laterGoldenHex.count)
+        for (operation, golden) in zip(operations, Self.laterGoldenHex) {
+            let event = LedgerEvent(operations: [operation])
+            #expect(EventFixtures.hex(EventCodec.encode(event)) == golden)
+            #expect(try EventCodec.decode(EventFixtures.bytes(hex: golden), schemaVersion: 2) == event)
+        }
+    }
+
+    @Test("A request for access that carries a status is refused")
+    func requestWithStatus() throws {
+        var encoder = WireEncoder()
+        encoder.appendMessage(field: 1) { $0.appendMessage(field: 15) { $0.appendVarint(field: 2, value: 3) } }
+        #expect(try Self.decodingError(encoder.bytes).reason == .invalidValue(3))
     }
 
     @Test("The golden bytes of every schema version decode to the fixed event")

@@ -128,6 +128,12 @@ enum EventFixtures {
     }
 
     /// One operation of every kind, with values in every field.
+    /// Operations of kinds added after ``everyOperation()`` was fixed as the golden event, one per
+    /// kind, each with golden bytes of its own.
+    static func laterOperations() -> [LedgerOperation] {
+        [.requestAccess(clientIdentifier: "app", notesEntitlement: true)]
+    }
+
     static func everyOperation() -> [LedgerOperation] {
         var changed = everyProperty()
         changed.givenName = "Joe"
@@ -262,7 +268,7 @@ enum EventFixtures {
     static func randomOperation(using generator: inout SeededGenerator) -> LedgerOperation {
         func text() -> String { texts.randomElement(using: &generator)! }
         func list() -> [String] { (0..<Int.random(in: 0...4, using: &generator)).map { _ in text() } }
-        switch Int.random(in: 0...13, using: &generator) {
+        switch Int.random(in: 0...14, using: &generator) {
         case 0:
             return .addContact(
                 identifier: text(), containerIdentifier: text(), createdBy: text(),
@@ -295,6 +301,7 @@ enum EventFixtures {
             return .setAuthorization(
                 clientIdentifier: text(), status: AuthorizationStatus.allCases.randomElement(using: &generator)!,
                 notesEntitlement: Bool.random(using: &generator))
+        case 13: return .requestAccess(clientIdentifier: text(), notesEntitlement: Bool.random(using: &generator))
         default: return .revokeAccess(clientIdentifier: text(), contactIdentifiers: list())
         }
     }

@@ -78,6 +78,10 @@ struct AuditJSONTests {
                 ["type": "setAuthorization", "client": "app", "status": "limited", "notesEntitlement": false]
             ),
             (
+                .requestAccess(clientIdentifier: "app", notesEntitlement: true),
+                ["type": "requestAccess", "client": "app", "notesEntitlement": true]
+            ),
+            (
                 .grantAccess(clientIdentifier: "app", contactIdentifiers: ["C"]),
                 ["type": "grantAccess", "client": "app", "contacts": ["C"]]
             ),
