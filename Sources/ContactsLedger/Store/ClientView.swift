@@ -3,7 +3,7 @@ import ContactsModel
 import Foundation
 
 /// What one client may see of a state: the single rule that fetches, change history,
-/// notifications, results and the audit library apply (decision 0022).
+/// notifications, results and the audit library apply (decision 0024).
 ///
 /// A client sees a contact when it has full access, created the contact, or holds a grant for it
 /// in the state read; a deleted contact is judged by the same rule, with the creator its delete

@@ -11,7 +11,7 @@ extension CommitPipeline {
     /// Reads records another process appended since this read-only store last looked, applies
     /// them, and posts a change for those that touch what the client sees; returns how many
     /// of those there were. A client without full access is told nothing of the others: no
-    /// notification, no identifier, no author, no count (decision 0022).
+    /// notification, no identifier, no author, no count (decision 0024).
     @discardableResult
     package func refresh() throws -> Int {
         guard case .reader(let reader) = backing else { return 0 }

@@ -501,7 +501,7 @@ extension CommitPipeline {
 
     /// A committed record's result as a repeat of its request gets it: the identifiers it
     /// touched that this client sees now, so that a request identifier learned elsewhere tells
-    /// a client nothing it could not fetch (decision 0022).
+    /// a client nothing it could not fetch (decision 0024).
     private func repeatedResult(of record: JournalRecord) throws -> SaveResult {
         let event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
         let affected = projectionLock.read {

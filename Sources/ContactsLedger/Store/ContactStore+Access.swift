@@ -15,7 +15,7 @@ public struct ClientAccessRecord: Sendable, Hashable {
     public var grantedIdentifiers: [String]
 }
 
-/// Access: the client's authorization, its requests, and the owner's grants (decision 0022).
+/// Access: the client's authorization, its requests, and the owner's grants (decision 0024).
 extension ContactStore {
     /// The client's authorization for contacts.
     public func authorizationStatus(for entityType: EntityType = .contacts) -> AuthorizationStatus {

@@ -471,7 +471,7 @@ package struct SavePlanner<State: LedgerState> {
 
     /// Refuses a rename or delete of a group by a client without full access: a group may hold
     /// contacts the client does not see, and a refusal that depended on them would tell it they
-    /// exist (decision 0022).
+    /// exist (decision 0024).
     private func checkMayChangeGroup(_ identifier: String) throws(ContactStoreError) {
         guard client.access.status == .authorized else {
             throw ContactStoreError(

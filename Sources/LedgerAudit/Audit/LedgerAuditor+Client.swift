@@ -4,7 +4,7 @@ import ContactsModel
 import Foundation
 import LedgerStorage
 
-/// What a client given to the auditor may see of the history: the store's rule (decision 0022),
+/// What a client given to the auditor may see of the history: the store's rule (decision 0024),
 /// applied to recorded operations instead of a state.
 ///
 /// The client's access and grants are those the ledger records at the head when the auditor is
@@ -113,7 +113,7 @@ package struct AuditLens: Sendable {
 
 extension LedgerAuditor {
     /// Opens the ledger at `path` for auditing on behalf of a client: the log, revisions and
-    /// differences show only what the client may see (decision 0022), and verification,
+    /// differences show only what the client may see (decision 0024), and verification,
     /// restore and replay checks are refused unless the client is the owner. Throws
     /// ``ContactStoreError/Code/authorizationDenied`` for a client that may not read.
     public init(ledgerAt path: String, client: ClientContext) throws {
