@@ -40,7 +40,9 @@ struct AuthorizeCommand: ToolCommand {
     func run(_ context: CommandContext) throws {
         let (client, status, notes) = (client, status, notes)
         let name = AuditJSON.statusName(status)
-        try AccessChange.run(context, json: json, verb: "authorized", client: client, identifiers: ["\(client) \(name)"]) {
+        try AccessChange.run(
+            context, json: json, verb: "authorized", client: client, identifiers: ["\(client) \(name)"]
+        ) {
             try await $0.setAuthorization(status, notesEntitlement: notes, forClient: client)
         }
     }

@@ -139,7 +139,9 @@ extension LedgerState {
             putAccess(client, ClientAccess(status: status, notesEntitlement: notes))
         case .requestAccess(let client, let notes):
             // A request stands until the owner answers; it never undoes an answer.
-            if access(of: client) == nil { putAccess(client, ClientAccess(status: .notDetermined, notesEntitlement: notes)) }
+            if access(of: client) == nil {
+                putAccess(client, ClientAccess(status: .notDetermined, notesEntitlement: notes))
+            }
         case .grantAccess(let client, let contacts):
             putGrants(client, grants(of: client).union(contacts))
         case .revokeAccess(let client, let contacts):

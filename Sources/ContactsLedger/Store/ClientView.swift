@@ -64,9 +64,11 @@ package struct ClientView: Sendable {
         var creators: [String: String] = [:]
         for operation in event.operations {
             switch operation {
-            case .addContact(let identifier, _, let createdBy, _), .deleteContact(let identifier, _, let createdBy, _, _):
+            case .addContact(let identifier, _, let createdBy, _),
+                .deleteContact(let identifier, _, let createdBy, _, _):
                 creators[identifier] = createdBy
-            case .updateContact(let identifier, _, _, _), .addMember(let identifier, _), .removeMember(let identifier, _):
+            case .updateContact(let identifier, _, _, _), .addMember(let identifier, _),
+                .removeMember(let identifier, _):
                 if creators[identifier] == nil, let contact = state.contact(identifier, keys: []) {
                     creators[identifier] = contact.createdBy
                 }

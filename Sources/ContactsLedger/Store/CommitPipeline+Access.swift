@@ -70,7 +70,9 @@ extension CommitPipeline {
 
     /// The owner grants a client these contacts (the picker's work), recorded with the owner as
     /// author; contacts it holds already are left out of the record, and a missing one is refused.
-    package func grantAccess(toContactsWithIdentifiers identifiers: [String], toClient clientIdentifier: String)
+    package func grantAccess(
+        toContactsWithIdentifiers identifiers: [String], toClient clientIdentifier: String
+    )
         async throws
     {
         try checkOwner("grants access")
@@ -93,7 +95,9 @@ extension CommitPipeline {
 
     /// The owner takes these contacts away from a client, recorded with the owner as author;
     /// contacts the client does not hold are left out of the record.
-    package func revokeAccess(toContactsWithIdentifiers identifiers: [String], fromClient clientIdentifier: String)
+    package func revokeAccess(
+        toContactsWithIdentifiers identifiers: [String], fromClient clientIdentifier: String
+    )
         async throws
     {
         try checkOwner("revokes access")

@@ -39,7 +39,9 @@ extension ContactStore {
     /// with the owner as author and the client named. Only the owner grants
     /// (``ContactStoreError/Code/authorizationDenied`` otherwise); a missing contact is refused
     /// with ``ContactStoreError/Code/recordDoesNotExist`` and nothing is recorded.
-    public func grantAccess(toContactsWithIdentifiers identifiers: [String], toClient clientIdentifier: String)
+    public func grantAccess(
+        toContactsWithIdentifiers identifiers: [String], toClient clientIdentifier: String
+    )
         async throws
     {
         try await pipeline.grantAccess(toContactsWithIdentifiers: identifiers, toClient: clientIdentifier)
@@ -47,7 +49,9 @@ extension ContactStore {
 
     /// Takes these contacts away from a client; recorded with the owner as author. Only the owner
     /// revokes.
-    public func revokeAccess(toContactsWithIdentifiers identifiers: [String], fromClient clientIdentifier: String)
+    public func revokeAccess(
+        toContactsWithIdentifiers identifiers: [String], fromClient clientIdentifier: String
+    )
         async throws
     {
         try await pipeline.revokeAccess(toContactsWithIdentifiers: identifiers, fromClient: clientIdentifier)

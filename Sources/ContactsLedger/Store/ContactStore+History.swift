@@ -120,7 +120,8 @@ extension ContactStore {
                 let view = ClientView(client: client, access: access, in: projection)
                 var events: [ChangeHistoryEvent] = [.dropEverything]
                 for slot in projection.occupiedSlots {
-                    guard let owner = projection.owner(at: slot), view.sees(owner.identifier, createdBy: owner.createdBy),
+                    guard let owner = projection.owner(at: slot),
+                        view.sees(owner.identifier, createdBy: owner.createdBy),
                         let state = projection.state(at: slot, keys: keys)
                     else { continue }
                     events.append(

@@ -94,7 +94,8 @@ struct AdversaryLedger {
         request = SaveRequest(transactionAuthor: "owner")
         request.update(renoted)
         request.addMember(hidden.copy(), to: otherTeam.copy())
-        request.delete(try owner.unifiedContact(withIdentifier: deletedHidden.identifier, keysToFetch: every).mutableCopy())
+        request.delete(
+            try owner.unifiedContact(withIdentifier: deletedHidden.identifier, keysToFetch: every).mutableCopy())
         try await owner.execute(request)
         request = SaveRequest(transactionAuthor: "owner")
         request.delete(
@@ -345,7 +346,8 @@ struct AccessAdversaryTests {
         let result = try #require(try store.result(ofRequest: ledger.hiddenUpdateRequest))
         #expect(result.affectedIdentifiers.isEmpty)
         let owner = try ContactStore(readingLedgerAt: ledger.directory.ledger, client: .owner())
-        #expect(try owner.result(ofRequest: ledger.hiddenUpdateRequest)?.affectedIdentifiers == [ledger.hidden.identifier])
+        #expect(
+            try owner.result(ofRequest: ledger.hiddenUpdateRequest)?.affectedIdentifiers == [ledger.hidden.identifier])
     }
 
     @Test("Export, point-in-time views and in-memory copies hold only what the client sees, without notes")
@@ -412,7 +414,8 @@ struct AccessAdversaryTests {
         let head = store.headDigest
         let code = { (error: any Error) in (error as? ContactStoreError)?.code }
         await #expect {
-            try await store.grantAccess(toContactsWithIdentifiers: [ledger.hidden.identifier], toClient: AdversaryLedger.client)
+            try await store.grantAccess(
+                toContactsWithIdentifiers: [ledger.hidden.identifier], toClient: AdversaryLedger.client)
         } throws: { code($0) == .authorizationDenied }
         await #expect {
             try await store.revokeAccess(toContactsWithIdentifiers: [ledger.granted.identifier], fromClient: "other")

@@ -41,7 +41,9 @@ struct AccessPropertyTests {
         func word() -> String { ["Ana", "Bo", "Cy", "Dee", "Eli", "Fay"].randomElement(using: &generator)! }
     }
 
-    @Test("Each step of a random run leaves the client's fetches and its history-built cache equal to the owner's view filtered")
+    @Test(
+        "Each step of a random run leaves the client's fetches and its history-built cache equal to the owner's view filtered"
+    )
     func randomRuns() async throws {
         let seed = EventFixtures.seed("randomAccessRun")
         let directory = StoreDirectory()
@@ -139,7 +141,8 @@ struct AccessPropertyTests {
         for event in history.events {
             switch event {
             case .dropEverything: run.cache = [:]
-            case .addContact(let contact, _), .updateContact(let contact): run.cache[contact.identifier] = summary(contact)
+            case .addContact(let contact, _), .updateContact(let contact):
+                run.cache[contact.identifier] = summary(contact)
             case .deleteContact(let identifier): run.cache[identifier] = nil
             default: continue
             }

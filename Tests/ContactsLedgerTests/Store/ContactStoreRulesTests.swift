@@ -259,7 +259,9 @@ struct AccessTests {
         var store = try ContactStore(ledgerAt: directory.ledger, client: limitedClient)
         #expect(try store.unifiedContacts(matching: .matchingName("a"), keysToFetch: listKeys).isEmpty)
         // The client cannot widen its own access.
-        await #expect { try await store.grantAccess(toContactsWithIdentifiers: [sample.ada.identifier], toClient: "limited-app") } throws: {
+        await #expect {
+            try await store.grantAccess(toContactsWithIdentifiers: [sample.ada.identifier], toClient: "limited-app")
+        } throws: {
             ($0 as? ContactStoreError)?.code == .authorizationDenied
         }
         store.close()
