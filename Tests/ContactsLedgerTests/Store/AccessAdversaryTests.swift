@@ -471,6 +471,8 @@ struct AccessAdversaryTests {
         #expect(store.authorizationStatus() == .notDetermined)
         store.close()
 
+        let watching = try ContactStore(readingLedgerAt: ledger.directory.ledger, client: asking)
+        #expect(watching.authorizationStatus() == .notDetermined)
         let owner = try ContactStore(ledgerAt: ledger.directory.ledger, client: .owner("person"))
         let waiting = try owner.clientAccessRecords().first { $0.clientIdentifier == "asking-app" }
         #expect(waiting?.status == .notDetermined)
@@ -478,6 +480,9 @@ struct AccessAdversaryTests {
         try await owner.grantAccess(toContactsWithIdentifiers: [ledger.granted.identifier], toClient: "asking-app")
         owner.close()
 
+        // A read-only store of the asking client picks the answer up when it refreshes.
+        #expect(try watching.refresh() == 2)
+        #expect(watching.authorizationStatus() == .limited)
         store = try ContactStore(ledgerAt: ledger.directory.ledger, client: asking)
         #expect(store.authorizationStatus() == .limited)
         #expect(try store.unifiedContacts(matching: .matchingName("Grace"), keysToFetch: listKeys).count == 1)
