@@ -41,10 +41,34 @@ enum AccessChange {
     }
 }
 
-/// The client and at least one contact identifier of `grant` and `revoke`.
-func clientAndContacts(_ arguments: Arguments) throws(CommandFailure) -> (String, [String]) {
-    let words = arguments.positionals
-    guard let client = words.first else { throw CommandFailure(.usage, "missing CLIENT") }
-    guard words.count > 1 else { throw CommandFailure(.usage, "missing ID") }
-    return (client, Array(words.dropFirst()))
+/// `grant` and `revoke`: a client and the contacts the owner gives it or takes from it.
+protocol ClientContactsCommand: ToolCommand {
+    /// The word printed before each contact (`granted`, `revoked`).
+    static var verb: String { get }
+    /// Records the change on the owner's store.
+    static func change(_ store: ContactStore, client: String, identifiers: [String]) async throws
+
+    var client: String { get }
+    var identifiers: [String] { get }
+    var json: Bool { get }
+    init(client: String, identifiers: [String], json: Bool)
+}
+
+extension ClientContactsCommand {
+    static var flags: Set<String> { ["json"] }
+
+    /// Reads CLIENT and at least one ID, and `--json`.
+    init(_ arguments: Arguments) throws(CommandFailure) {
+        let words = arguments.positionals
+        guard let client = words.first else { throw CommandFailure(.usage, "missing CLIENT") }
+        guard words.count > 1 else { throw CommandFailure(.usage, "missing ID") }
+        self.init(client: client, identifiers: Array(words.dropFirst()), json: arguments.has("json"))
+    }
+
+    func run(_ context: CommandContext) throws {
+        let (client, identifiers) = (client, identifiers)
+        try AccessChange.run(context, json: json, verb: Self.verb, client: client, identifiers: identifiers) {
+            try await Self.change($0, client: client, identifiers: identifiers)
+        }
+    }
 }

@@ -2,7 +2,7 @@ import ContactsLedger
 import Foundation
 
 /// `grant CLIENT ID...`: the owner grants an app contacts.
-struct GrantCommand: ToolCommand {
+struct GrantCommand: ClientContactsCommand {
     static let name = "grant"
     static let summary = "Grants an app with limited access these contacts."
     static let usage = "grant CLIENT ID... [--json]"
@@ -16,21 +16,13 @@ struct GrantCommand: ToolCommand {
         Options:
         \(HelpText.json)
         """
-    static let flags: Set<String> = ["json"]
+    static let verb = "granted"
 
     var client: String
     var identifiers: [String]
     var json: Bool
 
-    init(_ arguments: Arguments) throws(CommandFailure) {
-        (client, identifiers) = try clientAndContacts(arguments)
-        json = arguments.has("json")
-    }
-
-    func run(_ context: CommandContext) throws {
-        let (client, identifiers) = (client, identifiers)
-        try AccessChange.run(context, json: json, verb: "granted", client: client, identifiers: identifiers) {
-            try await $0.grantAccess(toContactsWithIdentifiers: identifiers, toClient: client)
-        }
+    static func change(_ store: ContactStore, client: String, identifiers: [String]) async throws {
+        try await store.grantAccess(toContactsWithIdentifiers: identifiers, toClient: client)
     }
 }

@@ -2,7 +2,7 @@ import ContactsLedger
 import Foundation
 
 /// `revoke CLIENT ID...`: the owner takes contacts away from an app.
-struct RevokeCommand: ToolCommand {
+struct RevokeCommand: ClientContactsCommand {
     static let name = "revoke"
     static let summary = "Takes contacts away from an app with limited access."
     static let usage = "revoke CLIENT ID... [--json]"
@@ -14,21 +14,13 @@ struct RevokeCommand: ToolCommand {
         Options:
         \(HelpText.json)
         """
-    static let flags: Set<String> = ["json"]
+    static let verb = "revoked"
 
     var client: String
     var identifiers: [String]
     var json: Bool
 
-    init(_ arguments: Arguments) throws(CommandFailure) {
-        (client, identifiers) = try clientAndContacts(arguments)
-        json = arguments.has("json")
-    }
-
-    func run(_ context: CommandContext) throws {
-        let (client, identifiers) = (client, identifiers)
-        try AccessChange.run(context, json: json, verb: "revoked", client: client, identifiers: identifiers) {
-            try await $0.revokeAccess(toContactsWithIdentifiers: identifiers, fromClient: client)
-        }
+    static func change(_ store: ContactStore, client: String, identifiers: [String]) async throws {
+        try await store.revokeAccess(toContactsWithIdentifiers: identifiers, fromClient: client)
     }
 }
