@@ -248,7 +248,7 @@ private struct HistoryChanges {
                 links.append(.addSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
             case .removeSubgroup(let child, let parent):
                 links.append(.removeSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
-            case .addContainer, .setAuthorization, .grantAccess, .revokeAccess:
+            case .addContainer, .setAuthorization, .grantAccess, .revokeAccess, .undo:
                 break
             }
         }
