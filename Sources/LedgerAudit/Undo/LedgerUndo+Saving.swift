@@ -1,0 +1,84 @@
+import ContactsEngine
+import ContactsLedger
+import ContactsModel
+import Foundation
+import LedgerStorage
+
+extension LedgerUndo {
+    /// An empty request with the options' author and request id.
+    func request(_ options: UndoOptions) -> SaveRequest {
+        SaveRequest(requestIdentifier: options.requestIdentifier, transactionAuthor: options.author)
+    }
+
+    /// The outcome of an undo whose request id is already committed, read from its record, so
+    /// that a retry after an unknown outcome reports the undo instead of failing because the
+    /// first attempt did its work; nil when no record holds the id.
+    func earlierOutcome(_ options: UndoOptions) throws -> UndoOutcome? {
+        guard let earlier = try store.result(ofRequest: options.requestIdentifier) else { return nil }
+        let event = try event(at: earlier.sequence).event
+        guard let undoes = event.undoReference else {
+            throw UndoError(
+                .notRevertible,
+                "request \(options.requestIdentifier.uuidString) is already committed at sequence \(earlier.sequence),"
+                    + " and it is not an undo")
+        }
+        return UndoOutcome(
+            undoes: undoes, changes: event.operations.map(LedgerAuditor.change), skipped: [], save: earlier)
+    }
+
+    /// Plans the request against the current state (through the save path's own checks, access
+    /// included), then saves it unless this is a dry run. Refuses a request that would record
+    /// nothing but its name.
+    func finish(
+        _ request: SaveRequest, undoes: UndoReference, skipped: [UndoSkip], options: UndoOptions
+    ) throws -> UndoOutcome {
+        let planned = try store.dryRun([request])[0]
+        guard planned.contains(where: { if case .undo = $0 { false } else { true } }) else {
+            let reasons = skipped.isEmpty ? "" : " (" + skipped.map(\.description).joined(separator: "; ") + ")"
+            throw UndoError(.nothingToUndo, "nothing to undo: the state already is what the undo would make it\(reasons)")
+        }
+        var outcome = UndoOutcome(
+            undoes: undoes, changes: planned.map(LedgerAuditor.change), skipped: skipped, save: nil)
+        if options.dryRun { return outcome }
+        outcome.save = try store.execute(request)
+        return outcome
+    }
+
+    /// The contact now, or nil.
+    func currentContact(_ identifier: String) -> ContactState? {
+        store.readState { projection, _ in projection.contact(identifier) }
+    }
+
+    /// The group now, or nil.
+    func currentGroup(_ identifier: String) -> GroupState? {
+        store.readState { projection, _ in projection.group(identifier) }
+    }
+
+    /// Adds memberships of a contact to the request, for the groups that still exist; the others
+    /// are returned as skipped.
+    func addMemberships(
+        of identifier: String, to groups: some Sequence<String>, in request: inout SaveRequest
+    ) -> [UndoSkip] {
+        var skipped: [UndoSkip] = []
+        for group in groups.sorted() {
+            guard currentGroup(group) != nil else {
+                skipped.append(UndoSkip(identifier: group, reason: "group no longer exists; membership of \(identifier) not restored"))
+                continue
+            }
+            request.addMember(Self.placeholder(identifier), to: Group(identifier: group, name: ""))
+        }
+        return skipped
+    }
+
+    /// A contact that stands only for its identifier in a membership change.
+    static func placeholder(_ identifier: String) -> Contact {
+        Contact(identifier: identifier, values: ContactValues(), availableKeys: [])
+    }
+
+    /// A contact as it is now, as a save request's update or delete starts from it.
+    static func mutable(_ identifier: String, _ state: ContactState) -> MutableContact {
+        MutableContact(
+            identifier: identifier, values: state.values, availableKeys: .all, base: state.values,
+            revision: state.revision)
+    }
+}
