@@ -158,6 +158,12 @@ enum EventFixtures {
         ]
     }
 
+    /// The operations of kinds added after the golden event was fixed, one of each and each
+    /// value of their enumerations: the golden bytes stay those of ``everyOperation()``.
+    static let laterOperations: [LedgerOperation] = [
+        .undo(kind: .undelete, sequence: 7), .undo(kind: .revert, sequence: 300), .undo(kind: .restore, sequence: 0),
+    ]
+
     /// Keeps the update's values to its keys, as a store records them.
     static func normalized(_ operation: LedgerOperation) -> LedgerOperation {
         guard case .updateContact(let identifier, let keys, let old, let new) = operation else { return operation }
