@@ -151,7 +151,8 @@ struct UndoCommandsTests {
         #expect(try work.succeed(["show", ada, "--json"]).json() == changed)
 
         expectFailure(try work.run(["restore-contact", ada]), 64, mentioning: "--to")
-        expectFailure(try work.run(["restore-contact", UUID().uuidString, "--to", "1"]), 1, mentioning: "does not exist")
+        expectFailure(
+            try work.run(["restore-contact", UUID().uuidString, "--to", "1"]), 1, mentioning: "does not exist")
     }
 
     @Test("Each undo command has --help, and the tool's help lists them")

@@ -45,7 +45,9 @@ struct UndoCommandOptions {
         defer { store.close() }
         let outcome: UndoOutcome
         do {
-            outcome = try ProgressBar.whileRunning(dryRun ? "planning" : "saving") { try undo(LedgerUndo(store: store)) }
+            outcome = try ProgressBar.whileRunning(dryRun ? "planning" : "saving") {
+                try undo(LedgerUndo(store: store))
+            }
         } catch let error as UndoError {
             if write.json {
                 Terminal.json([

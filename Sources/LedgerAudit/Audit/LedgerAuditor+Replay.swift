@@ -323,7 +323,8 @@ private struct RebuiltRequest {
         case .deleteGroup(let identifier, _, let name, _, _, _):
             request.delete(MutableGroup(identifier: identifier, name: name))
         case .addMember(let contact, let groupID):
-            request.addMember(Contact(identifier: contact, values: ContactValues(), availableKeys: []), to: group(groupID))
+            request.addMember(
+                Contact(identifier: contact, values: ContactValues(), availableKeys: []), to: group(groupID))
         case .removeMember(let contact, let groupID):
             request.removeMember(
                 Contact(identifier: contact, values: ContactValues(), availableKeys: []), from: group(groupID))

@@ -68,7 +68,8 @@ extension LedgerUndo {
         try newestSegmentsFirst { records in
             for record in records.reversed() where Self.mentions(record.payload, needles) {
                 for case .deleteContact(identifier, let container, let creator, let groups, let last)
-                in try Self.decode(record).operations {
+                    in try Self.decode(record).operations
+                {
                     found = RecordedDelete(
                         sequence: record.sequence, containerIdentifier: container, createdBy: creator,
                         groupIdentifiers: groups, last: last)

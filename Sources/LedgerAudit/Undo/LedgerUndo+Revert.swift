@@ -191,7 +191,11 @@ extension RevertPlan {
         }
         let found =
             current.name == name
-            ? [] : [UndoConflict(identifier: identifier, property: "name", recorded: .string(name), current: .string(current.name))]
+            ? []
+            : [
+                UndoConflict(
+                    identifier: identifier, property: "name", recorded: .string(name), current: .string(current.name))
+            ]
         guard accept(identifier, found) else { return }
         request.delete(MutableGroup(identifier: identifier, name: current.name))
     }
@@ -208,7 +212,8 @@ extension RevertPlan {
             ? []
             : [
                 UndoConflict(
-                    identifier: identifier, property: "name", recorded: .string(newName), current: .string(current.name))
+                    identifier: identifier, property: "name", recorded: .string(newName), current: .string(current.name)
+                )
             ]
         guard accept(identifier, found) else { return }
         request.update(MutableGroup(identifier: identifier, name: oldName))
@@ -228,7 +233,9 @@ extension RevertPlan {
         let group = Group(identifier: identifier, name: name)
         for member in members {
             guard undo.currentContact(member) != nil || restoring.contains(member) else {
-                skipped.append(UndoSkip(identifier: member, reason: "contact no longer exists; not a member of \(identifier) again"))
+                skipped.append(
+                    UndoSkip(
+                        identifier: member, reason: "contact no longer exists; not a member of \(identifier) again"))
                 continue
             }
             request.addMember(LedgerUndo.placeholder(member), to: group)
@@ -286,7 +293,8 @@ extension RevertPlan {
             identifier: identifier, property: key.rawValue,
             recorded: ContactJSON.value(
                 of: key, in: Contact(identifier: identifier, values: recorded, availableKeys: keys)),
-            current: ContactJSON.value(of: key, in: Contact(identifier: identifier, values: current, availableKeys: keys)))
+            current: ContactJSON.value(
+                of: key, in: Contact(identifier: identifier, values: current, availableKeys: keys)))
     }
 
     /// The name of a store-level operation, for a refusal.

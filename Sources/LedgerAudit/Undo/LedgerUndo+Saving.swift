@@ -35,7 +35,8 @@ extension LedgerUndo {
         let planned = try store.dryRun([request])[0]
         guard planned.contains(where: { if case .undo = $0 { false } else { true } }) else {
             let reasons = skipped.isEmpty ? "" : " (" + skipped.map(\.description).joined(separator: "; ") + ")"
-            throw UndoError(.nothingToUndo, "nothing to undo: the state already is what the undo would make it\(reasons)")
+            throw UndoError(
+                .nothingToUndo, "nothing to undo: the state already is what the undo would make it\(reasons)")
         }
         var outcome = UndoOutcome(
             undoes: undoes, changes: planned.map(LedgerAuditor.change), skipped: skipped, save: nil)
@@ -62,7 +63,9 @@ extension LedgerUndo {
         var skipped: [UndoSkip] = []
         for group in groups.sorted() {
             guard currentGroup(group) != nil else {
-                skipped.append(UndoSkip(identifier: group, reason: "group no longer exists; membership of \(identifier) not restored"))
+                skipped.append(
+                    UndoSkip(
+                        identifier: group, reason: "group no longer exists; membership of \(identifier) not restored"))
                 continue
             }
             request.addMember(Self.placeholder(identifier), to: Group(identifier: group, name: ""))

@@ -31,7 +31,8 @@ extension LedgerUndo {
             guard target < delete.sequence else {
                 throw UndoError(
                     .notAtPoint,
-                    "contact \(identifier) was deleted at record \(delete.sequence), so it did not exist at sequence \(target)")
+                    "contact \(identifier) was deleted at record \(delete.sequence), so it did not exist at sequence \(target)"
+                )
             }
             state.undo(try operations(on: identifier, after: target, through: delete.sequence - 1))
             guard state.exists else {

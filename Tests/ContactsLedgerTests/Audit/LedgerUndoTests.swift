@@ -53,7 +53,11 @@ struct ProjectionImage: Equatable, CustomStringConvertible {
 /// A store with the sample contacts, Ada and Grace in a group "Club", Grace and Kenji in "Team".
 private func sampleStore(
     _ directory: StoreDirectory
-) throws -> (store: ContactStore, sample: (ada: MutableContact, jose: MutableContact, grace: MutableContact, kenji: MutableContact), club: Group, team: Group) {
+) throws -> (
+    store: ContactStore,
+    sample: (ada: MutableContact, jose: MutableContact, grace: MutableContact, kenji: MutableContact), club: Group,
+    team: Group
+) {
     let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("tester"))
     let sample = try seedSampleContacts(store)
     let club = MutableGroup(name: "Club")
@@ -76,7 +80,9 @@ private func fetched(_ identifier: String, _ store: ContactStore) throws -> Muta
 
 /// Saves one request and returns its sequence.
 @discardableResult
-private func save(_ store: ContactStore, author: String = "editor", _ build: (inout SaveRequest) throws -> Void)
+private func save(
+    _ store: ContactStore, author: String = "editor", _ build: (inout SaveRequest) throws -> Void
+)
     throws -> UInt64
 {
     var request = SaveRequest(transactionAuthor: author)
@@ -270,7 +276,9 @@ struct LedgerUndoTests {
         let (store, sample, _, _) = try sampleStore(directory)
         defer { store.close() }
         let undo = LedgerUndo(store: store)
-        let live = expectRefusal(.contactExists, store) { try undo.undelete(contactWithIdentifier: sample.ada.identifier) }
+        let live = expectRefusal(.contactExists, store) {
+            try undo.undelete(contactWithIdentifier: sample.ada.identifier)
+        }
         #expect(live?.message.contains(sample.ada.identifier) == true)
         let never = UUID().uuidString
         let missing = expectRefusal(.notDeleted, store) { try undo.undelete(contactWithIdentifier: never) }
@@ -306,7 +314,8 @@ struct LedgerUndoTests {
         #expect(
             refused?.conflicts
                 == [
-                    UndoConflict(identifier: grace, property: "jobTitle", recorded: "Rear Admiral", current: "Commodore")
+                    UndoConflict(
+                        identifier: grace, property: "jobTitle", recorded: "Rear Admiral", current: "Commodore")
                 ])
         #expect(refused?.message.contains("jobTitle") == true)
         let partial = try undo.revert(record: updated, options: UndoOptions(onlyUnchanged: true))
@@ -354,7 +363,8 @@ struct LedgerUndoTests {
         let head = store.headDigest
         let image = ProjectionImage(store)
         let undo = LedgerUndo(store: store)
-        let planned = try undo.undelete(contactWithIdentifier: sample.kenji.identifier, options: UndoOptions(dryRun: true))
+        let planned = try undo.undelete(
+            contactWithIdentifier: sample.kenji.identifier, options: UndoOptions(dryRun: true))
         #expect(planned.dryRun)
         #expect(planned.save == nil)
         #expect(planned.changes.count == 3)
@@ -395,9 +405,11 @@ struct LedgerUndoTests {
         defer { store.close() }
         try save(store) { $0.delete(try fetched(sample.ada.identifier, store)) }
         let options = UndoOptions(requestIdentifier: UUID())
-        let first = try LedgerUndo(store: store).undelete(contactWithIdentifier: sample.ada.identifier, options: options)
+        let first = try LedgerUndo(store: store).undelete(
+            contactWithIdentifier: sample.ada.identifier, options: options)
         let head = store.headDigest
-        let again = try LedgerUndo(store: store).undelete(contactWithIdentifier: sample.ada.identifier, options: options)
+        let again = try LedgerUndo(store: store).undelete(
+            contactWithIdentifier: sample.ada.identifier, options: options)
         #expect(store.headDigest == head)
         #expect(again.save?.wasAlreadyCommitted == true)
         #expect(again.undoes == first.undoes)
@@ -431,10 +443,13 @@ struct LedgerUndoTests {
         let limits = JournalLimits(
             segmentBytesMax: 4096, recordBytesMax: 2048, groupRecordsMax: 16, groupBytesMax: 4096)
         let ticks = Clock()
-        let journal = try Journal.open(at: directory.ledger, options: JournalOptions(limits: limits, clock: { ticks.next() }))
+        let journal = try Journal.open(
+            at: directory.ledger, options: JournalOptions(limits: limits, clock: { ticks.next() }))
         var events: [LedgerEvent] = [
             LedgerEvent(operations: [
-                .addContact(identifier: target.identifier, containerIdentifier: container, createdBy: "t", values: target.values)
+                .addContact(
+                    identifier: target.identifier, containerIdentifier: container, createdBy: "t", values: target.values
+                )
             ]),
             LedgerEvent(operations: [
                 .deleteContact(
@@ -447,12 +462,14 @@ struct LedgerUndoTests {
             events.append(
                 LedgerEvent(operations: [
                     .addContact(
-                        identifier: filler.identifier, containerIdentifier: container, createdBy: "t", values: filler.values)
+                        identifier: filler.identifier, containerIdentifier: container, createdBy: "t",
+                        values: filler.values)
                 ]))
         }
         for event in events {
             _ = try journal.appendAndWait(
-                JournalEntry(author: "t", schemaVersion: EventCodec.currentSchemaVersion, payload: EventCodec.encode(event)))
+                JournalEntry(
+                    author: "t", schemaVersion: EventCodec.currentSchemaVersion, payload: EventCodec.encode(event)))
         }
         journal.close()
         let store = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess("tester"))
