@@ -18,7 +18,7 @@ extension LedgerUndo {
         withIdentifier identifier: String, to point: LedgerPoint, options: UndoOptions = UndoOptions()
     ) throws -> UndoOutcome {
         if let earlier = try earlierOutcome(options) { return earlier }
-        guard let current = currentContact(identifier) else {
+        guard let current = try currentContact(identifier) else {
             throw UndoError(
                 .contactMissing,
                 "contact \(identifier) does not exist; to bring a deleted contact back as it was at a point, "

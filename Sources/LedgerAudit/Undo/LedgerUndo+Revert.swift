@@ -84,7 +84,7 @@ struct RevertPlan {
     /// Adds the inverse of one operation, or its conflicts, or why it is left out.
     mutating func invert(_ operation: LedgerOperation) throws {
         switch operation {
-        case .addContact(let identifier, _, _, let values): invertAdd(identifier, values)
+        case .addContact(let identifier, _, _, let values): try invertAdd(identifier, values)
         case .updateContact(let identifier, let keys, let old, let new): try invertUpdate(identifier, keys, old, new)
         case .deleteContact(let identifier, let container, let creator, let groups, let last):
             invertDelete(identifier, container, creator, groups, last)
@@ -116,14 +116,14 @@ struct RevertPlan {
         return false
     }
 
-    private mutating func invertAdd(_ identifier: String, _ values: ContactValues) {
-        guard let current = undo.currentContact(identifier) else {
+    private mutating func invertAdd(_ identifier: String, _ values: ContactValues) throws {
+        guard let current = try undo.currentContact(identifier) else {
             deleting.remove(identifier)
             skipped.append(UndoSkip(identifier: identifier, reason: "already deleted"))
             return
         }
         let changed = values.keys(differingFrom: current.values, among: .writable)
-        let found = changed.keys.map { Self.conflict(identifier, $0, set: values, now: current.values) }
+        let found = changed.keys.map { conflict(identifier, $0, set: values, now: current.values) }
         guard accept(identifier, found) else {
             deleting.remove(identifier)
             return
@@ -134,7 +134,7 @@ struct RevertPlan {
     private mutating func invertUpdate(
         _ identifier: String, _ keys: ContactKeySet, _ old: ContactValues, _ new: ContactValues
     ) throws {
-        guard let current = undo.currentContact(identifier) else {
+        guard let current = try undo.currentContact(identifier) else {
             let message =
                 "contact \(identifier) was deleted after record \(sequence); undelete it first "
                 + "(undelete \(identifier)), then revert \(sequence)"
@@ -148,7 +148,7 @@ struct RevertPlan {
             if current.values.hasSameValue(as: new, for: key) {
                 reverted.values.copyValue(for: key, from: old)
             } else {
-                found.append(Self.conflict(identifier, key, set: new, now: current.values))
+                found.append(conflict(identifier, key, set: new, now: current.values))
             }
         }
         if !found.isEmpty && !onlyUnchanged {
@@ -162,7 +162,7 @@ struct RevertPlan {
     private mutating func invertDelete(
         _ identifier: String, _ container: String, _ creator: String, _ groups: [String], _ last: ContactValues
     ) {
-        guard undo.currentContact(identifier) == nil else {
+        guard !undo.contactExists(identifier) else {
             restoring.remove(identifier)
             _ = accept(
                 identifier,
@@ -232,7 +232,7 @@ extension RevertPlan {
         request.restore(MutableGroup(identifier: identifier, name: name), toContainerWithIdentifier: container)
         let group = Group(identifier: identifier, name: name)
         for member in members {
-            guard undo.currentContact(member) != nil || restoring.contains(member) else {
+            guard undo.contactExists(member) || restoring.contains(member) else {
                 skipped.append(
                     UndoSkip(
                         identifier: member, reason: "contact no longer exists; not a member of \(identifier) again"))
@@ -256,7 +256,7 @@ extension RevertPlan {
         // A contact the revert deletes leaves its groups with it; one it brings back rejoins its
         // recorded groups.
         if wasAdded && deleting.contains(contact) { return }
-        let contactExists = undo.currentContact(contact) != nil || restoring.contains(contact)
+        let contactExists = undo.contactExists(contact) || restoring.contains(contact)
         guard contactExists, exists(group: groupID) else {
             skipped.append(
                 UndoSkip(identifier: contact, reason: "contact or group \(groupID) no longer exists; membership left"))
@@ -284,17 +284,18 @@ extension RevertPlan {
         }
     }
 
-    /// A property whose value is not the one the record set.
-    static func conflict(
+    /// A property whose value is not the one the record set; a note's values are not shown to a
+    /// client without the notes entitlement.
+    func conflict(
         _ identifier: String, _ key: ContactKey, set recorded: ContactValues, now current: ContactValues
     ) -> UndoConflict {
         let keys = ContactKeySet(key)
+        let value = { (values: ContactValues) -> JSONValue in
+            guard key != .note || undo.readsNotes else { return "(hidden: the note needs the notes entitlement)" }
+            return ContactJSON.value(of: key, in: Contact(identifier: identifier, values: values, availableKeys: keys))
+        }
         return UndoConflict(
-            identifier: identifier, property: key.rawValue,
-            recorded: ContactJSON.value(
-                of: key, in: Contact(identifier: identifier, values: recorded, availableKeys: keys)),
-            current: ContactJSON.value(
-                of: key, in: Contact(identifier: identifier, values: current, availableKeys: keys)))
+            identifier: identifier, property: key.rawValue, recorded: value(recorded), current: value(current))
     }
 
     /// The name of a store-level operation, for a refusal.

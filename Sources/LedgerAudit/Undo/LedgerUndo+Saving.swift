@@ -14,6 +14,7 @@ extension LedgerUndo {
     /// that a retry after an unknown outcome reports the undo instead of failing because the
     /// first attempt did its work; nil when no record holds the id.
     func earlierOutcome(_ options: UndoOptions) throws -> UndoOutcome? {
+        try checkClient()
         guard let earlier = try store.result(ofRequest: options.requestIdentifier) else { return nil }
         let event = try event(at: earlier.sequence).event
         guard let undoes = event.undoReference else {
@@ -45,10 +46,42 @@ extension LedgerUndo {
         return outcome
     }
 
-    /// The contact now, or nil.
-    func currentContact(_ identifier: String) -> ContactState? {
-        store.readState { projection, _ in projection.contact(identifier) }
+    /// Refuses a client that may not save at all, before anything of the ledger is read for it.
+    func checkClient() throws {
+        let status = store.currentAccess.status
+        guard status == .authorized || status == .limited else {
+            throw ContactStoreError(
+                .authorizationDenied, "client \(store.client.identifier) is \(status), not authorized to save")
+        }
     }
+
+    /// Whether a contact exists now (a limited client learns no more from this than from the
+    /// save path, which refuses to add a live identifier).
+    func contactExists(_ identifier: String) -> Bool {
+        store.readState { projection, _ in projection.contact(identifier) != nil }
+    }
+
+    /// The contact now, or nil; one a limited client may not see is refused as missing, as the
+    /// save path refuses it, so that its values never reach a conflict or a plan.
+    func currentContact(_ identifier: String) throws -> ContactState? {
+        let access = store.currentAccess
+        let client = store.client.identifier
+        let (state, visible) = store.readState { projection, _ -> (ContactState?, Bool) in
+            guard let state = projection.contact(identifier) else { return (nil, true) }
+            let visible =
+                access.status == .authorized || state.createdBy == client
+                || projection.grants(of: client).contains(identifier)
+            return (state, visible)
+        }
+        guard visible else {
+            throw ContactStoreError(
+                .recordDoesNotExist, "contact \(identifier) does not exist", affectedIdentifiers: [identifier])
+        }
+        return state
+    }
+
+    /// Whether the client may read the note, which conflicts then show.
+    var readsNotes: Bool { store.currentAccess.notesEntitlement }
 
     /// The group now, or nil.
     func currentGroup(_ identifier: String) -> GroupState? {

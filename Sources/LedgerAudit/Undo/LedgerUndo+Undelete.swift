@@ -18,7 +18,7 @@ extension LedgerUndo {
         contactWithIdentifier identifier: String, asOf point: LedgerPoint? = nil, options: UndoOptions = UndoOptions()
     ) throws -> UndoOutcome {
         if let earlier = try earlierOutcome(options) { return earlier }
-        guard currentContact(identifier) == nil else {
+        guard !contactExists(identifier) else {
             throw UndoError(.contactExists, "contact \(identifier) exists; only a deleted contact can be undeleted")
         }
         guard let delete = try lastDelete(of: identifier) else {

@@ -354,6 +354,46 @@ struct LedgerUndoTests {
         #expect(missing?.message.contains("undelete") == true)
     }
 
+    @Test("A limited client undoes only what it could write; a denied client nothing")
+    func access() throws {
+        let directory = StoreDirectory()
+        let (store, sample, _, _) = try sampleStore(directory)
+        let updated = try save(store) { request in
+            var contact = try fetched(sample.grace.identifier, store)
+            contact.note = "private"
+            request.update(contact)
+        }
+        try save(store) { $0.delete(try fetched(sample.ada.identifier, store)) }
+        store.close()
+        let limited = try ContactStore(
+            ledgerAt: directory.ledger, client: ClientContext(identifier: "limited-app", authorization: .limited))
+        defer { limited.close() }
+        let own = makeContact(given: "Alan", family: "Turing")
+        try save(limited) { $0.add(own, toContainerWithIdentifier: nil) }
+        try save(limited) { $0.delete(own) }
+        let undo = LedgerUndo(store: limited)
+        let restored = try undo.undelete(contactWithIdentifier: own.identifier)
+        #expect(restored.save != nil)
+        let head = limited.headDigest
+        #expect(throws: ContactStoreError.self) { try undo.undelete(contactWithIdentifier: sample.ada.identifier) }
+        do {
+            _ = try undo.revert(record: updated)
+            Issue.record("a limited client reverted another client's contact")
+        } catch let error as ContactStoreError {
+            #expect(error.code == .recordDoesNotExist)
+            #expect(!error.message.contains("private"))
+        }
+        #expect(limited.headDigest == head)
+        let denied = ContactStore.inMemory(client: ClientContext(identifier: "nope", authorization: .denied))
+        defer { denied.close() }
+        do {
+            _ = try LedgerUndo(store: denied).undelete(contactWithIdentifier: own.identifier)
+            Issue.record("a denied client undid something")
+        } catch let error as ContactStoreError {
+            #expect(error.code == .authorizationDenied)
+        }
+    }
+
     @Test("A dry run plans against the current state and writes nothing")
     func dryRunWritesNothing() throws {
         let directory = StoreDirectory()
