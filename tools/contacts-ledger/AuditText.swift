@@ -45,6 +45,16 @@ enum AuditText {
             return ["    grant \(client) access to \(contacts.joined(separator: ", "))"]
         case .revokeAccess(let client, let contacts):
             return ["    revoke \(client)'s access to \(contacts.joined(separator: ", "))"]
+        case .undo(let reference): return ["    " + undone(reference)]
+        }
+    }
+
+    /// What an undo undid, in words: `undoes record N (undelete)`, `undoes record N (revert)`, or
+    /// `restores to sequence N`.
+    static func undone(_ reference: UndoReference) -> String {
+        switch reference.kind {
+        case .undelete, .revert: "undoes record \(reference.sequence) (\(reference.kind.rawValue))"
+        case .restore: "restores to sequence \(reference.sequence)"
         }
     }
 
@@ -64,6 +74,7 @@ enum AuditText {
             Terminal.highlight("record \(revision.sequence)") + "  \(revision.kind.rawValue)  "
                 + RFC3339.string(from: revision.commitDate) + "  by "
                 + (revision.author.isEmpty ? "(none)" : revision.author)
+                + (revision.undoes.map { "  " + undone($0) } ?? "")
         ] + revision.changes.map { "    " + change($0) }
     }
 

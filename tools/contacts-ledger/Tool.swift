@@ -13,8 +13,8 @@ enum Tool {
         GroupDeleteCommand.self,
         GroupAddMemberCommand.self, GroupRemoveMemberCommand.self, GroupListCommand.self, LogCommand.self,
         HistoryCommand.self, DigestCommand.self, VerifyCommand.self, RecoverCommand.self, RestoreCommand.self,
-        DiffCommand.self, ReplayCommand.self, ClientsCommand.self, GrantCommand.self, RevokeCommand.self,
-        AuthorizeCommand.self,
+        DiffCommand.self, ReplayCommand.self, UndeleteCommand.self, RevertCommand.self, RestoreContactCommand.self,
+        ClientsCommand.self, GrantCommand.self, RevokeCommand.self, AuthorizeCommand.self,
     ]
 
     static let toolUsage = "contacts-ledger [--ledger PATH] [--wait SECONDS] COMMAND [OPTIONS]"
@@ -213,6 +213,7 @@ enum Tool {
         case let error as ContactJSONError: (.dataError, "malformed contact JSON: \(error)")
         case let error as VCardCardError: (.dataError, "malformed vCard: \(error)")
         case let error as LedgerInconsistency: (.dataError, "the ledger is inconsistent: \(error)")
+        case let error as UndoError: (.failure, error.message)
         case let error as EventDecodingError: (.dataError, "a record cannot be decoded: \(error)")
         default: (.failure, "\(error)")
         }

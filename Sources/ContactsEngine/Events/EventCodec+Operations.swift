@@ -77,6 +77,12 @@ extension EventCodec {
             encodeAccess(Kind.grantAccess, clientIdentifier, contactIdentifiers, into: &encoder)
         case .revokeAccess(let clientIdentifier, let contactIdentifiers):
             encodeAccess(Kind.revokeAccess, clientIdentifier, contactIdentifiers, into: &encoder)
+        case .undo(let undoKind, let sequence):
+            typealias Field = EventSchema.UndoField
+            let message = encoder.beginMessage(field: Kind.undo.rawValue)
+            if sequence != 0 { encoder.appendVarint(field: Field.sequence.rawValue, value: sequence) }
+            encoder.appendVarint(field: Field.kind.rawValue, value: UInt64(undoKind.rawValue))
+            encoder.endMessage(message)
         }
         return nil
     }
@@ -256,6 +262,7 @@ extension EventCodec {
         case .setAuthorization, .requestAccess:
             try decodeSetAuthorization(kind, from: &reader, appendingTo: &operations)
         case .grantAccess, .revokeAccess: try decodeAccess(kind, from: &reader, appendingTo: &operations)
+        case .undo: try decodeUndo(from: &reader, appendingTo: &operations)
         }
     }
 
@@ -522,5 +529,24 @@ extension EventCodec {
             kind == .grantAccess
                 ? .grantAccess(clientIdentifier: clientIdentifier, contactIdentifiers: contactIdentifiers)
                 : .revokeAccess(clientIdentifier: clientIdentifier, contactIdentifiers: contactIdentifiers))
+    }
+
+    /// Reads an Undo message, whose kind must be one ``UndoKind`` has, and appends the operation.
+    @inline(__always)
+    private static func decodeUndo<Operations: DecodedOperations>(
+        from reader: inout PayloadReader, appendingTo operations: inout Operations
+    ) throws(EventDecodingError) {
+        var sequence: UInt64 = 0
+        var kind: UndoKind?
+        let start = reader.offset
+        try ContactCodec.decodeFields(from: &reader, as: EventSchema.UndoField.self) {
+            field, reader, key throws(EventDecodingError) in
+            switch field {
+            case .sequence: sequence = try reader.varint(key)
+            case .kind: kind = try reader.enumeration(key, as: UndoKind.self)
+            }
+        }
+        guard let kind else { throw EventDecodingError(.invalidValue(0), field: "kind", offset: start) }
+        operations.append(.undo(kind: kind, sequence: sequence))
     }
 }

@@ -31,6 +31,8 @@ package enum EventSchema {
         case setAuthorization = 14
         /// A SetAuthorization message without a status.
         case requestAccess = 15
+        /// The record undoes another (18 and 19 are kept for other kinds).
+        case undo = 16
     }
 
     /// ``LedgerOperation/addContact(identifier:containerIdentifier:createdBy:values:)``.
@@ -140,6 +142,14 @@ package enum EventSchema {
         case clientIdentifier = 1
         /// Repeated.
         case contactIdentifiers = 2
+    }
+
+    /// ``LedgerOperation/undo(kind:sequence:)``.
+    enum UndoField: UInt32, CaseIterable {
+        /// The sequence the undo names: the record undone, or the point restored to.
+        case sequence = 1
+        /// ``UndoKind``'s raw value.
+        case kind = 2
     }
 
     /// A contact's values for a key set. Only the set's keys are written, and a value equal to

@@ -146,6 +146,9 @@ extension LedgerState {
             putGrants(client, grants(of: client).union(contacts))
         case .revokeAccess(let client, let contacts):
             putGrants(client, grants(of: client).subtracting(contacts))
+        case .undo:
+            // Names what the record undoes; its effects are the record's other operations.
+            break
         }
     }
 

@@ -106,6 +106,8 @@ package struct ClientView: Sendable {
             return client == clientIdentifier ? [client] : []
         case .grantAccess(let client, let contacts), .revokeAccess(let client, let contacts):
             return client == clientIdentifier ? [client] + contacts : []
+        case .undo:
+            return []
         }
     }
 }

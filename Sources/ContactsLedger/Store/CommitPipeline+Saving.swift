@@ -287,17 +287,19 @@ extension CommitPipeline {
 
     /// Plans requests one after another, each seeing the ones before it, against the durable and
     /// staged state, without committing anything: the first failure throws.
-    package func dryRun(_ requests: [SaveRequest]) throws(ContactStoreError) {
+    @discardableResult
+    package func dryRun(_ requests: [SaveRequest]) throws(ContactStoreError) -> [[LedgerOperation]] {
         commitLock.lock()
         defer { commitLock.unlock() }
         let saveClient = SaveClient(identifier: client.identifier, access: access)
+        var planned: [[LedgerOperation]] = []
         let outcome: ContactStoreError? = projectionLock.read {
             var view = StagedView(base: cell.stateView, staged: staged)
             var sequence = nextSequence
             for request in requests {
                 var planner = SavePlanner(state: view, client: saveClient, request: request, sequence: sequence)
                 do throws(ContactStoreError) {
-                    _ = try planner.plan()
+                    planned.append(try planner.plan().operations)
                 } catch {
                     return error
                 }
@@ -307,6 +309,7 @@ extension CommitPipeline {
             return nil
         }
         if let outcome { throw outcome }
+        return planned
     }
 
     /// A record the journal has completed (made durable, or failed), waiting for its group to be finished.

@@ -290,7 +290,7 @@ private struct HistoryChanges {
             links.append(.addSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
         case .removeSubgroup(let child, let parent):
             links.append(.removeSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
-        case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess:
+        case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .undo:
             break
         }
     }

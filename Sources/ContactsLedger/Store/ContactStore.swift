@@ -146,6 +146,10 @@ public final class ContactStore: Sendable {
         try pipeline.forEachRecord(from: sequence, body)
     }
 
+    /// The first sequence of each segment of the journal, in order, so that a search for a recent
+    /// record reads the newest segments first.
+    package func segmentStarts() throws -> [UInt64] { try pipeline.segmentStarts() }
+
     /// Reads the projection, search indexes included: a copy of the state with the indexes put
     /// back in. The store's own reads use ``readState(_:)``.
     package func withProjection<R>(_ body: (Projection) throws -> R) rethrows -> R {
@@ -206,8 +210,12 @@ public final class ContactStore: Sendable {
     }
 
     /// Plans requests one after another, each seeing the ones before it, against the durable and
-    /// staged state, without committing anything: the first failure throws.
-    package func dryRun(_ requests: [SaveRequest]) throws(ContactStoreError) { try pipeline.dryRun(requests) }
+    /// staged state, without committing anything: the first failure throws. Returns each request's
+    /// planned operations, as its record would hold them.
+    @discardableResult
+    package func dryRun(_ requests: [SaveRequest]) throws(ContactStoreError) -> [[LedgerOperation]] {
+        try pipeline.dryRun(requests)
+    }
 
     /// The sequence of the last record this store queued in its journal (durable or not).
     var queuedThrough: UInt64 { pipeline.queuedThrough }

@@ -111,6 +111,8 @@ extension LedgerEvent {
             case .grantAccess(let client, let contacts), .revokeAccess(let client, let contacts):
                 add(client)
                 contacts.forEach(add)
+            case .undo:
+                break
             }
         }
         return result

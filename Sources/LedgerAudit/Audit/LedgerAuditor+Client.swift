@@ -66,9 +66,11 @@ package struct AuditLens: Sendable {
         access.notesEntitlement ? values : values.keeping(readableKeys)
     }
 
-    /// The operations the client sees, with what it may not read taken out of them.
+    /// The operations the client sees, with what it may not read taken out of them; an undo's
+    /// mark is kept only beside an effect the client sees.
     func visible(_ operations: [LedgerOperation]) -> [LedgerOperation] {
-        operations.compactMap(visible)
+        let seen = operations.compactMap(visible)
+        return seen.contains(where: { if case .undo = $0 { false } else { true } }) ? seen : []
     }
 
     /// One operation as the client sees it, or nil when it sees nothing of it.
@@ -95,7 +97,7 @@ package struct AuditLens: Sendable {
                 parentGroupIdentifiers: parents)
         case .addMember(let contact, _), .removeMember(let contact, _):
             return sees(contact) ? operation : nil
-        case .addGroup, .updateGroup, .addSubgroup, .removeSubgroup, .addContainer:
+        case .addGroup, .updateGroup, .addSubgroup, .removeSubgroup, .addContainer, .undo:
             return operation
         case .setAuthorization(let client, _, _), .requestAccess(let client, _), .grantAccess(let client, _),
             .revokeAccess(let client, _):

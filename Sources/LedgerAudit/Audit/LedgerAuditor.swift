@@ -101,6 +101,8 @@ public struct LedgerAuditor: Sendable {
             return .grantAccess(clientIdentifier: client, contactIdentifiers: contacts)
         case .revokeAccess(let client, let contacts):
             return .revokeAccess(clientIdentifier: client, contactIdentifiers: contacts)
+        case .undo(let kind, let sequence):
+            return .undo(UndoReference(kind, sequence))
         }
     }
 
@@ -126,6 +128,7 @@ public struct LedgerAuditor: Sendable {
         var revisions: [ContactRevision] = []
         if let lens, !lens.sees(identifier) { return revisions }
         try forEachEvent { record, event in
+            let undoes = event.undoReference
             for operation in lens?.visible(event.operations) ?? event.operations {
                 let kind: ContactRevision.Kind
                 let changes: [PropertyChange]
@@ -145,7 +148,7 @@ public struct LedgerAuditor: Sendable {
                 revisions.append(
                     ContactRevision(
                         sequence: record.sequence, commitDate: record.commitDate, author: record.author,
-                        requestIdentifier: record.requestID, kind: kind, changes: changes))
+                        requestIdentifier: record.requestID, kind: kind, changes: changes, undoes: undoes))
             }
             return true
         }
@@ -246,7 +249,7 @@ public struct LedgerAuditor: Sendable {
             guard let group = state.group(parent), group.subgroups.contains(child) else {
                 return "removes \(child) from \(parent), of which it is not a subgroup"
             }
-        case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess:
+        case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .undo:
             break
         }
         return nil
@@ -359,5 +362,33 @@ public struct LedgerAuditor: Sendable {
                 reason: "the restored head \(head) differs from the source's \(digest)")
         }
         return Restore(sequence: target, digest: head, differenceFromCurrent: difference, dryRun: false)
+    }
+}
+
+extension UndoReference {
+    /// The audit form of a recorded undo.
+    init(_ kind: UndoKind, _ sequence: UInt64) {
+        switch kind {
+        case .undelete: self.init(kind: .undelete, sequence: sequence)
+        case .revert: self.init(kind: .revert, sequence: sequence)
+        case .restore: self.init(kind: .restore, sequence: sequence)
+        }
+    }
+
+    /// The recorded form.
+    var recordedKind: UndoKind {
+        switch kind {
+        case .undelete: .undelete
+        case .revert: .revert
+        case .restore: .restore
+        }
+    }
+}
+
+extension LedgerEvent {
+    /// What the event undoes, when it is an undo.
+    var undoReference: UndoReference? {
+        for case .undo(let kind, let sequence) in operations { return UndoReference(kind, sequence) }
+        return nil
     }
 }

@@ -128,12 +128,6 @@ enum EventFixtures {
     }
 
     /// One operation of every kind, with values in every field.
-    /// Operations of kinds added after ``everyOperation()`` was fixed as the golden event, one per
-    /// kind, each with golden bytes of its own.
-    static func laterOperations() -> [LedgerOperation] {
-        [.requestAccess(clientIdentifier: "app", notesEntitlement: true)]
-    }
-
     static func everyOperation() -> [LedgerOperation] {
         var changed = everyProperty()
         changed.givenName = "Joe"
@@ -163,6 +157,13 @@ enum EventFixtures {
                 last: changed),
         ]
     }
+
+    /// The operations of kinds added after the golden event was fixed, one of each and each
+    /// value of their enumerations: the golden bytes stay those of ``everyOperation()``.
+    static let laterOperations: [LedgerOperation] = [
+        .requestAccess(clientIdentifier: "app", notesEntitlement: true),
+        .undo(kind: .undelete, sequence: 7), .undo(kind: .revert, sequence: 300), .undo(kind: .restore, sequence: 0),
+    ]
 
     /// Keeps the update's values to its keys, as a store records them.
     static func normalized(_ operation: LedgerOperation) -> LedgerOperation {

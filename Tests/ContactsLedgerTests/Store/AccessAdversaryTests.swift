@@ -207,7 +207,7 @@ struct AccessAdversaryTests {
             let text = "\(error.code) \(error.description) \(error.affectedIdentifiers)"
             return text.replacingOccurrences(of: identifier, with: "ID")
         } catch {
-            return "\(error)"
+            return "\(error)".replacingOccurrences(of: identifier, with: "ID")
         }
     }
 
@@ -457,6 +457,42 @@ struct AccessAdversaryTests {
         request.update(granted)
         request.addMember(ledger.own.copy(), to: ledger.team.copy())
         try await store.execute(request)
+    }
+
+    @Test("Undo by a limited client treats what it may not see as never there, and writes nothing")
+    func undo() async throws {
+        let ledger = try await AdversaryLedger()
+        let store = try ContactStore(ledgerAt: ledger.directory.ledger, client: AdversaryLedger.limited)
+        defer { store.close() }
+        let undo = LedgerUndo(store: store)
+        let head = store.headDigest
+        let missing = UUID().uuidString
+        let dryRun = UndoOptions(dryRun: true)
+        for identifier in [ledger.deletedHidden.identifier, ledger.hidden.identifier] {
+            let hiddenShape = Self.shape(
+                { _ = try undo.undelete(contactWithIdentifier: identifier, options: dryRun) }, naming: identifier)
+            let missingShape = Self.shape(
+                { _ = try undo.undelete(contactWithIdentifier: missing, options: dryRun) }, naming: missing)
+            #expect(hiddenShape == missingShape)
+            ledger.expectNothingLeaks(hiddenShape, "an undelete's refusal")
+        }
+        // The owner's records after the token: two touched hidden contacts and are refused; the
+        // last deleted a granted contact, and its revert may be planned. No answer shows a secret.
+        var refused: [UInt64] = []
+        for sequence in (ledger.tokenSequence + 1)...head.sequence {
+            do {
+                let planned = try undo.revert(record: sequence, options: dryRun)
+                ledger.expectNothingLeaks("\(planned)", "a revert's plan")
+            } catch {
+                refused.append(sequence)
+                ledger.expectNothingLeaks("\(error)", "a revert's refusal")
+            }
+        }
+        #expect(refused == [ledger.tokenSequence + 1, ledger.tokenSequence + 2])
+        #expect(store.headDigest == head)
+        // The client's own record can be reverted.
+        let own = try undo.revert(record: ledger.tokenSequence)
+        #expect(own.save != nil)
     }
 
     @Test("A client's request for access is recorded and waits for the owner, who answers it")
