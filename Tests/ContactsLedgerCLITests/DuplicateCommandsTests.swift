@@ -86,6 +86,15 @@ struct DuplicateCommandsTests {
         #expect(json["kept"] == .string(sample.ada))
         #expect(json["deleted"] == [.string(sample.adaAgain)])
         #expect(json["head"] == 8)
+
+        // Reverting each merge brings every contact back as it was.
+        let before = try sample.work.succeed(["export", "--json", "--as-of", "6"]).json()
+        try sample.work.succeed(["revert", "8"])
+        try sample.work.succeed(["revert", "7"])
+        #expect(try sample.work.succeed(["export", "--json"]).json() == before)
+        #expect(
+            try sample.work.succeed(["group", "list", "--json"]).json()
+                == [["identifier": .string(group), "name": "Friends", "members": [.string(sample.william)]]])
     }
 
     @Test("merge refuses a contact with itself, a missing contact and fewer than two, writing nothing")

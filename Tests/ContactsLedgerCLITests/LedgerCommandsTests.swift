@@ -67,7 +67,7 @@ struct HelpTests {
     static let commands = [
         "demo", "init", "add", "update", "delete", "show", "list", "search", "export", "group create", "group rename",
         "group delete", "group add-member", "group remove-member", "group list", "log", "history", "digest", "verify",
-        "recover", "restore", "diff", "replay",
+        "recover", "restore", "diff", "replay", "clients", "grant", "revoke", "authorize",
     ]
 
     @Test("The tool's help lists every command and the exit codes")
@@ -78,7 +78,7 @@ struct HelpTests {
             for command in Self.commands { #expect(help.stdout.contains("  \(command) "), "\(command)") }
             #expect(help.stdout.contains("Exit codes: 0 success; 1 other failure"))
             #expect(help.stdout.contains("75 ledger locked"))
-            #expect(help.stdout.contains("ClientContext.fullAccess"))
+            #expect(help.stdout.contains("ClientContext.owner"))
         }
         let group = try work.succeed(["group", "--help"])
         #expect(group.stdout.contains("group add-member GROUP CONTACT"))

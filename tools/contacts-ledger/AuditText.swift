@@ -39,6 +39,8 @@ enum AuditText {
         case .addContainer(let container): return ["    add container \(container.identifier) \"\(container.name)\""]
         case .setAuthorization(let client, let status, let notes):
             return ["    authorize \(client): \(AuditJSON.statusName(status))\(notes ? ", notes entitlement" : "")"]
+        case .requestAccess(let client, let notes):
+            return ["    \(client) asks for access\(notes ? ", with the notes entitlement" : "")"]
         case .grantAccess(let client, let contacts):
             return ["    grant \(client) access to \(contacts.joined(separator: ", "))"]
         case .revokeAccess(let client, let contacts):
@@ -46,6 +48,16 @@ enum AuditText {
         case .linkContacts(let contacts): return ["    link contacts \(contacts.joined(separator: ", "))"]
         case .unlinkContact(let contact, let linked):
             return ["    unlink contact \(contact) from \(linked.joined(separator: ", "))"]
+        case .undo(let reference): return ["    " + undone(reference)]
+        }
+    }
+
+    /// What an undo undid, in words: `undoes record N (undelete)`, `undoes record N (revert)`, or
+    /// `restores to sequence N`.
+    static func undone(_ reference: UndoReference) -> String {
+        switch reference.kind {
+        case .undelete, .revert: "undoes record \(reference.sequence) (\(reference.kind.rawValue))"
+        case .restore: "restores to sequence \(reference.sequence)"
         }
     }
 
@@ -65,6 +77,7 @@ enum AuditText {
             Terminal.highlight("record \(revision.sequence)") + "  \(revision.kind.rawValue)  "
                 + RFC3339.string(from: revision.commitDate) + "  by "
                 + (revision.author.isEmpty ? "(none)" : revision.author)
+                + (revision.undoes.map { "  " + undone($0) } ?? "")
         ] + revision.changes.map { "    " + change($0) }
     }
 

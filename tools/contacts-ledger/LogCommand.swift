@@ -16,8 +16,8 @@ struct LogCommand: ToolCommand {
         object per line and per record: {"sequence", "time" (RFC 3339, UTC), "author", "requestId",
         "hash", "affectedIdentifiers", "operations"}, each operation an object with a "type"
         (addContact, updateContact, deleteContact, addGroup, renameGroup, deleteGroup, addMember,
-        removeMember, addSubgroup, removeSubgroup, addContainer, setAuthorization, grantAccess,
-        revokeAccess); an update's "changes" are [{"key", "old", "new"}].
+        removeMember, addSubgroup, removeSubgroup, addContainer, setAuthorization, requestAccess,
+        grantAccess, revokeAccess); an update's "changes" are [{"key", "old", "new"}].
 
         Options:
           --contact ID         Only records that touch this contact (or group).

@@ -13,8 +13,9 @@ enum Tool {
         GroupDeleteCommand.self,
         GroupAddMemberCommand.self, GroupRemoveMemberCommand.self, GroupListCommand.self, LogCommand.self,
         HistoryCommand.self, DigestCommand.self, VerifyCommand.self, RecoverCommand.self, RestoreCommand.self,
-        DiffCommand.self, ReplayCommand.self, DuplicatesCommand.self, MergeCommand.self, LinkCommand.self,
-        UnlinkCommand.self,
+        DiffCommand.self, ReplayCommand.self, UndeleteCommand.self, RevertCommand.self, RestoreContactCommand.self,
+        ClientsCommand.self, GrantCommand.self, RevokeCommand.self, AuthorizeCommand.self, DuplicatesCommand.self,
+        MergeCommand.self, LinkCommand.self, UnlinkCommand.self,
     ]
 
     static let toolUsage = "contacts-ledger [--ledger PATH] [--wait SECONDS] [--region CC] COMMAND [OPTIONS]"
@@ -30,8 +31,8 @@ enum Tool {
 
             Keeps an address book as an append-only, checksummed, hash-chained ledger. Every change is one
             record, acknowledged only after it is on disk; the audit log, history and point-in-time views are
-            read from the records. The tool acts as the client "contacts-ledger" with full access and the notes
-            entitlement (ClientContext.fullAccess), so it sees and changes every contact.
+            read from the records. The tool acts as the ledger's owner, "contacts-ledger" (ClientContext.owner):
+            it sees and changes every contact, and alone grants apps access (see `access`).
 
             Commands:
             \(list.joined(separator: "\n"))
@@ -223,6 +224,7 @@ enum Tool {
         case let error as ContactJSONError: (.dataError, "malformed contact JSON: \(error)")
         case let error as VCardCardError: (.dataError, "malformed vCard: \(error)")
         case let error as LedgerInconsistency: (.dataError, "the ledger is inconsistent: \(error)")
+        case let error as UndoError: (.failure, error.message)
         case let error as EventDecodingError: (.dataError, "a record cannot be decoded: \(error)")
         default: (.failure, "\(error)")
         }

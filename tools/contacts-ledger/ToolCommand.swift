@@ -45,11 +45,11 @@ struct CommandContext {
     /// The region national phone numbers are read in (`--region`, `CONTACTS_LEDGER_REGION`).
     var region: String
 
-    /// The client the tool acts as: `ClientContext.fullAccess("contacts-ledger")`, authorized for
-    /// every contact and holding the notes entitlement. The tool is its user's own window on the
-    /// ledger, like a database's shell, so it sees and changes everything; the transaction author
-    /// (`--author`) is what the audit log shows.
-    var client: ClientContext { .fullAccess("contacts-ledger", region: region) }
+    /// The client the tool acts as: `ClientContext.owner("contacts-ledger")`, the ledger's owner,
+    /// authorized for every contact, holding the notes entitlement, and alone able to grant. The
+    /// tool is its user's own window on the ledger, like a database's shell, so it sees and
+    /// changes everything; the transaction author (`--author`) is what the audit log shows.
+    var client: ClientContext { .owner("contacts-ledger", region: region) }
 
     /// Throws "ledger missing" (66) when there is no ledger at the path, so that commands never
     /// create one by accident; only `init` does.

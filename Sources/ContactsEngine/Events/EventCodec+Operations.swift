@@ -67,10 +67,22 @@ extension EventCodec {
             }
             if notesEntitlement { encoder.appendBool(field: Field.notesEntitlement.rawValue, value: true) }
             encoder.endMessage(kind)
+        case .requestAccess(let clientIdentifier, let notesEntitlement):
+            typealias Field = EventSchema.SetAuthorizationField
+            let kind = encoder.beginMessage(field: Kind.requestAccess.rawValue)
+            encoder.appendNonEmpty(Field.clientIdentifier, clientIdentifier)
+            if notesEntitlement { encoder.appendBool(field: Field.notesEntitlement.rawValue, value: true) }
+            encoder.endMessage(kind)
         case .grantAccess(let clientIdentifier, let contactIdentifiers):
             encodeAccess(Kind.grantAccess, clientIdentifier, contactIdentifiers, into: &encoder)
         case .revokeAccess(let clientIdentifier, let contactIdentifiers):
             encodeAccess(Kind.revokeAccess, clientIdentifier, contactIdentifiers, into: &encoder)
+        case .undo(let undoKind, let sequence):
+            typealias Field = EventSchema.UndoField
+            let message = encoder.beginMessage(field: Kind.undo.rawValue)
+            if sequence != 0 { encoder.appendVarint(field: Field.sequence.rawValue, value: sequence) }
+            encoder.appendVarint(field: Field.kind.rawValue, value: UInt64(undoKind.rawValue))
+            encoder.endMessage(message)
         case .linkContacts, .unlinkContact:
             encodeLink(operation, into: &encoder)
         }
@@ -249,8 +261,10 @@ extension EventCodec {
         case .addMember, .removeMember: try decodeMembership(kind, from: &reader, appendingTo: &operations)
         case .addSubgroup, .removeSubgroup: try decodeSubgroup(kind, from: &reader, appendingTo: &operations)
         case .addContainer: try decodeAddContainer(from: &reader, appendingTo: &operations)
-        case .setAuthorization: try decodeSetAuthorization(from: &reader, appendingTo: &operations)
+        case .setAuthorization, .requestAccess:
+            try decodeSetAuthorization(kind, from: &reader, appendingTo: &operations)
         case .grantAccess, .revokeAccess: try decodeAccess(kind, from: &reader, appendingTo: &operations)
+        case .undo: try decodeUndo(from: &reader, appendingTo: &operations)
         case .linkContacts: try decodeLinkContacts(from: &reader, appendingTo: &operations)
         case .unlinkContact: try decodeUnlinkContact(from: &reader, appendingTo: &operations)
         }
@@ -473,10 +487,11 @@ extension EventCodec {
         operations.append(.addContainer(identifier: identifier, name: name, type: type, isDefault: isDefault))
     }
 
-    /// Reads a SetAuthorization message and appends the operation.
+    /// Reads a SetAuthorization message and appends the decision (`kind` setAuthorization) or the
+    /// request for access (`kind` requestAccess, which has no status).
     @inline(__always)
     private static func decodeSetAuthorization<Operations: DecodedOperations>(
-        from reader: inout PayloadReader, appendingTo operations: inout Operations
+        _ kind: EventSchema.OperationField, from reader: inout PayloadReader, appendingTo operations: inout Operations
     ) throws(EventDecodingError) {
         var clientIdentifier = ""
         var status = AuthorizationStatus.notDetermined
@@ -488,6 +503,13 @@ extension EventCodec {
             case .status: status = try reader.enumeration(key, as: AuthorizationStatus.self)
             case .notesEntitlement: notesEntitlement = try reader.bool(key)
             }
+        }
+        if kind == .requestAccess {
+            guard status == .notDetermined else {
+                throw EventDecodingError(.invalidValue(UInt64(status.rawValue)), offset: 0).within("requestAccess")
+            }
+            operations.append(.requestAccess(clientIdentifier: clientIdentifier, notesEntitlement: notesEntitlement))
+            return
         }
         operations.append(
             .setAuthorization(clientIdentifier: clientIdentifier, status: status, notesEntitlement: notesEntitlement))
@@ -511,5 +533,24 @@ extension EventCodec {
             kind == .grantAccess
                 ? .grantAccess(clientIdentifier: clientIdentifier, contactIdentifiers: contactIdentifiers)
                 : .revokeAccess(clientIdentifier: clientIdentifier, contactIdentifiers: contactIdentifiers))
+    }
+
+    /// Reads an Undo message, whose kind must be one ``UndoKind`` has, and appends the operation.
+    @inline(__always)
+    private static func decodeUndo<Operations: DecodedOperations>(
+        from reader: inout PayloadReader, appendingTo operations: inout Operations
+    ) throws(EventDecodingError) {
+        var sequence: UInt64 = 0
+        var kind: UndoKind?
+        let start = reader.offset
+        try ContactCodec.decodeFields(from: &reader, as: EventSchema.UndoField.self) {
+            field, reader, key throws(EventDecodingError) in
+            switch field {
+            case .sequence: sequence = try reader.varint(key)
+            case .kind: kind = try reader.enumeration(key, as: UndoKind.self)
+            }
+        }
+        guard let kind else { throw EventDecodingError(.invalidValue(0), field: "kind", offset: start) }
+        operations.append(.undo(kind: kind, sequence: sequence))
     }
 }

@@ -29,7 +29,13 @@ package enum EventSchema {
         case grantAccess = 12
         case revokeAccess = 13
         case setAuthorization = 14
+        /// A SetAuthorization message without a status.
+        case requestAccess = 15
+        /// The record undoes another.
+        case undo = 16
+        /// Contacts linked into one link set.
         case linkContacts = 18
+        /// A contact taken out of its link set.
         case unlinkContact = 19
     }
 
@@ -124,7 +130,8 @@ package enum EventSchema {
         case isDefault = 4
     }
 
-    /// ``LedgerOperation/setAuthorization(clientIdentifier:status:notesEntitlement:)``.
+    /// ``LedgerOperation/setAuthorization(clientIdentifier:status:notesEntitlement:)``, and
+    /// ``LedgerOperation/requestAccess(clientIdentifier:notesEntitlement:)`` without `status`.
     enum SetAuthorizationField: UInt32, CaseIterable {
         case clientIdentifier = 1
         /// ``AuthorizationStatus``'s raw value; absent means 0, not determined.
@@ -139,6 +146,14 @@ package enum EventSchema {
         case clientIdentifier = 1
         /// Repeated.
         case contactIdentifiers = 2
+    }
+
+    /// ``LedgerOperation/undo(kind:sequence:)``.
+    enum UndoField: UInt32, CaseIterable {
+        /// The sequence the undo names: the record undone, or the point restored to.
+        case sequence = 1
+        /// ``UndoKind``'s raw value.
+        case kind = 2
     }
 
     /// ``LedgerOperation/linkContacts(contactIdentifiers:)``.

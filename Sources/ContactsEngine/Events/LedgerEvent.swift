@@ -58,4 +58,20 @@ package indirect enum LedgerOperation: Sendable, Hashable {
     /// A contact left its link set; `linkedIdentifiers` are the contacts it was linked to, in link
     /// order, which stay linked to each other when two or more remain.
     case unlinkContact(contactIdentifier: String, linkedIdentifiers: [String])
+    /// A client asked for access (with the notes entitlement it holds); the owner's answer is a
+    /// later ``setAuthorization(clientIdentifier:status:notesEntitlement:)``.
+    case requestAccess(clientIdentifier: String, notesEntitlement: Bool)
+    /// The record undoes another: the operations beside this one are the undo's effects, and
+    /// this one names what they undo. The projection ignores it; the audit log shows it.
+    case undo(kind: UndoKind, sequence: UInt64)
+}
+
+/// What an undo does, and so what the sequence it names is.
+package enum UndoKind: Int, Sendable, Hashable, CaseIterable {
+    /// A deleted contact brought back; the sequence is the record that deleted it.
+    case undelete = 1
+    /// The inverse of one record; the sequence is that record.
+    case revert = 2
+    /// One contact's values brought back to a point; the sequence is that point.
+    case restore = 3
 }

@@ -143,10 +143,18 @@ extension LedgerState {
             putContainer(Container(identifier: identifier, name: name, type: type))
         case .setAuthorization(let client, let status, let notes):
             putAccess(client, ClientAccess(status: status, notesEntitlement: notes))
+        case .requestAccess(let client, let notes):
+            // A request stands until the owner answers; it never undoes an answer.
+            if access(of: client) == nil {
+                putAccess(client, ClientAccess(status: .notDetermined, notesEntitlement: notes))
+            }
         case .grantAccess(let client, let contacts):
             putGrants(client, grants(of: client).union(contacts))
         case .revokeAccess(let client, let contacts):
             putGrants(client, grants(of: client).subtracting(contacts))
+        case .undo:
+            // Names what the record undoes; its effects are the record's other operations.
+            break
         case .linkContacts(let contacts):
             for contact in contacts { putLinks(contact, contacts.count > 1 ? contacts : []) }
         case .unlinkContact(let contact, _):

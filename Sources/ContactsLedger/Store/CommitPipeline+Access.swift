@@ -16,26 +16,39 @@ extension CommitPipeline {
     /// The client's current access (status and notes entitlement).
     package var currentAccess: ClientAccess { projectionLock.read { access } }
 
-    /// Asks for access: a not-yet-determined client gets the decision of its
-    /// ``ClientContext/accessDecision``, recorded in the ledger. Returns true when the client may
-    /// reach contacts (fully or limited); throws ``ContactStoreError/Code/authorizationDenied`` otherwise.
+    /// Asks for access: a not-yet-determined client records its request, and the person's answer
+    /// at the prompt (its ``ClientContext/accessDecision``) is recorded as the owner's, with the
+    /// author ``ClientContext/promptAuthor``. Returns true when the client may reach contacts
+    /// (fully or limited); throws ``ContactStoreError/Code/authorizationDenied`` otherwise,
+    /// including while the request waits for the owner's answer.
     @discardableResult
     package func requestAccess(for entityType: EntityType = .contacts) async throws -> Bool {
-        let current = authorizationStatus()
-        var decided = current
-        if current == .notDetermined {
+        var decided = authorizationStatus()
+        if decided == .notDetermined {
+            let requested = projectionLock.read { cell.stateView.access(of: client.identifier) != nil }
+            if !requested {
+                try await record(
+                    [.requestAccess(clientIdentifier: client.identifier, notesEntitlement: client.notesEntitlement)],
+                    author: client.identifier)
+            }
             decided = client.accessDecision()
-            try await record(
-                [
-                    .setAuthorization(
-                        clientIdentifier: client.identifier, status: decided, notesEntitlement: client.notesEntitlement)
-                ],
-                author: client.identifier)
-            setStatus(decided)
+            if decided != .notDetermined {
+                try await record(
+                    [
+                        .setAuthorization(
+                            clientIdentifier: client.identifier, status: decided,
+                            notesEntitlement: client.notesEntitlement)
+                    ],
+                    author: ClientContext.promptAuthor)
+                setStatus(decided)
+            }
         }
         switch decided {
         case .authorized, .limited: return true
-        case .notDetermined, .denied, .restricted:
+        case .notDetermined:
+            throw ContactStoreError(
+                .authorizationDenied, "client \(client.identifier) asked for access; the owner has not answered yet")
+        case .denied, .restricted:
             throw ContactStoreError(.authorizationDenied, "client \(client.identifier) is \(decided)")
         }
     }
@@ -47,18 +60,80 @@ extension CommitPipeline {
         commitLock.unlock()
     }
 
-    /// Grants a limited client these contacts (the contact picker's stand-in), recorded in the ledger.
-    package func grantAccess(toContactsWithIdentifiers identifiers: [String]) async throws {
+    /// Throws unless this store's client is the ledger's owner.
+    private func checkOwner(_ action: String) throws(ContactStoreError) {
+        guard client.isOwner else {
+            throw ContactStoreError(
+                .authorizationDenied, "only the ledger's owner \(action); client \(client.identifier) is not the owner")
+        }
+    }
+
+    /// The owner grants a client these contacts (the picker's work), recorded with the owner as
+    /// author; contacts it holds already are left out of the record, and a missing one is refused.
+    package func grantAccess(
+        toContactsWithIdentifiers identifiers: [String], toClient clientIdentifier: String
+    )
+        async throws
+    {
+        try checkOwner("grants access")
+        let new: [String] = try readState { projection, _ in
+            let held = projection.grants(of: clientIdentifier)
+            var new: [String] = []
+            for identifier in identifiers where !held.contains(identifier) && !new.contains(identifier) {
+                guard projection.contact(identifier, keys: []) != nil else {
+                    throw ContactStoreError(
+                        .recordDoesNotExist, "contact \(identifier) does not exist", affectedIdentifiers: [identifier])
+                }
+                new.append(identifier)
+            }
+            return new
+        }
+        guard !new.isEmpty else { return }
         try await record(
-            [.grantAccess(clientIdentifier: client.identifier, contactIdentifiers: identifiers)],
+            [.grantAccess(clientIdentifier: clientIdentifier, contactIdentifiers: new)], author: client.identifier)
+    }
+
+    /// The owner takes these contacts away from a client, recorded with the owner as author;
+    /// contacts the client does not hold are left out of the record.
+    package func revokeAccess(
+        toContactsWithIdentifiers identifiers: [String], fromClient clientIdentifier: String
+    )
+        async throws
+    {
+        try checkOwner("revokes access")
+        let held = readState { projection, _ in projection.grants(of: clientIdentifier) }
+        var gone: [String] = []
+        for identifier in identifiers where held.contains(identifier) && !gone.contains(identifier) {
+            gone.append(identifier)
+        }
+        guard !gone.isEmpty else { return }
+        try await record(
+            [.revokeAccess(clientIdentifier: clientIdentifier, contactIdentifiers: gone)], author: client.identifier)
+    }
+
+    /// The owner decides a client's authorization (answering its request, or changing an earlier
+    /// answer), recorded with the owner as author.
+    package func setAuthorization(
+        _ status: AuthorizationStatus, notesEntitlement: Bool, forClient clientIdentifier: String
+    ) async throws {
+        try checkOwner("decides a client's authorization")
+        try await record(
+            [.setAuthorization(clientIdentifier: clientIdentifier, status: status, notesEntitlement: notesEntitlement)],
             author: client.identifier)
     }
 
-    /// Takes these contacts away from a limited client, recorded in the ledger.
-    package func revokeAccess(toContactsWithIdentifiers identifiers: [String]) async throws {
-        try await record(
-            [.revokeAccess(clientIdentifier: client.identifier, contactIdentifiers: identifiers)],
-            author: client.identifier)
+    /// Every client the ledger knows, with its recorded authorization and grants, for the owner.
+    package func clientAccessRecords() throws -> [ClientAccessRecord] {
+        try checkOwner("lists the clients' access")
+        return readState { projection, _ in
+            Set(projection.accessByClient.keys).union(projection.grantsByClient.keys).sorted().map { identifier in
+                let recorded = projection.access(of: identifier)
+                return ClientAccessRecord(
+                    clientIdentifier: identifier, status: recorded?.status,
+                    notesEntitlement: recorded?.notesEntitlement ?? false,
+                    grantedIdentifiers: projection.grants(of: identifier).sorted())
+            }
+        }
     }
 
     /// Commits store-level operations (access decisions and grants) as one record, staged like a

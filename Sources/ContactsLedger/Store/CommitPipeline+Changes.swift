@@ -9,7 +9,9 @@ import Synchronization
 /// Refreshing a read-only store and telling observers about committed changes.
 extension CommitPipeline {
     /// Reads records another process appended since this read-only store last looked, applies
-    /// them, and posts a change for them; returns how many were read.
+    /// them, and posts a change for those that touch what the client sees; returns how many
+    /// of those there were. A client without full access is told nothing of the others: no
+    /// notification, no identifier, no author, no count (decision 0024).
     @discardableResult
     package func refresh() throws -> Int {
         guard case .reader(let reader) = backing else { return 0 }
@@ -23,22 +25,30 @@ extension CommitPipeline {
         } catch let error as StorageError {
             throw ContactStoreError(error)
         }
-        guard
-            let change = StoreChange(
-                covering: applied.map {
-                    (sequence: $0.0.sequence, author: $0.0.author, affected: $0.1.affectedIdentifiers)
-                },
-                origin: .otherProcess)
-        else { return 0 }
-        projectionLock.write {
+        guard !applied.isEmpty else { return 0 }
+        commitLock.lock()
+        let commits = projectionLock.write {
             applyLeavingIndexChangesPending {
                 for (record, event) in applied { cell.projection.apply(event, record: record) }
             }
+            // A client that had not decided reads the owner's answer from the records.
+            if client.authorization == .notDetermined, let recorded = cell.stateView.access(of: client.identifier) {
+                access = recorded
+            }
+            return cell.read { projection, _ in
+                let view = ClientView(client: client, access: access, in: projection)
+                return applied.compactMap { record, event in
+                    let visible = view.visibleIdentifiers(of: event, in: projection)
+                    return visible.isEmpty ? nil : (sequence: record.sequence, author: record.author, affected: visible)
+                }
+            }
         }
+        commitLock.unlock()
         catchUpIndexes()
+        guard let change = StoreChange(covering: commits, origin: .otherProcess) else { return 0 }
         for stream in observingStreams() { stream.yield(change) }
         post(change)
-        return applied.count
+        return commits.count
     }
 
     /// A stream of the changes committed after the call, in order: one per save this store

@@ -287,17 +287,19 @@ extension CommitPipeline {
 
     /// Plans requests one after another, each seeing the ones before it, against the durable and
     /// staged state, without committing anything: the first failure throws.
-    package func dryRun(_ requests: [SaveRequest]) throws(ContactStoreError) {
+    @discardableResult
+    package func dryRun(_ requests: [SaveRequest]) throws(ContactStoreError) -> [[LedgerOperation]] {
         commitLock.lock()
         defer { commitLock.unlock() }
         let saveClient = SaveClient(identifier: client.identifier, access: access)
+        var planned: [[LedgerOperation]] = []
         let outcome: ContactStoreError? = projectionLock.read {
             var view = StagedView(base: cell.stateView, staged: staged)
             var sequence = nextSequence
             for request in requests {
                 var planner = SavePlanner(state: view, client: saveClient, request: request, sequence: sequence)
                 do throws(ContactStoreError) {
-                    _ = try planner.plan()
+                    planned.append(try planner.plan().operations)
                 } catch {
                     return error
                 }
@@ -307,6 +309,7 @@ extension CommitPipeline {
             return nil
         }
         if let outcome { throw outcome }
+        return planned
     }
 
     /// A record the journal has completed (made durable, or failed), waiting for its group to be finished.
@@ -480,10 +483,7 @@ extension CommitPipeline {
         guard let sequence = projectionLock.read({ cell.stateView.sequence(ofRequest: requestID) }) else { return nil }
         var found: SaveResult?
         try forEachRecord(from: sequence) { record in
-            let event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
-            found = SaveResult(
-                sequence: record.sequence, commitDate: record.commitDate,
-                affectedIdentifiers: event.affectedIdentifiers, wasAlreadyCommitted: true)
+            found = try repeatedResult(of: record)
             return false
         }
         return found
@@ -493,16 +493,27 @@ extension CommitPipeline {
     func originalResult(of sequence: UInt64, journal: any JournalStore) throws -> SaveResult {
         var found: SaveResult?
         try journal.forEachRecord(from: sequence) { record in
-            let event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
-            found = SaveResult(
-                sequence: record.sequence, commitDate: record.commitDate,
-                affectedIdentifiers: event.affectedIdentifiers,
-                wasAlreadyCommitted: true)
+            found = try repeatedResult(of: record)
             return false
         }
         guard let found else {
             throw ContactStoreError(.dataAccessError, "record \(sequence) of a committed request cannot be read")
         }
         return found
+    }
+
+    /// A committed record's result as a repeat of its request gets it: the identifiers it
+    /// touched that this client sees now, so that a request identifier learned elsewhere tells
+    /// a client nothing it could not fetch (decision 0024).
+    private func repeatedResult(of record: JournalRecord) throws -> SaveResult {
+        let event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+        let affected = projectionLock.read {
+            cell.read { projection, _ in
+                ClientView(client: client, access: access, in: projection).visibleIdentifiers(of: event, in: projection)
+            }
+        }
+        return SaveResult(
+            sequence: record.sequence, commitDate: record.commitDate, affectedIdentifiers: affected,
+            wasAlreadyCommitted: true)
     }
 }

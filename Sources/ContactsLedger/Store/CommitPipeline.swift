@@ -182,6 +182,18 @@ package final class CommitPipeline: @unchecked Sendable {
         }
     }
 
+    /// The first sequence of each segment of the journal, in order (`[1]` for one kept in one piece).
+    package func segmentStarts() throws -> [UInt64] {
+        do {
+            switch backing {
+            case .journal(let journal): return try journal.segmentStarts()
+            case .reader(let reader), .frozen(let reader): return try reader.segmentStarts()
+            }
+        } catch let error as StorageError {
+            throw ContactStoreError(error)
+        }
+    }
+
     /// Reads the projection, search indexes included, under the read lock: a copy of the state
     /// with the indexes put back in (decision 0014). The store's own reads use ``readState(_:)``.
     package func withProjection<R>(_ body: (Projection) throws -> R) rethrows -> R {

@@ -27,15 +27,6 @@ extension ContactStore {
         return keys
     }
 
-    /// Whether the client sees a contact, in the projection the caller reads already: a read
-    /// nested in another can wait for a writer queued between the two.
-    func isVisible(
-        _ projection: Projection, identifier: String, createdBy: String, _ access: ClientAccess
-    ) -> Bool {
-        access.status == .authorized || createdBy == client.identifier
-            || projection.grants(of: client.identifier).contains(identifier)
-    }
-
     /// The contact with an identifier, with only the requested keys, like `unifiedContact(withIdentifier:keysToFetch:)`.
     ///
     /// Throws ``ContactStoreError/Code/recordDoesNotExist`` if there is none (or a limited client may not see it).
@@ -43,9 +34,13 @@ extension ContactStore {
         let found: Contact? = try readStateAndAccess { projection, _, access in
             try checkCanRead(access)
             let keys = try keys(keysToFetch, access)
-            guard let state = projection.contact(identifier, keys: keys),
-                isVisible(projection, identifier: identifier, createdBy: state.createdBy, access)
-            else { return nil }
+            // Visibility is decided before anything is decoded, so that a contact the client may
+            // not see costs what a missing one does.
+            if access.status != .authorized {
+                guard ClientView(client: client, access: access, in: projection).sees(identifier, in: projection)
+                else { return nil }
+            }
+            guard let state = projection.contact(identifier, keys: keys) else { return nil }
             return Contact(
                 identifier: identifier, limitedValues: state.values, availableKeys: keys, revision: state.revision)
         }
@@ -134,8 +129,11 @@ extension ContactStore {
             }
             slots = projection.occupiedSlots.filter { projection.owner(at: $0)?.container == identifier }
         case .custom(let filter):
+            // The caller's closure is shown only the contacts the client sees.
+            let view = ClientView(client: client, access: access, in: projection)
             slots = try projection.occupiedSlots.filter { slot in
-                guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: readable)
+                guard let owner = projection.owner(at: slot), view.sees(owner.identifier, createdBy: owner.createdBy),
+                    let state = projection.state(at: slot, keys: readable)
                 else {
                     return false
                 }
@@ -150,9 +148,10 @@ extension ContactStore {
             }
         }
         if access.status != .authorized {
+            let view = ClientView(client: client, access: access, in: projection)
             slots = slots.filter { slot in
                 guard let owner = projection.owner(at: slot) else { return false }
-                return isVisible(projection, identifier: owner.identifier, createdBy: owner.createdBy, access)
+                return view.sees(owner.identifier, createdBy: owner.createdBy)
             }
         }
         return slots
@@ -214,10 +213,13 @@ extension ContactStore {
             case nil: return projection.allContainers
             case .withIdentifiers(let wanted): return wanted.compactMap { projection.container($0) }
             case .ofContact(let identifier):
-                return projection.contact(identifier, keys: []).flatMap { projection.container($0.containerIdentifier) }
-                    .map {
-                        [$0]
-                    } ?? []
+                // A contact the client may not see has no container, as a missing one has none.
+                guard let contact = projection.contact(identifier, keys: []),
+                    ClientView(client: client, access: access, in: projection).sees(
+                        identifier, createdBy: contact.createdBy),
+                    let container = projection.container(contact.containerIdentifier)
+                else { return [] }
+                return [container]
             case .ofGroup(let identifier):
                 return projection.group(identifier).flatMap { projection.container($0.containerIdentifier) }.map {
                     [$0]

@@ -117,10 +117,11 @@ extension ContactStore {
         guard let data = request.startingToken else {
             return try readStateAndAccess { projection, _, access in
                 let keys = try historyKeys(additional, access)
+                let view = ClientView(client: client, access: access, in: projection)
                 var events: [ChangeHistoryEvent] = [.dropEverything]
                 for slot in projection.occupiedSlots {
                     guard let owner = projection.owner(at: slot),
-                        isVisible(projection, identifier: owner.identifier, createdBy: owner.createdBy, access),
+                        view.sees(owner.identifier, createdBy: owner.createdBy),
                         let state = projection.state(at: slot, keys: keys)
                     else { continue }
                     events.append(
@@ -148,7 +149,8 @@ extension ContactStore {
             throw ContactStoreError(
                 .changeHistoryInvalidAnchor, "the change-history token is malformed or belongs to another ledger")
         }
-        var changes = HistoryChanges(excludedAuthors: Set(request.excludedTransactionAuthors))
+        var changes = HistoryChanges(
+            excludedAuthors: Set(request.excludedTransactionAuthors), clientIdentifier: client.identifier)
         var scanned = start.sequence
         while true {
             try forEachCommittedEvent(after: scanned, through: head) { record, event in changes.add(record, event) }
@@ -161,13 +163,11 @@ extension ContactStore {
                     return nil
                 }
                 let keys = try historyKeys(additional, access)
-                let visible = { (identifier: String, state: ContactState) in
-                    self.isVisible(projection, identifier: identifier, createdBy: state.createdBy, access)
-                }
-                var events = changes.contactEvents(in: projection, keys: keys, visible: visible)
+                let view = ClientView(client: client, access: access, in: projection)
+                var events = changes.contactEvents(in: projection, keys: keys, view: view)
                 if request.includeGroupChanges {
                     events += changes.groupEvents(in: projection)
-                    events += changes.linkEvents(in: projection, visible: visible)
+                    events += changes.linkEvents(in: projection, view: view)
                 }
                 return ChangeHistoryResult(events: events, currentHistoryToken: historyToken(scanned))
             }
@@ -207,71 +207,126 @@ extension ContactStore {
 }
 
 /// The changes of the records after a history token, per object in the order first changed,
-/// turned into events against the state at the last of them.
+/// turned into events against the state at the last of them, as the client sees them.
+///
+/// A contact's event compares what the client saw at the token with what it sees at the head:
+/// an add when it comes into view (created, or granted), a delete when it leaves it (deleted, or
+/// revoked), an update when it stays in view and changed in a way the client may see. Whether a
+/// contact was granted at the token is told by the first grant or revocation for the client
+/// after it (the store records only grants that change the set); without one, the grant then
+/// was the grant now.
 private struct HistoryChanges {
+    /// What happened to one contact after the token.
+    struct Touch {
+        /// Whether the contact existed at the token (its first change was not its add).
+        var existedAtStart: Bool
+        /// The creator its add or delete recorded.
+        var createdBy: String?
+        /// Whether it was added or deleted after the token.
+        var addedOrDeleted = false
+        /// The keys its updates changed.
+        var changedKeys = ContactKeySet()
+        /// Whether it was granted to the client at the token, when a grant or revocation tells.
+        var grantedAtStart: Bool?
+    }
+
     let excludedAuthors: Set<String>
-    /// The first change seen per object decides whether it existed at the token.
+    let clientIdentifier: String
     private var contactOrder: [String] = []
-    private var contactWasNew: [String: Bool] = [:]
+    private var touches: [String: Touch] = [:]
     private var groupOrder: [String] = []
     private var groupWasNew: [String: Bool] = [:]
     private var groupRenamed: Set<String> = []
     private var links: [ChangeHistoryEvent] = []
 
-    init(excludedAuthors: Set<String>) { self.excludedAuthors = excludedAuthors }
+    init(excludedAuthors: Set<String>, clientIdentifier: String) {
+        self.excludedAuthors = excludedAuthors
+        self.clientIdentifier = clientIdentifier
+    }
 
-    /// Notes the changes of one record, in sequence order.
+    /// Notes the changes of one record, in sequence order. Grants and revocations for the client
+    /// count whoever recorded them: they change what the client sees.
     mutating func add(_ record: JournalRecord, _ event: LedgerEvent) {
-        guard !excludedAuthors.contains(record.author) else { return }
+        let excluded = excludedAuthors.contains(record.author)
         for operation in event.operations {
             switch operation {
-            case .addContact(let identifier, _, _, _):
-                if contactWasNew[identifier] == nil {
-                    contactOrder.append(identifier); contactWasNew[identifier] = true
+            case .grantAccess(let client, let contacts), .revokeAccess(let client, let contacts):
+                guard client == clientIdentifier else { continue }
+                let granted: Bool
+                if case .grantAccess = operation { granted = true } else { granted = false }
+                for identifier in contacts where touches[identifier]?.grantedAtStart == nil {
+                    touch(identifier, existed: true) { $0.grantedAtStart = !granted }
                 }
-            case .updateContact(let identifier, _, _, _), .deleteContact(let identifier, _, _, _, _):
-                if contactWasNew[identifier] == nil {
-                    contactOrder.append(identifier); contactWasNew[identifier] = false
-                }
-            case .addGroup(let identifier, _, _):
-                if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = true }
-            case .updateGroup(let identifier, _, _):
-                if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = false }
-                groupRenamed.insert(identifier)
-            case .deleteGroup(let identifier, _, _, _, _, _):
-                if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = false }
-            case .addMember(let contact, let group):
-                links.append(.addMember(contactIdentifier: contact, groupIdentifier: group))
-            case .removeMember(let contact, let group):
-                links.append(.removeMember(contactIdentifier: contact, groupIdentifier: group))
-            case .addSubgroup(let child, let parent):
-                links.append(.addSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
-            case .removeSubgroup(let child, let parent):
-                links.append(.removeSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
-            case .addContainer, .setAuthorization, .grantAccess, .revokeAccess, .linkContacts, .unlinkContact:
-                break
+            default:
+                if !excluded { addChange(operation) }
             }
         }
     }
 
-    /// The contacts' events: adds and updates with their current state, for the contacts the
-    /// client sees; deletes of contacts that existed at the token.
-    func contactEvents(
-        in projection: Projection, keys: ContactKeySet, visible: (String, ContactState) -> Bool
-    ) -> [ChangeHistoryEvent] {
+    /// Notes one operation other than a grant or revocation.
+    private mutating func addChange(_ operation: LedgerOperation) {
+        switch operation {
+        case .addContact(let identifier, _, let createdBy, _), .deleteContact(let identifier, _, let createdBy, _, _):
+            var isAdd = false
+            if case .addContact = operation { isAdd = true }
+            touch(identifier, existed: !isAdd) {
+                $0.addedOrDeleted = true
+                $0.createdBy = createdBy
+            }
+        case .updateContact(let identifier, let keys, _, _):
+            touch(identifier, existed: true) { $0.changedKeys.formUnion(keys) }
+        case .addGroup(let identifier, _, _):
+            if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = true }
+        case .updateGroup(let identifier, _, _):
+            if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = false }
+            groupRenamed.insert(identifier)
+        case .deleteGroup(let identifier, _, _, _, _, _):
+            if groupWasNew[identifier] == nil { groupOrder.append(identifier); groupWasNew[identifier] = false }
+        case .addMember(let contact, let group):
+            links.append(.addMember(contactIdentifier: contact, groupIdentifier: group))
+        case .removeMember(let contact, let group):
+            links.append(.removeMember(contactIdentifier: contact, groupIdentifier: group))
+        case .addSubgroup(let child, let parent):
+            links.append(.addSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
+        case .removeSubgroup(let child, let parent):
+            links.append(.removeSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
+        case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .undo, .linkContacts,
+            .unlinkContact:
+            break
+        }
+    }
+
+    /// Changes a contact's touch, making it (first seen now) with whether it existed at the token.
+    private mutating func touch(_ identifier: String, existed: Bool, _ change: (inout Touch) -> Void) {
+        if touches[identifier] == nil {
+            contactOrder.append(identifier)
+            touches[identifier] = Touch(existedAtStart: existed)
+        }
+        change(&touches[identifier]!)
+    }
+
+    /// The contacts' events, as the client sees them: adds and updates with their current state,
+    /// deletes of contacts it saw at the token.
+    func contactEvents(in projection: Projection, keys: ContactKeySet, view: ClientView) -> [ChangeHistoryEvent] {
         var events: [ChangeHistoryEvent] = []
         for identifier in contactOrder {
-            let wasNew = contactWasNew[identifier]!
-            if let state = projection.contact(identifier, keys: keys) {
-                guard visible(identifier, state) else { continue }
-                let contact = Contact(
-                    identifier: identifier, limitedValues: state.values, availableKeys: keys, revision: state.revision)
-                events.append(
-                    wasNew
-                        ? .addContact(contact, containerIdentifier: state.containerIdentifier) : .updateContact(contact)
-                )
-            } else if !wasNew {
-                events.append(.deleteContact(identifier: identifier))
+            guard let touch = touches[identifier] else { continue }
+            let state = projection.contact(identifier, keys: keys)
+            let creator = state?.createdBy ?? touch.createdBy ?? ""
+            let grantedNow = view.grants.contains(identifier)
+            let sawAtStart =
+                touch.existedAtStart
+                && view.sees(createdBy: creator, granted: touch.grantedAtStart ?? grantedNow)
+            guard let state, view.sees(createdBy: creator, granted: grantedNow) else {
+                if sawAtStart { events.append(.deleteContact(identifier: identifier)) }
+                continue
+            }
+            let contact = Contact(
+                identifier: identifier, limitedValues: state.values, availableKeys: keys, revision: state.revision)
+            if !sawAtStart {
+                events.append(.addContact(contact, containerIdentifier: state.containerIdentifier))
+            } else if touch.addedOrDeleted || (!touch.changedKeys.isEmpty && view.seesChange(of: touch.changedKeys)) {
+                events.append(.updateContact(contact))
             }
         }
         return events
@@ -298,7 +353,7 @@ private struct HistoryChanges {
 
     /// Membership changes, the last change per pair, only between objects that still exist (and
     /// contacts the client sees).
-    func linkEvents(in projection: Projection, visible: (String, ContactState) -> Bool) -> [ChangeHistoryEvent] {
+    func linkEvents(in projection: Projection, view: ClientView) -> [ChangeHistoryEvent] {
         var last: [String: ChangeHistoryEvent] = [:]
         var order: [String] = []
         for link in links {
@@ -318,7 +373,7 @@ private struct HistoryChanges {
             guard let link = last[key] else { continue }
             switch link {
             case .addMember(let contact, let group), .removeMember(let contact, let group):
-                guard let state = projection.contact(contact, keys: []), visible(contact, state),
+                guard view.sees(contact, in: projection),
                     projection.group(group) != nil
                 else { continue }
             case .addSubgroup(let child, let parent), .removeSubgroup(let child, let parent):

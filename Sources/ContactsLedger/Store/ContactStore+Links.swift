@@ -57,7 +57,8 @@ extension ContactStore {
     public func linkedContactIdentifiers(of identifier: String) throws -> [String] {
         try readStateAndAccess { projection, _, access in
             try checkCanRead(access)
-            return projection.links(of: identifier).filter { isVisible(projection, $0, access) }
+            let view = ClientView(client: client, access: access, in: projection)
+            return projection.links(of: identifier).filter { view.sees($0, in: projection) }
         }
     }
 
@@ -97,12 +98,6 @@ extension ContactStore {
         }
     }
 
-    /// Whether the client sees the contact with an identifier, if there is one.
-    private func isVisible(_ projection: borrowing Projection, _ identifier: String, _ access: ClientAccess) -> Bool {
-        guard let slot = projection.slot(of: identifier), let owner = projection.owner(at: slot) else { return false }
-        return isVisible(projection, identifier: identifier, createdBy: owner.createdBy, access)
-    }
-
     /// The contacts of ordered slots with the values of `keys`, a linked contact given as its
     /// link set's unified contact, once, where its first selected member stands. A unified
     /// contact combines only the members the client sees.
@@ -110,11 +105,12 @@ extension ContactStore {
         at slots: [ContactSlot], in projection: borrowing Projection, keys: ContactKeySet, _ access: ClientAccess
     ) -> [Contact] {
         let combination = ContactCombination(region: client.region)
+        let view = ClientView(client: client, access: access, in: projection)
         var given = Set<String>()
         var result: [Contact] = []
         for slot in slots {
             guard let owner = projection.owner(at: slot) else { continue }
-            let members = projection.links(of: owner.identifier).filter { isVisible(projection, $0, access) }
+            let members = projection.links(of: owner.identifier).filter { view.sees($0, in: projection) }
             guard let first = members.first else {
                 guard let state = projection.state(at: slot, keys: keys) else { continue }
                 result.append(

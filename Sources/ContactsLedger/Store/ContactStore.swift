@@ -15,6 +15,10 @@ public struct ClientContext: Sendable {
     public var authorization: AuthorizationStatus
     /// Whether the client holds the notes entitlement (may read and write ``Contact/note``).
     public var notesEntitlement: Bool
+    /// Whether the client is the ledger's owner: the person, through the command-line tool, the
+    /// picker or an owner credential, who alone grants, revokes and answers requests for access.
+    /// The host that makes the context vouches for it, as it vouches for ``authorization``.
+    public var isOwner: Bool
     /// What the user decides when a not-yet-determined client requests access (the prompt's stand-in).
     public var accessDecision: @Sendable () -> AuthorizationStatus
     /// The region whose dialling conventions national phone numbers are read with (a lowercase
@@ -23,24 +27,40 @@ public struct ClientContext: Sendable {
     public var region: String
 
     /// Creates a client context.
+    ///
+    /// `accessDecision` is the person's answer at the system's prompt; returning `.notDetermined`
+    /// leaves the request waiting for the owner. An owner always has full access and the notes
+    /// entitlement.
     public init(
         identifier: String, authorization: AuthorizationStatus = .authorized, notesEntitlement: Bool = false,
-        accessDecision: @escaping @Sendable () -> AuthorizationStatus = { .denied },
+        isOwner: Bool = false, accessDecision: @escaping @Sendable () -> AuthorizationStatus = { .denied },
         region: String = ContactsUserDefaults.shared.countryCode
     ) {
         self.identifier = identifier
-        self.authorization = authorization
-        self.notesEntitlement = notesEntitlement
+        self.authorization = isOwner ? .authorized : authorization
+        self.notesEntitlement = isOwner || notesEntitlement
+        self.isOwner = isOwner
         self.accessDecision = accessDecision
         self.region = region.lowercased()
     }
 
-    /// A client with full access and the notes entitlement, for tools and tests.
+    /// A client with full access and the notes entitlement, for tools and tests; not the owner.
     public static func fullAccess(
         _ identifier: String = "contacts-ledger", region: String = ContactsUserDefaults.shared.countryCode
     ) -> ClientContext {
         ClientContext(identifier: identifier, authorization: .authorized, notesEntitlement: true, region: region)
     }
+
+    /// The ledger's owner: full access, the notes entitlement, and the right to grant.
+    public static func owner(
+        _ identifier: String = "owner", region: String = ContactsUserDefaults.shared.countryCode
+    ) -> ClientContext {
+        ClientContext(identifier: identifier, isOwner: true, region: region)
+    }
+
+    /// The author recorded for the person's answer at the system's prompt, when a client's
+    /// ``ContactStore/requestAccess(for:)`` is answered by ``accessDecision``.
+    public static let promptAuthor = "owner (prompt)"
 }
 
 /// A point in a ledger's history: a sequence number, or a time (inclusive).
@@ -136,6 +156,10 @@ public final class ContactStore: Sendable {
         try pipeline.forEachRecord(from: sequence, body)
     }
 
+    /// The first sequence of each segment of the journal, in order, so that a search for a recent
+    /// record reads the newest segments first.
+    package func segmentStarts() throws -> [UInt64] { try pipeline.segmentStarts() }
+
     /// Reads the projection, search indexes included: a copy of the state with the indexes put
     /// back in. The store's own reads use ``readState(_:)``.
     package func withProjection<R>(_ body: (Projection) throws -> R) rethrows -> R {
@@ -196,39 +220,15 @@ public final class ContactStore: Sendable {
     }
 
     /// Plans requests one after another, each seeing the ones before it, against the durable and
-    /// staged state, without committing anything: the first failure throws.
-    package func dryRun(_ requests: [SaveRequest]) throws(ContactStoreError) { try pipeline.dryRun(requests) }
+    /// staged state, without committing anything: the first failure throws. Returns each request's
+    /// planned operations, as its record would hold them.
+    @discardableResult
+    package func dryRun(_ requests: [SaveRequest]) throws(ContactStoreError) -> [[LedgerOperation]] {
+        try pipeline.dryRun(requests)
+    }
 
     /// The sequence of the last record this store queued in its journal (durable or not).
     var queuedThrough: UInt64 { pipeline.queuedThrough }
-
-    // MARK: Access
-
-    /// The client's authorization for contacts.
-    public func authorizationStatus(for entityType: EntityType = .contacts) -> AuthorizationStatus {
-        pipeline.authorizationStatus(for: entityType)
-    }
-
-    /// The client's current access (status and notes entitlement).
-    package var currentAccess: ClientAccess { pipeline.currentAccess }
-
-    /// Asks for access: a not-yet-determined client gets the decision of its
-    /// ``ClientContext/accessDecision``, recorded in the ledger. Returns true when the client may
-    /// reach contacts (fully or limited); throws ``ContactStoreError/Code/authorizationDenied`` otherwise.
-    @discardableResult
-    public func requestAccess(for entityType: EntityType = .contacts) async throws -> Bool {
-        try await pipeline.requestAccess(for: entityType)
-    }
-
-    /// Grants a limited client these contacts (the contact picker's stand-in), recorded in the ledger.
-    public func grantAccess(toContactsWithIdentifiers identifiers: [String]) async throws {
-        try await pipeline.grantAccess(toContactsWithIdentifiers: identifiers)
-    }
-
-    /// Takes these contacts away from a limited client, recorded in the ledger.
-    public func revokeAccess(toContactsWithIdentifiers identifiers: [String]) async throws {
-        try await pipeline.revokeAccess(toContactsWithIdentifiers: identifiers)
-    }
 
     // MARK: Changes
 

@@ -14,14 +14,16 @@ package struct SaveClient: Sendable {
 
 /// The intent left for one contact after the in-request rules.
 private enum ContactIntent: Sendable {
-    case add(MutableContact, container: String?)
+    /// `creator` is set for a contact restored with its creator (an undo), nil for a new one.
+    case add(MutableContact, container: String?, creator: String?)
     case update(MutableContact)
     case delete(MutableContact)
 }
 
 /// The intent left for one group after the in-request rules.
 private enum GroupIntent: Sendable {
-    case add(MutableGroup, container: String?)
+    /// `restored` for a group added back with its identifier (an undo).
+    case add(MutableGroup, container: String?, restored: Bool)
     case update(MutableGroup)
     case delete(MutableGroup)
 }
@@ -45,15 +47,19 @@ private struct RequestIntents {
     var subgroupOrder: [Pair] = []
     /// Whether the pair's last change adds the subgroup.
     var subgroups: [Pair: Bool] = [:]
+    /// What the request undoes, if it is an undo.
+    var undo: (kind: UndoKind, sequence: UInt64)?
 
     /// Applies the rules to the next call.
     mutating func take(_ operation: SaveRequest.Operation) {
         switch operation {
         case .addContact(let contact, let container):
-            setContact(contact.identifier, .add(contact, container: container))
+            setContact(contact.identifier, .add(contact, container: container, creator: nil))
+        case .restoreContact(let contact, let container, let creator):
+            setContact(contact.identifier, .add(contact, container: container, creator: creator))
         case .updateContact(let contact):
-            if case .add(_, let container) = contacts[contact.identifier] {
-                contacts[contact.identifier] = .add(contact, container: container)
+            if case .add(_, let container, let creator) = contacts[contact.identifier] {
+                contacts[contact.identifier] = .add(contact, container: container, creator: creator)
             } else {
                 setContact(contact.identifier, .update(contact))
             }
@@ -65,10 +71,12 @@ private struct RequestIntents {
                 setContact(contact.identifier, .delete(contact))
             }
         case .addGroup(let group, let container):
-            setGroup(group.identifier, .add(group, container: container))
+            setGroup(group.identifier, .add(group, container: container, restored: false))
+        case .restoreGroup(let group, let container):
+            setGroup(group.identifier, .add(group, container: container, restored: true))
         case .updateGroup(let group):
-            if case .add(_, let container) = groups[group.identifier] {
-                groups[group.identifier] = .add(group, container: container)
+            if case .add(_, let container, let restored) = groups[group.identifier] {
+                groups[group.identifier] = .add(group, container: container, restored: restored)
             } else {
                 setGroup(group.identifier, .update(group))
             }
@@ -87,6 +95,8 @@ private struct RequestIntents {
             let pair = Pair(first: child, second: parent)
             if subgroups[pair] == nil { subgroupOrder.append(pair) }
             if case .addSubgroup = operation { subgroups[pair] = true } else { subgroups[pair] = false }
+        case .undo(let kind, let sequence):
+            undo = (kind, sequence)
         }
     }
 
@@ -117,6 +127,8 @@ package struct PreparedSaveRequest: Sendable {
         /// The values it keeps.
         var values: ContactValues
         var issues: [ContactValidationIssue]
+        /// The creator a restored contact keeps (an undo); nil for a new contact.
+        var restoredCreator: String?
     }
 
     // Each phase's intents in request order, so that planning, under the store's commit lock,
@@ -124,11 +136,13 @@ package struct PreparedSaveRequest: Sendable {
     fileprivate var contactAdds: [AddedContact] = []
     fileprivate var contactUpdates: [MutableContact] = []
     fileprivate var contactDeletes: [MutableContact] = []
-    fileprivate var groupAdds: [(group: MutableGroup, container: String?)] = []
+    fileprivate var groupAdds: [(group: MutableGroup, container: String?, restored: Bool)] = []
     fileprivate var groupUpdates: [MutableGroup] = []
     fileprivate var groupDeletes: [MutableGroup] = []
     fileprivate var memberChanges: [(pair: Pair, add: Bool)] = []
     fileprivate var subgroupChanges: [(pair: Pair, add: Bool)] = []
+    /// What the request undoes, recorded first.
+    fileprivate var undo: (kind: UndoKind, sequence: UInt64)?
 
     /// Applies the in-request rules to `request`'s calls and validates the contacts it adds.
     package init(_ request: SaveRequest) {
@@ -153,8 +167,10 @@ package struct PreparedSaveRequest: Sendable {
     private mutating func sortIntoPhases(_ intents: RequestIntents) {
         for identifier in intents.contactOrder {
             switch intents.contacts[identifier] {
-            case .add(let contact, let container):
-                contactAdds.append(AddedContact(contact, container: container))
+            case .add(let contact, let container, let creator):
+                var added = AddedContact(contact, container: container)
+                added.restoredCreator = creator
+                contactAdds.append(added)
             case .update(let contact): contactUpdates.append(contact)
             case .delete(let contact): contactDeletes.append(contact)
             case nil: break
@@ -162,7 +178,7 @@ package struct PreparedSaveRequest: Sendable {
         }
         for identifier in intents.groupOrder {
             switch intents.groups[identifier] {
-            case .add(let group, let container): groupAdds.append((group, container))
+            case .add(let group, let container, let restored): groupAdds.append((group, container, restored))
             case .update(let group): groupUpdates.append(group)
             case .delete(let group): groupDeletes.append(group)
             case nil: break
@@ -170,6 +186,7 @@ package struct PreparedSaveRequest: Sendable {
         }
         subgroupChanges = intents.subgroupOrder.map { ($0, intents.subgroups[$0]!) }
         memberChanges = intents.memberOrder.map { ($0, intents.members[$0]!) }
+        undo = intents.undo
     }
 
     /// Whether every call adds a contact, and no two add the same one: the in-request rules then
@@ -211,7 +228,8 @@ extension PreparedSaveRequest {
     /// with as many operations.
     package func addOnlyEvent(createdBy: String, defaultContainer: String) -> LedgerEvent? {
         guard !contactAdds.isEmpty, contactUpdates.isEmpty, contactDeletes.isEmpty, groupAdds.isEmpty,
-            groupUpdates.isEmpty, groupDeletes.isEmpty, memberChanges.isEmpty, subgroupChanges.isEmpty
+            groupUpdates.isEmpty, groupDeletes.isEmpty, memberChanges.isEmpty, subgroupChanges.isEmpty, undo == nil,
+            contactAdds.allSatisfy({ $0.restoredCreator == nil })
         else { return nil }
         return LedgerEvent(
             operations: contactAdds.map { added in
@@ -259,7 +277,8 @@ package struct SavePlanner<State: LedgerState> {
         _ prepared: PreparedSaveRequest
     ) throws(ContactStoreError) -> (operations: [LedgerOperation], affected: [String]) {
         try checkAuthorized()
-        for (group, container) in prepared.groupAdds { try addGroup(group, container) }
+        if let undo = prepared.undo { record(.undo(kind: undo.kind, sequence: undo.sequence), affecting: nil) }
+        for (group, container, restored) in prepared.groupAdds { try addGroup(group, container, restored: restored) }
         for index in prepared.contactAdds.indices { try addContact(prepared.contactAdds[index]) }
         for contact in prepared.contactUpdates { try updateContact(contact) }
         try finishValidation()
@@ -338,9 +357,9 @@ package struct SavePlanner<State: LedgerState> {
             keyPaths: issues.map(\.keyPath), validationIssues: issues)
     }
 
-    private mutating func record(_ operation: LedgerOperation, affecting identifier: String) {
+    private mutating func record(_ operation: LedgerOperation, affecting identifier: String?) {
         operations.append(operation)
-        if !affected.contains(identifier) { affected.append(identifier) }
+        if let identifier, !affected.contains(identifier) { affected.append(identifier) }
         state.apply(LedgerEvent(operations: [operation]), sequence: sequence, requestID: request.requestIdentifier)
     }
 
@@ -348,7 +367,11 @@ package struct SavePlanner<State: LedgerState> {
 
     private mutating func addContact(_ added: PreparedSaveRequest.AddedContact) throws(ContactStoreError) {
         let identifier = added.identifier
-        try Self.checkNewIdentifier(identifier, of: "contact")
+        if let creator = added.restoredCreator {
+            try checkRestorable(identifier, createdBy: creator)
+        } else {
+            try Self.checkNewIdentifier(identifier, of: "contact")
+        }
         guard state.contact(identifier) == nil else {
             throw ContactStoreError(
                 .insertedRecordAlreadyExists, "contact \(identifier) already exists", affectedIdentifiers: [identifier])
@@ -358,8 +381,8 @@ package struct SavePlanner<State: LedgerState> {
         collect(added.issues, identifier)
         record(
             .addContact(
-                identifier: identifier, containerIdentifier: containerID, createdBy: client.identifier,
-                values: added.values),
+                identifier: identifier, containerIdentifier: containerID,
+                createdBy: added.restoredCreator ?? client.identifier, values: added.values),
             affecting: identifier)
     }
 
@@ -410,6 +433,23 @@ package struct SavePlanner<State: LedgerState> {
             affecting: identifier)
     }
 
+    /// Refuses to restore a contact (an undo) with an empty identifier, or one a limited client
+    /// could not have changed: restoring is writing, and a limited client writes only the
+    /// contacts it created or was granted.
+    private func checkRestorable(_ identifier: String, createdBy creator: String) throws(ContactStoreError) {
+        guard !identifier.isEmpty else {
+            throw ContactStoreError(
+                .recordIdentifierInvalid, "a contact's identifier is empty", keyPaths: ["identifier"])
+        }
+        guard
+            client.access.status == .authorized || creator == client.identifier
+                || state.grants(of: client.identifier).contains(identifier)
+        else {
+            throw ContactStoreError(
+                .recordDoesNotExist, "contact \(identifier) does not exist", affectedIdentifiers: [identifier])
+        }
+    }
+
     /// Refuses the identifier a request gives a new contact or group unless it is a UUID (any
     /// case): the store makes UUIDs, and one from elsewhere must look the same, so that it is one
     /// word on a command line and in the tool's output. Records already in a ledger keep
@@ -455,8 +495,10 @@ package struct SavePlanner<State: LedgerState> {
 
     // MARK: Groups
 
-    private mutating func addGroup(_ group: MutableGroup, _ container: String?) throws(ContactStoreError) {
-        try Self.checkNewIdentifier(group.identifier, of: "group")
+    private mutating func addGroup(
+        _ group: MutableGroup, _ container: String?, restored: Bool
+    ) throws(ContactStoreError) {
+        if !restored || group.identifier.isEmpty { try Self.checkNewIdentifier(group.identifier, of: "group") }
         try Self.checkGroupName(group)
         guard state.group(group.identifier) == nil else {
             throw ContactStoreError(
@@ -469,7 +511,20 @@ package struct SavePlanner<State: LedgerState> {
             affecting: group.identifier)
     }
 
+    /// Refuses a rename or delete of a group by a client without full access: a group may hold
+    /// contacts the client does not see, and a refusal that depended on them would tell it they
+    /// exist (decision 0024).
+    private func checkMayChangeGroup(_ identifier: String) throws(ContactStoreError) {
+        guard client.access.status == .authorized else {
+            throw ContactStoreError(
+                .authorizationDenied,
+                "client \(client.identifier) has limited access and cannot rename or delete groups",
+                affectedIdentifiers: [identifier])
+        }
+    }
+
     private mutating func updateGroup(_ group: MutableGroup) throws(ContactStoreError) {
+        try checkMayChangeGroup(group.identifier)
         let current = try existingGroup(group.identifier)
         try Self.checkGroupName(group)
         guard current.name != group.name else { return }
@@ -479,6 +534,7 @@ package struct SavePlanner<State: LedgerState> {
     }
 
     private mutating func deleteGroup(_ group: MutableGroup) throws(ContactStoreError) {
+        try checkMayChangeGroup(group.identifier)
         let current = try existingGroup(group.identifier)
         record(
             .deleteGroup(

@@ -41,6 +41,12 @@ public struct SaveRequest: Sendable {
         case removeMember(contactIdentifier: String, groupIdentifier: String)
         case addSubgroup(groupIdentifier: String, parentGroupIdentifier: String)
         case removeSubgroup(groupIdentifier: String, parentGroupIdentifier: String)
+        /// A deleted contact added back with its identifier, container and creator (an undo).
+        case restoreContact(MutableContact, containerIdentifier: String, createdBy: String)
+        /// A deleted group added back with its identifier and container (an undo).
+        case restoreGroup(MutableGroup, containerIdentifier: String)
+        /// The request undoes a record (or brings a contact back to a point), which the record names.
+        case undo(UndoKind, sequence: UInt64)
     }
 
     /// The calls made so far.
@@ -111,6 +117,28 @@ public struct SaveRequest: Sendable {
     public mutating func removeSubgroup(_ group: Group, from parent: Group) {
         operations.append(
             .removeSubgroup(groupIdentifier: group.identifier, parentGroupIdentifier: parent.identifier))
+    }
+}
+
+extension SaveRequest {
+    /// Adds a deleted contact back, keeping its identifier and recording `createdBy` as its
+    /// creator, as an undo does. The identifier must be free; unlike a new contact's, it need not
+    /// be a UUID, since a ledger keeps whatever identifiers its records hold. A limited client
+    /// may restore only a contact it created or was granted.
+    package mutating func restore(
+        _ contact: MutableContact, toContainerWithIdentifier container: String, createdBy: String
+    ) {
+        operations.append(.restoreContact(contact, containerIdentifier: container, createdBy: createdBy))
+    }
+
+    /// Adds a deleted group back, keeping its identifier, as an undo does.
+    package mutating func restore(_ group: MutableGroup, toContainerWithIdentifier container: String) {
+        operations.append(.restoreGroup(group, containerIdentifier: container))
+    }
+
+    /// Names what the request undoes; its record holds the name before its effects.
+    package mutating func markUndo(_ kind: UndoKind, of sequence: UInt64) {
+        operations.append(.undo(kind, sequence: sequence))
     }
 }
 

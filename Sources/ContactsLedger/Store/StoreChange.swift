@@ -99,7 +99,8 @@ extension LedgerEvent {
             case .addContact(let identifier, _, _, _), .updateContact(let identifier, _, _, _),
                 .deleteContact(let identifier, _, _, _, _), .addGroup(let identifier, _, _),
                 .updateGroup(let identifier, _, _), .deleteGroup(let identifier, _, _, _, _, _),
-                .addContainer(let identifier, _, _, _), .setAuthorization(let identifier, _, _):
+                .addContainer(let identifier, _, _, _), .setAuthorization(let identifier, _, _),
+                .requestAccess(let identifier, _):
                 add(identifier)
             case .addMember(let contact, let group), .removeMember(let contact, let group):
                 add(group)
@@ -115,6 +116,8 @@ extension LedgerEvent {
             case .unlinkContact(let contact, let linked):
                 add(contact)
                 linked.forEach(add)
+            case .undo:
+                break
             }
         }
         return result

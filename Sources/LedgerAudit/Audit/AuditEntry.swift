@@ -41,6 +41,8 @@ public enum AuditChange: Sendable, Hashable {
     case addContainer(Container)
     /// A client's authorization was decided.
     case setAuthorization(clientIdentifier: String, status: AuthorizationStatus, notesEntitlement: Bool)
+    /// A client asked for access (the owner answers with a later ``setAuthorization``).
+    case requestAccess(clientIdentifier: String, notesEntitlement: Bool)
     /// A limited client was granted contacts.
     case grantAccess(clientIdentifier: String, contactIdentifiers: [String])
     /// A limited client lost contacts.
@@ -49,6 +51,33 @@ public enum AuditChange: Sendable, Hashable {
     case linkContacts(contactIdentifiers: [String])
     /// A contact left its link set; the contacts it was linked to.
     case unlinkContact(contactIdentifier: String, linkedIdentifiers: [String])
+    /// The record is an undo: what it undoes. Its other changes are the undo's effects.
+    case undo(UndoReference)
+}
+
+/// What an undo undid: a deleted contact brought back, the inverse of a record, or a contact's
+/// values brought back to a point.
+public struct UndoReference: Sendable, Hashable {
+    /// The kind of undo.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A deleted contact brought back; ``UndoReference/sequence`` is the record that deleted it.
+        case undelete
+        /// The inverse of one record; ``UndoReference/sequence`` is that record.
+        case revert
+        /// A contact's values brought back to a point; ``UndoReference/sequence`` is that point.
+        case restore
+    }
+
+    /// The kind of undo.
+    public var kind: Kind
+    /// The record undone (for `undelete` and `revert`), or the point restored to (for `restore`).
+    public var sequence: UInt64
+
+    /// Creates a reference.
+    public init(kind: Kind, sequence: UInt64) {
+        self.kind = kind
+        self.sequence = sequence
+    }
 }
 
 /// One committed record in the audit log.
@@ -65,6 +94,12 @@ public struct AuditEntry: Sendable, Hashable {
     public var hash: SHA256Digest
     /// What it did, in order.
     public var changes: [AuditChange]
+
+    /// What the record undoes, when it is an undo.
+    public var undoes: UndoReference? {
+        for case .undo(let reference) in changes { return reference }
+        return nil
+    }
 
     /// The identifiers of the contacts, groups and clients it touched.
     public var affectedIdentifiers: [String]
@@ -123,6 +158,9 @@ public struct ContactRevision: Sendable, Hashable {
     public var kind: Kind
     /// The properties that changed (for a creation, every property set; for a deletion, every property cleared).
     public var changes: [PropertyChange]
+    /// What the record that made this revision undoes, when it is an undo (an undelete shows as
+    /// a creation that undoes the delete).
+    public var undoes: UndoReference?
 }
 
 /// How one contact differs between two points of a ledger.

@@ -16,15 +16,25 @@ public enum AuditJSON {
     /// operations}`, each operation an object whose `type` names it (`addContact`,
     /// `updateContact`, `deleteContact`, `addGroup`, `renameGroup`, `deleteGroup`, `addMember`,
     /// `removeMember`, `addSubgroup`, `removeSubgroup`, `addContainer`, `setAuthorization`,
-    /// `grantAccess`, `revokeAccess`, `linkContacts`, `unlinkContact`).
+    /// `requestAccess`, `grantAccess`, `revokeAccess`, `linkContacts` `{type, contacts}`,
+    /// `unlinkContact` `{type, contact, linked}`, and `undo`, `{type, kind, sequence}`, which names what an undo
+    /// undid: `kind` `undelete` or `revert` with the record undone, or `restore` with the point a
+    /// contact was brought back to). An undo's entry also has `undoes`, `{kind, sequence}`.
     public static func value(for entry: AuditEntry) -> JSONValue {
-        [
-            "sequence": .integer(entry.sequence), "time": .string(RFC3339.string(from: entry.commitDate)),
-            "author": .string(entry.author), "requestId": .string(entry.requestIdentifier.uuidString),
-            "hash": .string(entry.hash.hex),
-            "affectedIdentifiers": .array(entry.affectedIdentifiers.map { .string($0) }),
-            "operations": .array(entry.changes.map(value(for:))),
+        var pairs: [(String, JSONValue)] = [
+            ("sequence", .integer(entry.sequence)), ("time", .string(RFC3339.string(from: entry.commitDate))),
+            ("author", .string(entry.author)), ("requestId", .string(entry.requestIdentifier.uuidString)),
+            ("hash", .string(entry.hash.hex)),
+            ("affectedIdentifiers", .array(entry.affectedIdentifiers.map { .string($0) })),
+            ("operations", .array(entry.changes.map(value(for:)))),
         ]
+        if let undoes = entry.undoes { pairs.append(("undoes", value(for: undoes))) }
+        return .object(JSONObject(pairs))
+    }
+
+    /// What an undo undid: `{kind, sequence}`.
+    public static func value(for reference: UndoReference) -> JSONValue {
+        ["kind": .string(reference.kind.rawValue), "sequence": .integer(reference.sequence)]
     }
 
     /// One operation of a record.
@@ -75,6 +85,8 @@ public enum AuditJSON {
                 "type": "setAuthorization", "client": .string(client), "status": .string(statusName(status)),
                 "notesEntitlement": .bool(notesEntitlement),
             ]
+        case .requestAccess(let client, let notesEntitlement):
+            return ["type": "requestAccess", "client": .string(client), "notesEntitlement": .bool(notesEntitlement)]
         case .grantAccess(let client, let contacts):
             return ["type": "grantAccess", "client": .string(client), "contacts": .array(contacts.map { .string($0) })]
         case .revokeAccess(let client, let contacts):
@@ -85,6 +97,8 @@ public enum AuditJSON {
             return ["type": "linkContacts", "contacts": .array(contacts.map { .string($0) })]
         case .unlinkContact(let contact, let linked):
             return ["type": "unlinkContact", "contact": .string(contact), "linked": .array(linked.map { .string($0) })]
+        case .undo(let reference):
+            return ["type": "undo", "kind": .string(reference.kind.rawValue), "sequence": .integer(reference.sequence)]
         }
     }
 
@@ -101,13 +115,16 @@ public enum AuditJSON {
     }
 
     /// One revision of a contact: `{sequence, time, author, requestId, kind, changes}`, `kind`
-    /// being `created`, `updated` or `deleted`.
+    /// being `created`, `updated` or `deleted`, and `undoes`, `{kind, sequence}`, when the record
+    /// that made it is an undo.
     public static func value(for revision: ContactRevision) -> JSONValue {
-        [
-            "sequence": .integer(revision.sequence), "time": .string(RFC3339.string(from: revision.commitDate)),
-            "author": .string(revision.author), "requestId": .string(revision.requestIdentifier.uuidString),
-            "kind": .string(revision.kind.rawValue), "changes": value(for: revision.changes),
+        var pairs: [(String, JSONValue)] = [
+            ("sequence", .integer(revision.sequence)), ("time", .string(RFC3339.string(from: revision.commitDate))),
+            ("author", .string(revision.author)), ("requestId", .string(revision.requestIdentifier.uuidString)),
+            ("kind", .string(revision.kind.rawValue)), ("changes", value(for: revision.changes)),
         ]
+        if let undoes = revision.undoes { pairs.append(("undoes", value(for: undoes))) }
+        return .object(JSONObject(pairs))
     }
 
     /// A difference between two points: `{from, to, added, changed, deleted}`, `added` and

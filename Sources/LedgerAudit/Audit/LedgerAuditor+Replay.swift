@@ -33,6 +33,7 @@ extension LedgerAuditor {
     /// group and membership changes) and executed through the store's full commit path;
     /// access decisions and grants are re-committed as recorded.
     public func replayCheck(scratchDirectory: String? = nil, progress: Progress? = nil) throws -> ReplayCheck {
+        try checkReadsEverything("a replay check")
         let total = try reader.head().sequence
         let scratch: ContactStore
         if let scratchDirectory {
@@ -116,10 +117,10 @@ extension LedgerAuditor {
     private static func reexecute(
         _ record: JournalRecord, _ event: LedgerEvent, on scratch: ContactStore, sourceDefaultContainer: String
     ) throws -> LedgerEvent? {
-        let container: (String) -> String? = { $0 == sourceDefaultContainer ? nil : $0 }
         let storeLevel = event.operations.contains {
             switch $0 {
-            case .addContainer, .setAuthorization, .grantAccess, .revokeAccess, .linkContacts, .unlinkContact:
+            case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .linkContacts,
+                .unlinkContact:
                 return true
             default: return false
             }
@@ -128,64 +129,17 @@ extension LedgerAuditor {
         if storeLevel {
             try scratch.commitOperations(event.operations, author: record.author, requestID: record.requestID)
         } else {
-            var request = SaveRequest(requestIdentifier: record.requestID, transactionAuthor: record.author)
-            request.conflictPolicy = .lastWriterWins
-            var client = "contacts-ledger replay"
-            for operation in event.operations {
-                switch operation {
-                case .addContact(let identifier, let containerIdentifier, let createdBy, let values):
-                    client = createdBy
-                    request.add(
-                        MutableContact(identifier: identifier, values: values, availableKeys: .all, base: nil),
-                        toContainerWithIdentifier: container(containerIdentifier))
-                case .updateContact(let identifier, let keys, _, let new):
-                    let current = scratch.readState { projection, _ in projection.contact(identifier) }
-                    var values = current?.values ?? ContactValues()
-                    for key in keys.keys { values.copyValue(for: key, from: new) }
-                    request.update(
-                        MutableContact(
-                            identifier: identifier, values: values,
-                            availableKeys: keys.union(ContactKeySet(.identifier)),
-                            base: current?.values, revision: current?.revision ?? 0))
-                case .deleteContact(let identifier, _, _, _, let last):
-                    let current = scratch.readState { projection, _ in projection.contact(identifier) }
-                    request.delete(
-                        MutableContact(
-                            identifier: identifier, values: current?.values ?? last, availableKeys: .all,
-                            base: current?.values ?? last, revision: current?.revision ?? 0))
-                case .addGroup(let identifier, let containerIdentifier, let name):
-                    request.add(
-                        MutableGroup(identifier: identifier, name: name),
-                        toContainerWithIdentifier: container(containerIdentifier))
-                case .updateGroup(let identifier, _, let newName):
-                    request.update(MutableGroup(identifier: identifier, name: newName))
-                case .deleteGroup(let identifier, _, let name, _, _, _):
-                    request.delete(MutableGroup(identifier: identifier, name: name))
-                case .addMember(let contact, let group):
-                    request.addMember(placeholder(contact), to: Group(identifier: group, name: ""))
-                case .removeMember(let contact, let group):
-                    request.removeMember(placeholder(contact), from: Group(identifier: group, name: ""))
-                case .addSubgroup(let child, let parent):
-                    request.addSubgroup(Group(identifier: child, name: ""), to: Group(identifier: parent, name: ""))
-                case .removeSubgroup(let child, let parent):
-                    request.removeSubgroup(
-                        Group(identifier: child, name: ""), from: Group(identifier: parent, name: ""))
-                case .addContainer, .setAuthorization, .grantAccess, .revokeAccess, .linkContacts, .unlinkContact:
-                    break
-                }
-            }
-            try scratch.execute(request, onBehalfOf: client)
+            var rebuilt = RebuiltRequest(
+                record: record, scratch: scratch, sourceDefaultContainer: sourceDefaultContainer,
+                isUndo: event.undoReference != nil)
+            for operation in event.operations { rebuilt.take(operation) }
+            try scratch.execute(rebuilt.request, onBehalfOf: rebuilt.client)
         }
         var committed: LedgerEvent?
         try scratch.forEachCommittedEvent(after: before, through: scratch.headDigest.sequence) { _, event in
             committed = event
         }
         return committed
-    }
-
-    /// A contact that stands only for its identifier in a membership change.
-    private static func placeholder(_ identifier: String) -> Contact {
-        Contact(identifier: identifier, values: ContactValues(), availableKeys: [])
     }
 
     // MARK: Recovery and salvage
@@ -293,5 +247,99 @@ extension LedgerAuditor {
             """
         try SystemFileSystem().replaceAtomically(reportPath, with: Array(report.utf8))
         return Salvage(recordsCopied: records.count, head: head, damage: damage, reportPath: reportPath)
+    }
+}
+
+/// A recorded save request rebuilt from its effects, for a replay check: adds with the recorded
+/// identifiers and values, updates of the recorded keys, deletes, group and membership changes,
+/// and for an undo, its name and the contacts and groups it brought back with their identifiers.
+private struct RebuiltRequest {
+    let scratch: ContactStore
+    let sourceDefaultContainer: String
+    let isUndo: Bool
+    var request: SaveRequest
+    var client = "contacts-ledger replay"
+
+    init(record: JournalRecord, scratch: ContactStore, sourceDefaultContainer: String, isUndo: Bool) {
+        self.scratch = scratch
+        self.sourceDefaultContainer = sourceDefaultContainer
+        self.isUndo = isUndo
+        request = SaveRequest(requestIdentifier: record.requestID, transactionAuthor: record.author)
+        request.conflictPolicy = .lastWriterWins
+    }
+
+    /// The source's default container is named as nil (the scratch store's default).
+    private func container(_ identifier: String) -> String? {
+        identifier == sourceDefaultContainer ? nil : identifier
+    }
+
+    private func current(_ identifier: String) -> ContactState? {
+        scratch.readState { projection, _ in projection.contact(identifier) }
+    }
+
+    mutating func take(_ operation: LedgerOperation) {
+        switch operation {
+        case .addContact(let identifier, let containerIdentifier, let createdBy, let values):
+            let contact = MutableContact(identifier: identifier, values: values, availableKeys: .all, base: nil)
+            if isUndo {
+                request.restore(
+                    contact,
+                    toContainerWithIdentifier: container(containerIdentifier) ?? scratch.defaultContainerIdentifier(),
+                    createdBy: createdBy)
+            } else {
+                client = createdBy
+                request.add(contact, toContainerWithIdentifier: container(containerIdentifier))
+            }
+        case .updateContact(let identifier, let keys, _, let new):
+            let current = current(identifier)
+            var values = current?.values ?? ContactValues()
+            for key in keys.keys { values.copyValue(for: key, from: new) }
+            request.update(
+                MutableContact(
+                    identifier: identifier, values: values, availableKeys: keys.union(ContactKeySet(.identifier)),
+                    base: current?.values, revision: current?.revision ?? 0))
+        case .deleteContact(let identifier, _, _, _, let last):
+            let current = current(identifier)
+            request.delete(
+                MutableContact(
+                    identifier: identifier, values: current?.values ?? last, availableKeys: .all,
+                    base: current?.values ?? last, revision: current?.revision ?? 0))
+        default:
+            takeGroupOperation(operation)
+        }
+    }
+
+    private mutating func takeGroupOperation(_ operation: LedgerOperation) {
+        let group = { (identifier: String) in Group(identifier: identifier, name: "") }
+        switch operation {
+        case .addGroup(let identifier, let containerIdentifier, let name):
+            let added = MutableGroup(identifier: identifier, name: name)
+            if isUndo {
+                request.restore(
+                    added,
+                    toContainerWithIdentifier: container(containerIdentifier) ?? scratch.defaultContainerIdentifier())
+            } else {
+                request.add(added, toContainerWithIdentifier: container(containerIdentifier))
+            }
+        case .updateGroup(let identifier, _, let newName):
+            request.update(MutableGroup(identifier: identifier, name: newName))
+        case .deleteGroup(let identifier, _, let name, _, _, _):
+            request.delete(MutableGroup(identifier: identifier, name: name))
+        case .addMember(let contact, let groupID):
+            request.addMember(
+                Contact(identifier: contact, values: ContactValues(), availableKeys: []), to: group(groupID))
+        case .removeMember(let contact, let groupID):
+            request.removeMember(
+                Contact(identifier: contact, values: ContactValues(), availableKeys: []), from: group(groupID))
+        case .addSubgroup(let child, let parent):
+            request.addSubgroup(group(child), to: group(parent))
+        case .removeSubgroup(let child, let parent):
+            request.removeSubgroup(group(child), from: group(parent))
+        case .undo(let kind, let sequence):
+            request.markUndo(kind, of: sequence)
+        case .addContact, .updateContact, .deleteContact, .addContainer, .setAuthorization, .requestAccess,
+            .grantAccess, .revokeAccess, .linkContacts, .unlinkContact:
+            break
+        }
     }
 }

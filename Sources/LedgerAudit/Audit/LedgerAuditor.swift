@@ -16,8 +16,10 @@ public struct LedgerAuditor: Sendable {
 
     /// The ledger's reader.
     public let reader: JournalReader
+    /// What the client the auditor was given may see; nil when it reads for the owner.
+    package internal(set) var lens: AuditLens?
 
-    /// Opens the ledger at `path` for auditing.
+    /// Opens the ledger at `path` for auditing, with the owner's view of everything.
     public init(ledgerAt path: String) throws {
         do { reader = try JournalReader(at: path) } catch { throw error }
     }
@@ -52,12 +54,14 @@ public struct LedgerAuditor: Sendable {
             if let until, record.commitMicroseconds > until { return false }
             if let since, record.commitMicroseconds < since { return true }
             if let author = filter.author, record.author != author { return true }
-            let affected = event.affectedIdentifiers
+            let seen = lens.map { LedgerEvent(operations: $0.visible(event.operations)) } ?? event
+            if seen.operations.isEmpty { return true }
+            let affected = seen.affectedIdentifiers
             if let identifier = filter.identifier, !affected.contains(identifier) { return true }
             entries.append(
                 AuditEntry(
                     sequence: record.sequence, commitDate: record.commitDate, author: record.author,
-                    requestIdentifier: record.requestID, hash: record.hash, changes: event.operations.map(Self.change),
+                    requestIdentifier: record.requestID, hash: record.hash, changes: seen.operations.map(Self.change),
                     affectedIdentifiers: affected))
             return true
         }
@@ -91,10 +95,14 @@ public struct LedgerAuditor: Sendable {
             return .addContainer(Container(identifier: identifier, name: name, type: type))
         case .setAuthorization(let client, let status, let notes):
             return .setAuthorization(clientIdentifier: client, status: status, notesEntitlement: notes)
+        case .requestAccess(let client, let notes):
+            return .requestAccess(clientIdentifier: client, notesEntitlement: notes)
         case .grantAccess(let client, let contacts):
             return .grantAccess(clientIdentifier: client, contactIdentifiers: contacts)
         case .revokeAccess(let client, let contacts):
             return .revokeAccess(clientIdentifier: client, contactIdentifiers: contacts)
+        case .undo(let kind, let sequence):
+            return .undo(UndoReference(kind, sequence))
         case .linkContacts(let contacts): return .linkContacts(contactIdentifiers: contacts)
         case .unlinkContact(let contact, let linked):
             return .unlinkContact(contactIdentifier: contact, linkedIdentifiers: linked)
@@ -118,10 +126,13 @@ public struct LedgerAuditor: Sendable {
     }
 
     /// One contact's revisions, oldest first: who, when, and each property's old and new value.
+    /// A contact the auditor's client may not see has no revisions, as a missing one has none.
     public func revisions(ofContact identifier: String) throws -> [ContactRevision] {
         var revisions: [ContactRevision] = []
+        if let lens, !lens.sees(identifier) { return revisions }
         try forEachEvent { record, event in
-            for operation in event.operations {
+            let undoes = event.undoReference
+            for operation in lens?.visible(event.operations) ?? event.operations {
                 let kind: ContactRevision.Kind
                 let changes: [PropertyChange]
                 switch operation {
@@ -140,7 +151,7 @@ public struct LedgerAuditor: Sendable {
                 revisions.append(
                     ContactRevision(
                         sequence: record.sequence, commitDate: record.commitDate, author: record.author,
-                        requestIdentifier: record.requestID, kind: kind, changes: changes))
+                        requestIdentifier: record.requestID, kind: kind, changes: changes, undoes: undoes))
             }
             return true
         }
@@ -168,6 +179,7 @@ public struct LedgerAuditor: Sendable {
     /// Throws ``LedgerStorage/StorageError/corruption(location:reason:)`` for damage and
     /// ``LedgerInconsistency`` for an effect replay does not reproduce.
     public func verify(against digest: HeadDigest? = nil, progress: Progress? = nil) throws -> Verification {
+        try checkReadsEverything("verification")
         let verified = try reader.verify(against: digest)
         var projection = Projection(ledgerID: identity.ledgerID)
         try forEachEvent { record, event in
@@ -248,7 +260,7 @@ public struct LedgerAuditor: Sendable {
             if state.links(of: contact).filter({ $0 != contact }) != linked {
                 return "unlinks contact \(contact) from a link set replay does not reproduce"
             }
-        case .addContainer, .setAuthorization, .grantAccess, .revokeAccess:
+        case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .undo:
             break
         }
         return nil
@@ -285,8 +297,10 @@ public struct LedgerAuditor: Sendable {
         }
         var result: [String: ContactValues] = [:]
         for slot in projection.occupiedSlots {
-            if let owner = projection.owner(at: slot), let state = projection.state(at: slot) {
-                result[owner.identifier] = state.values
+            if let owner = projection.owner(at: slot), lens?.sees(owner.identifier) ?? true,
+                let state = projection.state(at: slot)
+            {
+                result[owner.identifier] = lens?.readable(state.values) ?? state.values
             }
         }
         return result
@@ -337,6 +351,7 @@ public struct LedgerAuditor: Sendable {
     /// read; an existing, non-empty destination is refused. A dry run writes nothing and
     /// reports what would differ from the source's current state.
     public func restore(to destination: String, at point: LedgerPoint, dryRun: Bool = false) throws -> Restore {
+        try checkReadsEverything("restore")
         let target = try sequence(at: point)
         let current = try reader.head().sequence
         let difference = try diff(from: .sequence(current), to: .sequence(target))
@@ -358,5 +373,33 @@ public struct LedgerAuditor: Sendable {
                 reason: "the restored head \(head) differs from the source's \(digest)")
         }
         return Restore(sequence: target, digest: head, differenceFromCurrent: difference, dryRun: false)
+    }
+}
+
+extension UndoReference {
+    /// The audit form of a recorded undo.
+    init(_ kind: UndoKind, _ sequence: UInt64) {
+        switch kind {
+        case .undelete: self.init(kind: .undelete, sequence: sequence)
+        case .revert: self.init(kind: .revert, sequence: sequence)
+        case .restore: self.init(kind: .restore, sequence: sequence)
+        }
+    }
+
+    /// The recorded form.
+    var recordedKind: UndoKind {
+        switch kind {
+        case .undelete: .undelete
+        case .revert: .revert
+        case .restore: .restore
+        }
+    }
+}
+
+extension LedgerEvent {
+    /// What the event undoes, when it is an undo.
+    var undoReference: UndoReference? {
+        for case .undo(let kind, let sequence) in operations { return UndoReference(kind, sequence) }
+        return nil
     }
 }

@@ -24,12 +24,13 @@ extension ContactStore {
             throw ContactStoreError(
                 .authorizationDenied, "client \(client.identifier) is \(access.status), not authorized")
         }
-        let client = client.identifier
+        let client = client
         return readState { projection, _ in
             var finder = DuplicateFinder(matchKeys: matchKeys, options: options)
+            let view = ClientView(client: client, access: access, in: projection)
             let slots = projection.occupiedSlots.filter { slot in
                 guard access.status != .authorized, let owner = projection.owner(at: slot) else { return true }
-                return owner.createdBy == client || projection.grants(of: client).contains(owner.identifier)
+                return view.sees(owner.identifier, createdBy: owner.createdBy)
             }
             return finder.report(slots: slots, in: projection, progress: progress)
         }

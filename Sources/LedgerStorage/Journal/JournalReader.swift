@@ -92,6 +92,12 @@ public struct JournalReader: Sendable {
         return cursor.head
     }
 
+    /// The first sequence of each segment file, in order: a reader looking for a recent record
+    /// reads the newest segments first.
+    public func segmentStarts() throws(StorageError) -> [UInt64] {
+        try LedgerDirectory.segmentSequences(paths, fileSystem: fileSystem)
+    }
+
     /// The chain hash of the record with this sequence number, or nil if there is none.
     public func hash(at sequence: UInt64) throws(StorageError) -> SHA256Digest? {
         if sequence == 0 { return .zero }

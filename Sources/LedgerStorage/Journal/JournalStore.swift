@@ -36,11 +36,24 @@ public protocol JournalStore: AnyObject, Sendable {
     func setGroupCompletionHandler(_ handler: (@Sendable () -> Void)?)
     /// Calls `body` with each durable record from `sequence` on, in order, until it returns false.
     func forEachRecord(from sequence: UInt64, _ body: (JournalRecord) throws -> Bool) throws
+    /// The first sequence of each segment, in order, so that a reader looking for a recent record
+    /// can read the newest segments first; a journal kept in one piece answers `[1]`.
+    func segmentStarts() throws -> [UInt64]
     /// Waits for queued records and stops accepting new ones.
     func close()
 }
 
+extension JournalStore {
+    /// One piece, starting at sequence 1.
+    public func segmentStarts() throws -> [UInt64] { [1] }
+}
+
 extension Journal: JournalStore {
+    /// The first sequence of each segment file, in order.
+    public func segmentStarts() throws -> [UInt64] {
+        try LedgerDirectory.segmentSequences(paths, fileSystem: fileSystemForReading)
+    }
+
     /// Reads the durable records from `sequence` on with a lock-free reader, stopping at the durable head.
     public func forEachRecord(from sequence: UInt64, _ body: (JournalRecord) throws -> Bool) throws {
         let limit = durableHead.sequence

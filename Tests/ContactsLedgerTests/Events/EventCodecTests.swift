@@ -13,7 +13,7 @@ import Testing
 struct EventCodecTests {
     @Test(
         "Every kind of operation round-trips exactly",
-        arguments: EventFixtures.everyOperation() + EventFixtures.laterOperations())
+        arguments: EventFixtures.everyOperation() + EventFixtures.laterOperations)
     func roundTrip(operation: LedgerOperation) throws {
         let event = LedgerEvent(operations: [operation])
         let payload = EventCodec.encode(event)
@@ -23,7 +23,7 @@ struct EventCodecTests {
 
     @Test("The fixtures hold every kind of operation the schema has")
     func everyKindCovered() throws {
-        let kinds = try (EventFixtures.everyOperation() + EventFixtures.laterOperations()).map { operation in
+        let kinds = try (EventFixtures.everyOperation() + EventFixtures.laterOperations).map { operation in
             let message = try StoredMessage(parsing: EventCodec.encode(LedgerEvent(operations: [operation])))
             return try #require(try message.message(1)?.entries.first?.field)
         }
@@ -244,6 +244,38 @@ struct EventCodecTests {
         let hex = EventFixtures.hex(EventCodec.encode(Self.goldenEvent))
         let golden = Self.goldenHexV2.filter(\.isHexDigit)
         #expect(hex == golden, "encoded: \(hex)")
+    }
+
+    @Test("A request for access encodes to its checked-in golden bytes and back")
+    func goldenRequestAccess() throws {
+        // Event.operations (1) of 9 bytes: Operation.requestAccess (15) of 7 bytes:
+        // clientIdentifier (1) "app", notesEntitlement (3) 1. Never edit these bytes.
+        let golden = "0a 09 7a 07 0a 03 61 70 70 18 01"
+        let event = LedgerEvent(operations: [.requestAccess(clientIdentifier: "app", notesEntitlement: true)])
+        #expect(EventFixtures.hex(EventCodec.encode(event)) == golden.filter(\.isHexDigit))
+        #expect(try EventCodec.decode(EventFixtures.bytes(hex: golden), schemaVersion: 2) == event)
+    }
+
+    @Test("A request for access that carries a status is refused")
+    func requestWithStatus() throws {
+        var encoder = WireEncoder()
+        encoder.appendMessage(field: 1) { $0.appendMessage(field: 15) { $0.appendVarint(field: 2, value: 3) } }
+        #expect(try Self.decodingError(encoder.bytes).reason == .invalidValue(3))
+    }
+
+    @Test("An undo's bytes are the checked-in golden bytes; an unknown or missing kind is refused")
+    func goldenUndo() throws {
+        // Event.operations (1) of 8 bytes: Operation.undo (16, two-byte key 82 01) of 5 bytes:
+        // Undo.sequence (1) = 300, Undo.kind (2) = 2, revert.
+        let golden = "0a 08 82 01 05 08 ac 02 10 02"
+        let event = LedgerEvent(operations: [.undo(kind: .revert, sequence: 300)])
+        #expect(EventFixtures.hex(EventCodec.encode(event)) == golden.filter(\.isHexDigit))
+        #expect(try EventCodec.decode(EventFixtures.bytes(hex: golden), schemaVersion: 2) == event)
+        for damaged in ["0a 08 82 01 05 08 ac 02 10 04", "0a 06 82 01 03 08 ac 02"] {
+            #expect(throws: EventDecodingError.self) {
+                try EventCodec.decode(EventFixtures.bytes(hex: damaged), schemaVersion: 2)
+            }
+        }
     }
 
     @Test("The golden bytes of every schema version decode to the fixed event")

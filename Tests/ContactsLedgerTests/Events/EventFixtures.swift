@@ -158,16 +158,16 @@ enum EventFixtures {
         ]
     }
 
-    /// Keeps the update's values to its keys, as a store records them.
-    /// One operation of each kind added after the golden payloads were written (links), which
-    /// ``everyOperation()`` leaves out so that the golden bytes stay those of the shipped kinds.
-    static func laterOperations() -> [LedgerOperation] {
-        [
-            .linkContacts(contactIdentifiers: ["C1", "", "C2"]),
-            .unlinkContact(contactIdentifier: "C1", linkedIdentifiers: ["C2", "C3"]),
-        ]
-    }
+    /// The operations of kinds added after the golden event was fixed, one of each and each
+    /// value of their enumerations: the golden bytes stay those of ``everyOperation()``.
+    static let laterOperations: [LedgerOperation] = [
+        .requestAccess(clientIdentifier: "app", notesEntitlement: true),
+        .undo(kind: .undelete, sequence: 7), .undo(kind: .revert, sequence: 300), .undo(kind: .restore, sequence: 0),
+        .linkContacts(contactIdentifiers: ["C1", "", "C2"]),
+        .unlinkContact(contactIdentifier: "C1", linkedIdentifiers: ["C2", "C3"]),
+    ]
 
+    /// Keeps the update's values to its keys, as a store records them.
     static func normalized(_ operation: LedgerOperation) -> LedgerOperation {
         guard case .updateContact(let identifier, let keys, let old, let new) = operation else { return operation }
         return .updateContact(identifier: identifier, keys: keys, old: old.keeping(keys), new: new.keeping(keys))
@@ -271,7 +271,7 @@ enum EventFixtures {
     static func randomOperation(using generator: inout SeededGenerator) -> LedgerOperation {
         func text() -> String { texts.randomElement(using: &generator)! }
         func list() -> [String] { (0..<Int.random(in: 0...4, using: &generator)).map { _ in text() } }
-        switch Int.random(in: 0...15, using: &generator) {
+        switch Int.random(in: 0...16, using: &generator) {
         case 0:
             return .addContact(
                 identifier: text(), containerIdentifier: text(), createdBy: text(),
@@ -304,8 +304,9 @@ enum EventFixtures {
             return .setAuthorization(
                 clientIdentifier: text(), status: AuthorizationStatus.allCases.randomElement(using: &generator)!,
                 notesEntitlement: Bool.random(using: &generator))
-        case 13: return .linkContacts(contactIdentifiers: list())
-        case 14: return .unlinkContact(contactIdentifier: text(), linkedIdentifiers: list())
+        case 13: return .requestAccess(clientIdentifier: text(), notesEntitlement: Bool.random(using: &generator))
+        case 14: return .linkContacts(contactIdentifiers: list())
+        case 15: return .unlinkContact(contactIdentifier: text(), linkedIdentifiers: list())
         default: return .revokeAccess(clientIdentifier: text(), contactIdentifiers: list())
         }
     }

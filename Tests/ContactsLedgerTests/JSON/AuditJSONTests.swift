@@ -54,6 +54,10 @@ struct AuditJSONTests {
                 ["type": "deleteGroup", "identifier": "G", "name": "A", "members": ["C"]]
             ),
             (
+                .undo(UndoReference(kind: .revert, sequence: 12)),
+                ["type": "undo", "kind": "revert", "sequence": 12]
+            ),
+            (
                 .addMember(contactIdentifier: "C", groupIdentifier: "G"),
                 ["type": "addMember", "contact": "C", "group": "G"]
             ),
@@ -76,6 +80,10 @@ struct AuditJSONTests {
             (
                 .setAuthorization(clientIdentifier: "app", status: .limited, notesEntitlement: false),
                 ["type": "setAuthorization", "client": "app", "status": "limited", "notesEntitlement": false]
+            ),
+            (
+                .requestAccess(clientIdentifier: "app", notesEntitlement: true),
+                ["type": "requestAccess", "client": "app", "notesEntitlement": true]
             ),
             (
                 .grantAccess(clientIdentifier: "app", contactIdentifiers: ["C"]),
@@ -104,6 +112,27 @@ struct AuditJSONTests {
                 + #""requestId":"12345678-1234-1234-1234-123456789ABC","hash":""#
                 + String(repeating: "0", count: 64)
                 + #"","affectedIdentifiers":["G","C"],"operations":[{"type":"addMember","contact":"C","group":"G"}]}"#)
+    }
+
+    @Test("An undo's entry and revisions name what it undid")
+    func undoEntry() throws {
+        let reference = UndoReference(kind: .undelete, sequence: 4)
+        let entry = AuditEntry(
+            sequence: 9, commitDate: Date(timeIntervalSince1970: 0), author: "me", requestIdentifier: UUID(),
+            hash: .zero, changes: [.undo(reference), .addMember(contactIdentifier: "C", groupIdentifier: "G")],
+            affectedIdentifiers: ["G", "C"])
+        #expect(entry.undoes == reference)
+        let value = AuditJSON.value(for: entry)
+        #expect(value["undoes"] == ["kind": "undelete", "sequence": 4])
+        #expect(value["operations"]?.arrayValue?.first == ["type": "undo", "kind": "undelete", "sequence": 4])
+        let revision = ContactRevision(
+            sequence: 9, commitDate: Date(timeIntervalSince1970: 0), author: "", requestIdentifier: UUID(),
+            kind: .created, changes: [Self.change], undoes: reference)
+        #expect(AuditJSON.value(for: revision)["undoes"] == ["kind": "undelete", "sequence": 4])
+        let plain = ContactRevision(
+            sequence: 2, commitDate: Date(timeIntervalSince1970: 0), author: "", requestIdentifier: UUID(),
+            kind: .updated, changes: [Self.change])
+        #expect(AuditJSON.value(for: plain)["undoes"] == nil)
     }
 
     @Test("A revision and a diff use the same change form")

@@ -192,7 +192,10 @@ struct LinkTests {
         #expect(limited.map(\.identifier) == [own.identifier])
         #expect(limited.first?.phoneNumbers.map(\.value.stringValue) == ["+1 415 555 0100"])
         #expect(try store.linkedContactIdentifiers(of: own.identifier) == [own.identifier])
-        try await store.grantAccess(toContactsWithIdentifiers: [hidden.identifier])
+        // Only the owner grants; the in-memory store records the owner's grant as it would be.
+        try store.commitOperations(
+            [.grantAccess(clientIdentifier: "picker", contactIdentifiers: [hidden.identifier])], author: "owner",
+            requestID: UUID())
         let granted = try store.unifiedContacts(matching: .matchingName("ada"), keysToFetch: keys)
         #expect(granted.map(\.identifier) == [hidden.identifier])
         #expect(granted.first?.givenName == "Augusta")

@@ -132,6 +132,24 @@ struct MergeTests {
         #expect(last == deletedBefore)
     }
 
+    @Test("Reverting a merge restores every contact exactly, values, identifiers and groups")
+    func mergeThenRevert() throws {
+        let sample = try Sample()
+        let third = makeContact(
+            given: "Augusta Ada", family: "King", phones: [(Label.work, "+44 20 7946 0999")],
+            emails: [(Label.home, "ada@example.com")])
+        try add([third], to: sample.store)
+        let before = ProjectionImage(sample.store)
+        let (plan, result) = try sample.store.merge(
+            [sample.first.identifier, sample.second.identifier, third.identifier], transactionAuthor: "merger")
+        #expect(plan.deletedIdentifiers.count == 2)
+        #expect(ProjectionImage(sample.store) != before)
+        let outcome = try LedgerUndo(store: sample.store).revert(
+            record: result.sequence, options: UndoOptions(author: "undoer"))
+        #expect(outcome.skipped.isEmpty)
+        #expect(ProjectionImage(sample.store) == before)
+    }
+
     @Test("Merges of a contact with itself, of a missing contact and of fewer than two are refused, writing nothing")
     func refusals() throws {
         let sample = try Sample()

@@ -248,18 +248,28 @@ struct AccessTests {
             ).count == 4)
     }
 
-    @Test("A limited client sees and changes only its granted contacts and those it created; grants are ledger events")
+    @Test("A limited client sees and changes only its granted contacts and those it created; grants are owner events")
     func limited() async throws {
         let directory = StoreDirectory()
-        let admin = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess("admin"))
-        let sample = try seedSampleContacts(admin)
-        admin.close()
+        var owner = try ContactStore(ledgerAt: directory.ledger, client: .owner("admin"))
+        let sample = try seedSampleContacts(owner)
+        owner.close()
 
-        let store = try ContactStore(
-            ledgerAt: directory.ledger, client: ClientContext(identifier: "limited-app", authorization: .limited))
+        let limitedClient = ClientContext(identifier: "limited-app", authorization: .limited)
+        var store = try ContactStore(ledgerAt: directory.ledger, client: limitedClient)
         #expect(try store.unifiedContacts(matching: .matchingName("a"), keysToFetch: listKeys).isEmpty)
-        try await store.grantAccess(toContactsWithIdentifiers: [sample.ada.identifier])
+        // The client cannot widen its own access.
+        await #expect {
+            try await store.grantAccess(toContactsWithIdentifiers: [sample.ada.identifier], toClient: "limited-app")
+        } throws: {
+            ($0 as? ContactStoreError)?.code == .authorizationDenied
+        }
+        store.close()
+        owner = try ContactStore(ledgerAt: directory.ledger, client: .owner("admin"))
+        try await owner.grantAccess(toContactsWithIdentifiers: [sample.ada.identifier], toClient: "limited-app")
+        owner.close()
+
+        store = try ContactStore(ledgerAt: directory.ledger, client: limitedClient)
         let own = makeContact(given: "Own", family: "Contact")
         try add([own], to: store)
         var visible: [String] = []
@@ -278,24 +288,29 @@ struct AccessTests {
         request = SaveRequest()
         request.update(ada)
         try await store.execute(request)
-        try await store.revokeAccess(toContactsWithIdentifiers: [sample.ada.identifier])
+        store.close()
+        owner = try ContactStore(ledgerAt: directory.ledger, client: .owner("admin"))
+        try await owner.revokeAccess(toContactsWithIdentifiers: [sample.ada.identifier], fromClient: "limited-app")
+        owner.close()
+        store = try ContactStore(ledgerAt: directory.ledger, client: limitedClient)
         #expect(throws: ContactStoreError.self) {
             try store.unifiedContact(withIdentifier: sample.ada.identifier, keysToFetch: listKeys)
         }
         store.close()
 
-        // The audit trail shows the grant and the revocation.
-        var grants: [LedgerOperation] = []
+        // The audit trail shows the grant and the revocation, each by the owner.
+        var grants: [(String, LedgerOperation)] = []
         let reader = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess())
-        try reader.forEachCommittedEvent(after: 0, through: reader.headDigest.sequence) { _, event in
+        try reader.forEachCommittedEvent(after: 0, through: reader.headDigest.sequence) { record, event in
             grants += event.operations.filter {
                 if case .grantAccess = $0 { return true }
                 if case .revokeAccess = $0 { return true }
                 return false
-            }
+            }.map { (record.author, $0) }
         }
+        #expect(grants.map(\.0) == ["admin", "admin"])
         #expect(
-            grants == [
+            grants.map(\.1) == [
                 .grantAccess(clientIdentifier: "limited-app", contactIdentifiers: [sample.ada.identifier]),
                 .revokeAccess(clientIdentifier: "limited-app", contactIdentifiers: [sample.ada.identifier]),
             ])

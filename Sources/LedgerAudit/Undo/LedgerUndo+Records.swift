@@ -1,0 +1,202 @@
+import ContactsEngine
+import ContactsLedger
+import ContactsModel
+import Foundation
+import LedgerStorage
+
+/// A contact's delete, as its record holds it.
+struct RecordedDelete {
+    var sequence: UInt64
+    var containerIdentifier: String
+    var createdBy: String
+    var groupIdentifiers: [String]
+    var last: ContactValues
+}
+
+/// How an undo finds the records it needs without reading the whole ledger: one record by its
+/// sequence; the newest segments first when it looks for the last delete of a contact or the
+/// last record before a time; and only the records after a point, decoding only those whose
+/// payload holds the contact's identifier.
+extension LedgerUndo {
+    /// The head's sequence.
+    var head: UInt64 { store.headDigest.sequence }
+
+    /// The record with this sequence and its event.
+    func event(at sequence: UInt64) throws -> (record: JournalRecord, event: LedgerEvent) {
+        guard sequence >= 1, sequence <= head else {
+            throw UndoError(.pointOutOfRange, "record \(sequence) is not in the ledger, whose head is \(head)")
+        }
+        var found: (JournalRecord, LedgerEvent)?
+        try store.forEachRecord(from: sequence) { record in
+            if record.sequence == sequence { found = (record, try Self.decode(record)) }
+            return false
+        }
+        guard let found else {
+            throw UndoError(.pointOutOfRange, "record \(sequence) is not in the ledger, whose head is \(head)")
+        }
+        return found
+    }
+
+    /// The sequence a point resolves to: a sequence as it is (at most the head), a time as the
+    /// last record committed at or before it (0 before the first).
+    func sequence(at point: LedgerPoint) throws -> UInt64 {
+        switch point {
+        case .sequence(let sequence):
+            guard sequence <= head else {
+                throw UndoError(.pointOutOfRange, "sequence \(sequence) is past the head, \(head)")
+            }
+            return sequence
+        case .time(let date):
+            let limit = Int64((date.timeIntervalSince1970 * 1_000_000).rounded(.down))
+            var last: UInt64 = 0
+            // Commit times never decrease along the journal, so the newest segment whose first
+            // record is at or before the time holds the answer.
+            try newestSegmentsFirst { records in
+                guard let first = records.first, first.commitMicroseconds <= limit else { return false }
+                last = records.last { $0.commitMicroseconds <= limit }?.sequence ?? 0
+                return true
+            }
+            return last
+        }
+    }
+
+    /// The last record that deleted the contact, read from the newest segment back to the
+    /// first that holds one.
+    func lastDelete(of identifier: String) throws -> RecordedDelete? {
+        let needles = Self.needles(identifier)
+        var found: RecordedDelete?
+        try newestSegmentsFirst { records in
+            for record in records.reversed() where Self.mentions(record.payload, needles) {
+                for case .deleteContact(identifier, let container, let creator, let groups, let last)
+                    in try Self.decode(record).operations
+                {
+                    found = RecordedDelete(
+                        sequence: record.sequence, containerIdentifier: container, createdBy: creator,
+                        groupIdentifiers: groups, last: last)
+                    return true
+                }
+            }
+            return false
+        }
+        return found
+    }
+
+    /// The operations that touch a contact (its adds, updates and deletes, its memberships, and
+    /// deletes of groups it was a member of) in the records after `start` through `end`, in order.
+    func operations(on identifier: String, after start: UInt64, through end: UInt64) throws -> [LedgerOperation] {
+        guard start < end else { return [] }
+        let needles = Self.needles(identifier)
+        var operations: [LedgerOperation] = []
+        try store.forEachRecord(from: start + 1) { record in
+            guard record.sequence <= end else { return false }
+            if Self.mentions(record.payload, needles) {
+                operations += try Self.decode(record).operations.filter { Self.touches($0, identifier) }
+            }
+            return record.sequence < end
+        }
+        return operations
+    }
+
+    /// Calls `body` with the records of each segment, newest segment first, until it returns true.
+    private func newestSegmentsFirst(_ body: ([JournalRecord]) throws -> Bool) throws {
+        var upper = head
+        for start in try store.segmentStarts().reversed() where start <= upper {
+            var records: [JournalRecord] = []
+            try store.forEachRecord(from: start) { record in
+                guard record.sequence <= upper else { return false }
+                records.append(record)
+                return record.sequence < upper
+            }
+            if try body(records) { return }
+            upper = start - 1
+            if upper == 0 { return }
+        }
+    }
+
+    /// Decodes a record's event, naming the record if it cannot be.
+    static func decode(_ record: JournalRecord) throws -> LedgerEvent {
+        do {
+            return try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+        } catch {
+            throw LedgerInconsistency(
+                sequence: record.sequence, location: record.location, reason: "payload cannot be decoded: \(error)")
+        }
+    }
+
+    /// Whether an operation concerns the contact's values or memberships.
+    static func touches(_ operation: LedgerOperation, _ identifier: String) -> Bool {
+        switch operation {
+        case .addContact(let contact, _, _, _), .updateContact(let contact, _, _, _),
+            .deleteContact(let contact, _, _, _, _), .addMember(let contact, _), .removeMember(let contact, _):
+            return contact == identifier
+        case .deleteGroup(_, _, _, let members, _, _):
+            return members.contains(identifier)
+        default:
+            return false
+        }
+    }
+
+    /// The byte strings a payload that mentions the identifier holds: its text, and for the
+    /// canonical form of a UUID, the 16 bytes the compact fields write instead.
+    static func needles(_ identifier: String) -> [[UInt8]] {
+        var needles = [Array(identifier.utf8)]
+        if let uuid = UUID(uuidString: identifier), uuid.uuidString == identifier {
+            let bytes = uuid.uuid
+            needles.append([
+                bytes.0, bytes.1, bytes.2, bytes.3, bytes.4, bytes.5, bytes.6, bytes.7, bytes.8, bytes.9, bytes.10,
+                bytes.11, bytes.12, bytes.13, bytes.14, bytes.15,
+            ])
+        }
+        return needles
+    }
+
+    /// Whether a payload holds any of the byte strings: a cheap test that spares decoding the
+    /// records that cannot concern the contact.
+    static func mentions(_ payload: [UInt8], _ needles: [[UInt8]]) -> Bool {
+        needles.contains { needle in
+            guard let first = needle.first, payload.count >= needle.count else { return false }
+            var index = 0
+            while index <= payload.count - needle.count {
+                if payload[index] == first && payload[index..<index + needle.count].elementsEqual(needle) {
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+}
+
+/// A contact's state, walked back from a later state over the operations between: an update's
+/// old values come back, a delete's last state and groups come back, an add means it did not exist
+/// before, and membership changes are undone.
+struct ContactRollback {
+    let identifier: String
+    var exists: Bool
+    var values: ContactValues
+    var groups: Set<String>
+
+    /// Undoes the operations, last first.
+    mutating func undo(_ operations: [LedgerOperation]) {
+        for operation in operations.reversed() { undo(operation) }
+    }
+
+    private mutating func undo(_ operation: LedgerOperation) {
+        switch operation {
+        case .updateContact(identifier, let keys, let old, _):
+            for key in keys.keys { values.copyValue(for: key, from: old) }
+        case .addContact(identifier, _, _, _):
+            exists = false
+        case .deleteContact(identifier, _, _, let groupIdentifiers, let last):
+            exists = true
+            values = last
+            groups = Set(groupIdentifiers)
+        case .addMember(identifier, let group):
+            groups.remove(group)
+        case .removeMember(identifier, let group), .deleteGroup(let group, _, _, _, _, _):
+            groups.insert(group)
+        default:
+            break
+        }
+    }
+}
