@@ -88,6 +88,10 @@ public enum ChangeHistoryEvent: Sendable, Hashable {
     case addSubgroup(groupIdentifier: String, parentGroupIdentifier: String)
     /// A group stopped being a subgroup.
     case removeSubgroup(groupIdentifier: String, parentGroupIdentifier: String)
+    /// Two contacts were linked as one person, like `CNChangeHistoryLinkContactsEvent`.
+    case linkContacts(fromContactIdentifier: String, toContactIdentifier: String)
+    /// A contact left the contacts it was linked with, like `CNChangeHistoryUnlinkContactEvent`.
+    case unlinkContact(identifier: String)
 }
 
 /// The events of a history fetch and the token to start the next one from.
@@ -165,6 +169,7 @@ extension ContactStore {
                 let keys = try historyKeys(additional, access)
                 let view = ClientView(client: client, access: access, in: projection)
                 var events = changes.contactEvents(in: projection, keys: keys, view: view)
+                events += changes.personLinkEvents(in: projection, view: view)
                 if request.includeGroupChanges {
                     events += changes.groupEvents(in: projection)
                     events += changes.linkEvents(in: projection, view: view)
@@ -238,6 +243,8 @@ private struct HistoryChanges {
     private var groupWasNew: [String: Bool] = [:]
     private var groupRenamed: Set<String> = []
     private var links: [ChangeHistoryEvent] = []
+    /// Links and unlinks of contacts as one person, in order.
+    private var personLinks: [ChangeHistoryEvent] = []
 
     init(excludedAuthors: Set<String>, clientIdentifier: String) {
         self.excludedAuthors = excludedAuthors
@@ -290,8 +297,14 @@ private struct HistoryChanges {
             links.append(.addSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
         case .removeSubgroup(let child, let parent):
             links.append(.removeSubgroup(groupIdentifier: child, parentGroupIdentifier: parent))
-        case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .undo, .linkContacts,
-            .unlinkContact:
+        case .linkContacts(let contacts):
+            // The link set recorded whole, told as the framework tells it: the first to each other.
+            for other in contacts.dropFirst() {
+                personLinks.append(.linkContacts(fromContactIdentifier: contacts[0], toContactIdentifier: other))
+            }
+        case .unlinkContact(let contact, _):
+            personLinks.append(.unlinkContact(identifier: contact))
+        case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .undo:
             break
         }
     }
@@ -330,6 +343,19 @@ private struct HistoryChanges {
             }
         }
         return events
+    }
+
+    /// Links and unlinks of contacts, in order, between contacts that exist and the client sees.
+    func personLinkEvents(in projection: Projection, view: ClientView) -> [ChangeHistoryEvent] {
+        personLinks.filter { event in
+            switch event {
+            case .linkContacts(let from, let to):
+                return view.sees(from, in: projection) && view.sees(to, in: projection)
+            case .unlinkContact(let identifier):
+                return view.sees(identifier, in: projection)
+            default: return false
+            }
+        }
     }
 
     /// The groups' events: adds, renames, and deletes of groups that existed at the token.

@@ -201,4 +201,36 @@ struct LinkTests {
         #expect(granted.first?.givenName == "Augusta")
         #expect(granted.first?.phoneNumbers.count == 2)
     }
+
+    @Test("Change history tells links and unlinks as the framework does, only between contacts the client sees")
+    func changeHistory() throws {
+        let sample = try Sample()
+        let store = sample.store
+        let token = store.currentHistoryToken
+        try store.link([sample.ada.identifier, sample.lovelace.identifier, sample.other.identifier])
+        try store.unlink(sample.other.identifier)
+        let events = try store.changeHistory(ChangeHistoryFetchRequest(startingToken: token)).events
+        #expect(
+            events == [
+                .linkContacts(
+                    fromContactIdentifier: sample.ada.identifier, toContactIdentifier: sample.lovelace.identifier),
+                .linkContacts(
+                    fromContactIdentifier: sample.ada.identifier, toContactIdentifier: sample.other.identifier),
+                .unlinkContact(identifier: sample.other.identifier),
+            ])
+
+        // A limited client that sees only one side of a link is told nothing of it.
+        let limited = ContactStore.inMemory(client: ClientContext(identifier: "picker", authorization: .limited))
+        let own = makeContact(given: "Own", family: "Card")
+        try add([own], to: limited)
+        let hidden = makeContact(given: "Hidden", family: "Card")
+        var request = SaveRequest()
+        request.add(hidden, toContainerWithIdentifier: nil)
+        try limited.execute(request, onBehalfOf: "other-app")
+        let before = limited.currentHistoryToken
+        try limited.commitOperations(
+            [.linkContacts(contactIdentifiers: [hidden.identifier, own.identifier])], author: "other-app",
+            requestID: UUID())
+        #expect(try limited.changeHistory(ChangeHistoryFetchRequest(startingToken: before)).events.isEmpty)
+    }
 }
