@@ -22,20 +22,20 @@ enum VCardFileKind {
         for signature in signatures where original.starts(with: signature.bytes) {
             return "not a vCard file: it starts with \(signature.name)"
         }
-        if containsBeginCard(bytes) { return nil }
+        // A card that lost its BEGIN:VCARD is still a card to report, not another kind of file.
+        if contains(bytes, "BEGIN:VCARD") || contains(bytes, "END:VCARD") { return nil }
         let isText = !bytes.contains(0) && String(validating: bytes, as: UTF8.self) != nil
         return "not a vCard file: it starts with \(isText ? "plain text" : "binary data") and holds no BEGIN:VCARD"
     }
 
-    /// Whether `BEGIN:VCARD` appears anywhere, in any letter case.
-    private static func containsBeginCard(_ bytes: [UInt8]) -> Bool {
-        let pattern = Array("begin:vcard".utf8)
-        guard bytes.count >= pattern.count else { return false }
+    /// Whether the ASCII `pattern` appears anywhere in `bytes`, in any letter case.
+    private static func contains(_ bytes: [UInt8], _ pattern: String) -> Bool {
+        let count = pattern.utf8.count
+        let first = pattern.utf8.first.map { $0 | 0x20 } ?? 0
+        guard bytes.count >= count else { return false }
         var start = 0
-        while start <= bytes.count - pattern.count {
-            guard let found = bytes[start...].firstIndex(where: { $0 | 0x20 == 0x62 }) else { return false }
-            guard found <= bytes.count - pattern.count else { return false }
-            if VCardBytes.equalsIgnoringASCIICase(bytes[found..<found + pattern.count], "BEGIN:VCARD") { return true }
+        while let found = bytes[start...].firstIndex(where: { $0 | 0x20 == first }), found <= bytes.count - count {
+            if VCardBytes.equalsIgnoringASCIICase(bytes[found..<found + count], pattern) { return true }
             start = found + 1
         }
         return false
