@@ -43,6 +43,10 @@ let usage = """
     Exit codes: 0 success; 64 usage error; 1 any other failure.
     """
 
+/// The region every store of the bench reads phone numbers in: the generator writes NANP numbers
+/// mostly, and the figures must not depend on the locale of the machine that runs it.
+let benchRegion = "us"
+
 struct Options {
     var quick = false
     var table = false
