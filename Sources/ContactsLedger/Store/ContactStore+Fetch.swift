@@ -172,17 +172,15 @@ extension ContactStore {
         if resolved == .userDefault { resolved = ContactsUserDefaults.shared.sortOrder }
         guard resolved == .givenName || resolved == .familyName else { return slots }
         let sortKeys = ContactKeySet([.givenName, .familyName, .organizationName])
+        var folds = SortFolding()
         let keyed: [(key: [String], identifier: String, slot: ContactSlot)] = slots.compactMap { slot in
             guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: sortKeys) else {
                 return nil
             }
             let values = state.values
-            let fold: (String) -> String = {
-                $0.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            }
             let first = values[string: resolved == .givenName ? .givenName : .familyName]
             let second = values[string: resolved == .givenName ? .familyName : .givenName]
-            var key = [fold(first), fold(second), fold(values[string: .organizationName])]
+            var key = [folds.fold(first), folds.fold(second), folds.fold(values[string: .organizationName])]
             // Contacts without any name sort by organization, among the others by that name.
             if key[0].isEmpty && key[1].isEmpty { key = [key[2], "", ""] }
             return (key, owner.identifier, slot)
@@ -191,6 +189,23 @@ extension ContactStore {
             if left.key != right.key { return left.key.lexicographicallyPrecedes(right.key) }
             return left.identifier < right.identifier
         }.map(\.slot)
+    }
+
+    /// Folds sort keys as Foundation's case-, diacritic- and width-insensitive folding does:
+    /// ASCII text by lowering its letters, which is all that folding does to it, and other text
+    /// once per distinct string, since names repeat across an address book.
+    private struct SortFolding {
+        private var folded: [String: String] = [:]
+
+        mutating func fold(_ text: String) -> String {
+            if text.utf8.allSatisfy({ $0 < 0x80 }) {
+                return String(decoding: text.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+            }
+            if let known = folded[text] { return known }
+            let result = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            folded[text] = result
+            return result
+        }
     }
 
     /// The groups matching a predicate (all groups when nil), like `groups(matching:)`.
