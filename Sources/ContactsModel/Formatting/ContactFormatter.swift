@@ -215,8 +215,16 @@ public struct ContactFormatter: Sendable, Hashable {
     }
 
     private static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Most names start and end with an ASCII letter: nothing to trim, and Foundation's
+        // trimming (a bridge to NSString) costs more than formatting the rest of the name.
+        if let first = text.utf8.first, let last = text.utf8.last, Self.isASCIIGraphic(first), Self.isASCIIGraphic(last) {
+            return text
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
+
+    /// Whether a byte is a visible ASCII character (no space, control character or non-ASCII).
+    private static func isASCIIGraphic(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
 
     /// Stops the program naming the first key of the set that the contact lacks.
     private static func requireKeys(_ keys: ContactKeySet, of contact: Contact) {
