@@ -51,7 +51,8 @@ struct ImportDuplicatesTests {
         #expect(try work.succeed(["list"]).lines.count == 2)
         let json = try work.succeed(["import", "b.vcf", "--json"]).json()
         #expect(json["unchanged"]?.arrayValue?.first?["identifier"] == .string(uid))
-        expectFailure(try work.run(["import", "b.vcf", "--duplicates", "merge"]), 64, mentioning: "add, update or skip")
+        expectFailure(
+            try work.run(["import", "b.vcf", "--duplicates", "merge"]), 64, mentioning: "add, update or skip")
     }
 
     @Test("Cards glued together by files without a final line break are each imported")
@@ -94,7 +95,8 @@ struct ImportDuplicatesTests {
         try write(Self.card("One") + Self.card("Two"), "two.vcf", in: work)
         let quiet = try work.succeed(["import", "--quiet", "two.vcf"])
         #expect(quiet.stdout.isEmpty)
-        try write(Self.card("Three") + "BEGIN:VCARD\r\nVERSION:3.0\r\nBDAY:no date\r\nEND:VCARD\r\n", "bad.vcf", in: work)
+        try write(
+            Self.card("Three") + "BEGIN:VCARD\r\nVERSION:3.0\r\nBDAY:no date\r\nEND:VCARD\r\n", "bad.vcf", in: work)
         let rejected = try work.run(["import", "--quiet", "bad.vcf"])
         #expect(rejected.status == 65)
         #expect(rejected.lines.count == 1)

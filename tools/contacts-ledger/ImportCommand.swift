@@ -255,7 +255,8 @@ final class ImportReport {
     /// how many cards were saved before it and how to finish the import when there were any.
     func failureLine(_ message: String, base: UUID) -> String {
         guard imported.count + updated.count > 0 else { return "\(message) (request \(base.uuidString) not saved)" }
-        return "\(message); \(imported.count + updated.count) card(s) were saved before it; run the same import again with "
+        return
+            "\(message); \(imported.count + updated.count) card(s) were saved before it; run the same import again with "
             + "--request-id \(base.uuidString) to save the rest exactly once"
     }
 

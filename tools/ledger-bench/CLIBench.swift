@@ -66,7 +66,8 @@ struct CLIBench {
 
     /// The first contact in storage order: its identifier and its given name, to show and search.
     private func sampleContact(tool: String) throws -> (String, String) {
-        let (output, _) = try Self.execute(tool, ["--ledger", ledger, "--region", benchRegion, "list", "--sort", "none"])
+        let (output, _) = try Self.execute(
+            tool, ["--ledger", ledger, "--region", benchRegion, "list", "--sort", "none"])
         let line = String(decoding: output.prefix { $0 != 0x0A }, as: UTF8.self)
         let identifier = String(line.prefix(36))
         let name = line.dropFirst(38).split(separator: " ").first.map(String.init) ?? "a"

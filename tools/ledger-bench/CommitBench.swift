@@ -171,7 +171,8 @@ struct CommitBench {
     func group(writers: Int, round: Int) async throws -> Group {
         let ledger = scratch + "/group-\(writers)-\(round).ledger"
         let fileSystem = CountingFileSystem()
-        let store = try ContactStore(ledgerAt: ledger, client: .fullAccess("bench-group", region: benchRegion), fileSystem: fileSystem)
+        let store = try ContactStore(
+            ledgerAt: ledger, client: .fullAccess("bench-group", region: benchRegion), fileSystem: fileSystem)
         let perWriter = quick ? max(10, 200 / writers) : max(200, 3_000 / writers)
         var batches: [[MutableContact]] = []
         for writer in 0..<writers {

@@ -89,7 +89,8 @@ struct LedgerMeasurement {
             try FileManager.default.moveItem(atPath: snapshots, toPath: hidden)
             defer { try? FileManager.default.moveItem(atPath: hidden, toPath: snapshots) }
             let replayStart = nanoseconds()
-            let replayed = try ContactStore(readingLedgerAt: path, client: .fullAccess("bench-replay", region: benchRegion))
+            let replayed = try ContactStore(
+                readingLedgerAt: path, client: .fullAccess("bench-replay", region: benchRegion))
             replaySeconds.append(Double(nanoseconds() - replayStart) / 1e9)
             result["replayed_contacts"] = replayed.withProjection { $0.contactCount }
             replayed.close()

@@ -666,7 +666,9 @@ package struct SearchIndexes: Sendable {
 
     /// Adds the ending of a phone key that is indexed already.
     private mutating func insertEnding(_ slot: ContactSlot, _ key: PhoneKey) {
-        let ending = key.integerKey.map(PhoneNumbering.endingKey(ofIntegerKey:)) ?? PhoneNumbering.endingKey(ofPacked: key.packed)
+        let ending =
+            key.integerKey.map(PhoneNumbering.endingKey(ofIntegerKey:))
+            ?? PhoneNumbering.endingKey(ofPacked: key.packed)
         if let ending { phoneEndings.insert(slot, key: ending) }
     }
 

@@ -99,7 +99,8 @@ extension ContactStore {
 
     /// The slots of the contacts with a number matching a phone query: the whole number's, and
     /// those of the numbers it is the end of, when it is a partial number.
-    private static func phoneSlots(_ query: String, _ projection: Projection, _ indexes: SearchIndexes) -> [ContactSlot] {
+    private static func phoneSlots(_ query: String, _ projection: Projection, _ indexes: SearchIndexes) -> [ContactSlot]
+    {
         indexes.slots(matchingPhoneNumber: query) { slot in
             projection.state(at: slot, keys: [.phoneNumbers])?.values.phoneNumbers.map(\.value.stringValue) ?? []
         }
@@ -202,7 +203,8 @@ extension ContactStore {
                 return String(decoding: text.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
             }
             if let known = folded[text] { return known }
-            let result = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            let result = text.folding(
+                options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             folded[text] = result
             return result
         }

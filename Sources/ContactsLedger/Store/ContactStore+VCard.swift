@@ -143,7 +143,8 @@ extension ContactStore {
             try save([card], id: id ?? Self.importRequestIdentifier(base: run.base, cards: [card.index]), in: &run)
         } catch let error as ContactStoreError where Self.refusesCard(error) {
             if error.code == .insertedRecordAlreadyExists, case .add(_, let fallback?) = card.action {
-                try saveAlone(PlannedCard(index: card.index, action: .add(fallback, fallback: nil)), renamed: true, in: &run)
+                try saveAlone(
+                    PlannedCard(index: card.index, action: .add(fallback, fallback: nil)), renamed: true, in: &run)
                 return
             }
             run.summary.rejected.append(

@@ -82,7 +82,8 @@ extension ContactStore {
         var values = card
         for key in ContactKeySet.all.keys {
             switch ContactKeyTable.kind(of: key) {
-            case .labeledDates: values[labeledDates: key] = adopting(card[labeledDates: key], existing[labeledDates: key])
+            case .labeledDates:
+                values[labeledDates: key] = adopting(card[labeledDates: key], existing[labeledDates: key])
             case .labeledPhoneNumbers:
                 values[phoneNumbers: key] = adopting(card[phoneNumbers: key], existing[phoneNumbers: key])
             case .labeledStrings:

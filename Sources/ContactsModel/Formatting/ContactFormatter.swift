@@ -217,7 +217,8 @@ public struct ContactFormatter: Sendable, Hashable {
     private static func trimmed(_ text: String) -> String {
         // Most names start and end with an ASCII letter: nothing to trim, and Foundation's
         // trimming (a bridge to NSString) costs more than formatting the rest of the name.
-        if let first = text.utf8.first, let last = text.utf8.last, Self.isASCIIGraphic(first), Self.isASCIIGraphic(last) {
+        if let first = text.utf8.first, let last = text.utf8.last, Self.isASCIIGraphic(first), Self.isASCIIGraphic(last)
+        {
             return text
         }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)

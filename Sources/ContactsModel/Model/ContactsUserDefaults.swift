@@ -43,9 +43,10 @@ public struct ContactsUserDefaults: Sendable, Hashable {
     /// picks it, read as `language_TERRITORY.codeset@modifier` (`de_DE.UTF-8` gives "de"); nil
     /// when that locale names no two-letter territory (`C`, `POSIX`, `C.UTF-8`, `en`).
     public static func localeRegion(in environment: [String: String]) -> String? {
-        guard let name = ["LC_ALL", "LC_TELEPHONE", "LANG"].lazy.compactMap({ environment[$0] }).first(where: {
-            !$0.isEmpty
-        })
+        guard
+            let name = ["LC_ALL", "LC_TELEPHONE", "LANG"].lazy.compactMap({ environment[$0] }).first(where: {
+                !$0.isEmpty
+            })
         else { return nil }
         let locale = name.split(separator: "@", maxSplits: 1)[0].split(separator: ".", maxSplits: 1).first ?? ""
         let parts = locale.split(separator: "_")

@@ -112,7 +112,8 @@ struct StoreImportDuplicatesTests {
     @Test("Cards glued together without a line break are read apart, with their line numbers")
     func gluedCards() throws {
         let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Card;One;;;\r\nEND:VCARD"
-        let glued = card + card + "\r\n" + card + "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Bad;;;;\r\nBDAY:not a date\r\nEND:VCARD"
+        let glued =
+            card + card + "\r\n" + card + "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Bad;;;;\r\nBDAY:not a date\r\nEND:VCARD"
         let read = try VCardSerialization.read(Data(glued.utf8))
         #expect(read.contacts.count == 3)
         #expect(read.rejected.map(\.cardIndex) == [3])
@@ -120,17 +121,22 @@ struct StoreImportDuplicatesTests {
         #expect(read.rejected.first?.line == 14)
     }
 
-    @Test("An empty file and files that are not vCards are named as such", arguments: [
-        ([UInt8](), "empty file"),
-        (Array(" \r\n\n".utf8), "empty file"),
-        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13], "not a vCard file: it starts with PNG image data"),
-        ([0xFF, 0xD8, 0xFF, 0xE0, 0, 16], "not a vCard file: it starts with JPEG image data"),
-        (Array("%PDF-1.7\n".utf8), "not a vCard file: it starts with a PDF document"),
-        ([0x50, 0x4B, 0x03, 0x04, 20, 0], "not a vCard file: it starts with a ZIP archive"),
-        ([0x1F, 0x8B, 8, 0], "not a vCard file: it starts with gzip-compressed data"),
-        (Array("name,phone\nAda,+44 20 7946 0958\n".utf8), "not a vCard file: it starts with plain text"),
-        ([0, 1, 2, 3, 0xFE, 0x80, 0], "not a vCard file: it starts with binary data"),
-    ])
+    @Test(
+        "An empty file and files that are not vCards are named as such",
+        arguments: [
+            ([UInt8](), "empty file"),
+            (Array(" \r\n\n".utf8), "empty file"),
+            (
+                [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13],
+                "not a vCard file: it starts with PNG image data"
+            ),
+            ([0xFF, 0xD8, 0xFF, 0xE0, 0, 16], "not a vCard file: it starts with JPEG image data"),
+            (Array("%PDF-1.7\n".utf8), "not a vCard file: it starts with a PDF document"),
+            ([0x50, 0x4B, 0x03, 0x04, 20, 0], "not a vCard file: it starts with a ZIP archive"),
+            ([0x1F, 0x8B, 8, 0], "not a vCard file: it starts with gzip-compressed data"),
+            (Array("name,phone\nAda,+44 20 7946 0958\n".utf8), "not a vCard file: it starts with plain text"),
+            ([0, 1, 2, 3, 0xFE, 0x80, 0], "not a vCard file: it starts with binary data"),
+        ])
     func notVCards(bytes: [UInt8], message: String) throws {
         let store = ContactStore.inMemory()
         let head = store.headDigest
