@@ -655,12 +655,18 @@ package struct SearchIndexes: Sendable {
             phoneCallingCodes[callingCode, default: 0] += 1
         }
         switch key {
-        case .integer(let integer):
-            phones.insert(slot, key: integer)
-            if let ending = PhoneNumbering.endingKey(ofIntegerKey: integer) { phoneEndings.insert(slot, key: ending) }
-        case .packed:
-            longPhones.insert(slot, key: scratchKey)
-            phoneEndings.insert(slot, key: PhoneNumbering.endingKey(ofPacked: scratchKey))
+        case .integer(let integer): phones.insert(slot, key: integer)
+        case .packed: longPhones.insert(slot, key: scratchKey)
+        }
+        if let ending = endingKey(key) { phoneEndings.insert(slot, key: ending) }
+    }
+
+    /// The endings index's key for a stored phone key (a `.packed` one is in ``scratchKey``), or
+    /// nil for a national number of fewer than seven digits.
+    private func endingKey(_ key: PhoneNumbering.StoredPhoneKey) -> UInt64? {
+        switch key {
+        case .integer(let integer): PhoneNumbering.endingKey(ofIntegerKey: integer)
+        case .packed: PhoneNumbering.endingKey(ofPacked: scratchKey)
         }
     }
 
@@ -679,13 +685,10 @@ package struct SearchIndexes: Sendable {
             if phoneCallingCodes[callingCode] == 0 { phoneCallingCodes[callingCode] = nil }
         }
         switch key {
-        case .integer(let integer):
-            phones.remove(slot, key: integer)
-            if let ending = PhoneNumbering.endingKey(ofIntegerKey: integer) { phoneEndings.remove(slot, key: ending) }
-        case .packed:
-            longPhones.remove(slot, key: scratchKey)
-            phoneEndings.remove(slot, key: PhoneNumbering.endingKey(ofPacked: scratchKey))
+        case .integer(let integer): phones.remove(slot, key: integer)
+        case .packed: longPhones.remove(slot, key: scratchKey)
         }
+        if let ending = endingKey(key) { phoneEndings.remove(slot, key: ending) }
     }
 
     private func hasPhone(_ slot: ContactSlot, key: PhoneNumbering.StoredPhoneKey) -> Bool {
