@@ -73,7 +73,7 @@ func printContacts(_ contacts: [Contact], json: Bool) {
         bytes.reserveCapacity(1 << 21)
         for (index, contact) in contacts.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            ContactJSON.value(for: contact).write(to: &bytes)
+            ContactJSON.write(contact, to: &bytes)
             if bytes.count >= 1 << 20 {
                 try? StreamOutput.writeAll(bytes, to: STDOUT_FILENO)
                 bytes.removeAll(keepingCapacity: true)
