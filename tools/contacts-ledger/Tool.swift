@@ -224,7 +224,8 @@ enum Tool {
         case let error as ContactJSONError: (.dataError, "malformed contact JSON: \(error)")
         case let error as VCardCardError: (.dataError, "malformed vCard: \(error)")
         case let error as LedgerInconsistency: (.dataError, "the ledger is inconsistent: \(error)")
-        case let error as UndoError: (.failure, error.message)
+        case let error as UndoError:
+            ([.contactMissing, .notAtPoint].contains(error.code) ? .notFound : .failure, error.message)
         case let error as EventDecodingError: (.dataError, "a record cannot be decoded: \(error)")
         default: (.failure, "\(error)")
         }
