@@ -84,6 +84,20 @@ enum ExitCode: Int32 {
         """
 }
 
+/// Runs `body`, which creates `destination` (a restored or salvaged ledger), turning a system
+/// failure on the destination or inside it into "cannot create" (73): the problem is the target,
+/// not the ledger read.
+func creating<T>(_ destination: String, _ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as StorageError {
+        guard case .system(_, let path, _) = error, path == destination || path.hasPrefix(destination + "/") else {
+            throw error
+        }
+        throw CommandFailure(.cannotCreate, "cannot create \(destination): \(error)")
+    }
+}
+
 /// A failure a command reports: one line for stderr and the exit code.
 struct CommandFailure: Error {
     /// The exit code.

@@ -59,7 +59,10 @@ enum LocalTime {
             (components.hour, components.minute, components.second) = (time.hour, time.minute, time.second)
             return moment(components, nanosecond: time.nanosecond)
         }
-        guard end == .end else { return moment(components, nanosecond: 0) }
+        if end == .start {
+            (components.hour, components.minute, components.second) = (0, 0, 0)
+            return moment(components, nanosecond: 0)
+        }
         (components.hour, components.minute, components.second) = (23, 59, 59)
         return moment(components, nanosecond: 999_999_999)
     }

@@ -88,6 +88,7 @@ enum HelpText {
                                such as gb (default: $CONTACTS_LEDGER_REGION, else us); phone search and
                                duplicates read numbers with it.
           --help, -h           Prints this help.
+          --version            Prints the tool's version and the formats it writes (before the command).
         """
 
     /// The `--as-of` option.
