@@ -20,7 +20,8 @@ struct CompletionCommand: ToolCommand {
         guard Completion.shells.contains(shell) else {
             throw CommandFailure(
                 .usage,
-                "completion needs bash, zsh or fish, got \(shell)" + Spelling.hint(for: shell, among: Completion.shells))
+                "completion needs bash, zsh or fish, got \(shell)" + Spelling.hint(for: shell, among: Completion.shells)
+            )
         }
     }
 
@@ -66,6 +67,8 @@ enum Completion {
 
     /// The options that take a value, every command's and the global ones, as `--name`.
     static var valuedOptions: [String] {
-        Array(Set(Tool.commandTypes.flatMap { $0.valued }).union(["ledger", "wait", "region"])).sorted().map { "--" + $0 }
+        Array(Set(Tool.commandTypes.flatMap { $0.valued }).union(["ledger", "wait", "region"])).sorted().map {
+            "--" + $0
+        }
     }
 }

@@ -160,7 +160,9 @@ struct DemoCommand: ToolCommand {
     }
 
     /// The contact with the sample's given and family name, if the ledger has one.
-    private static func existingContact(named sample: MutableContact, in store: ContactStore) throws
+    private static func existingContact(
+        named sample: MutableContact, in store: ContactStore
+    ) throws
         -> MutableContact?
     {
         let found = try store.unifiedContacts(

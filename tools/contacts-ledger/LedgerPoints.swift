@@ -59,18 +59,22 @@ enum LocalTime {
             (components.hour, components.minute, components.second) = (time.hour, time.minute, time.second)
             return moment(components, nanosecond: time.nanosecond)
         }
-        if end == .start {
-            (components.hour, components.minute, components.second) = (0, 0, 0)
-            return moment(components, nanosecond: 0)
-        }
-        (components.hour, components.minute, components.second) = (23, 59, 59)
-        return moment(components, nanosecond: 999_999_999)
+        (components.hour, components.minute, components.second) = (0, 0, 0)
+        guard let start = moment(components, nanosecond: 0) else { return nil }
+        guard end == .end, let next = calendar.date(byAdding: .day, value: 1, to: start) else { return start }
+        // The last microsecond of the day, the ledger's resolution, whatever length the day has.
+        return next.addingTimeInterval(-0.000_001)
+    }
+
+    /// The Gregorian calendar in the local time zone (`TZ`).
+    private static var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        return calendar
     }
 
     /// The local moment of `components`, nil for a day or time that does not exist (February 30).
     private static func moment(_ components: DateComponents, nanosecond: Int) -> Date? {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .current
         var full = components
         full.nanosecond = nanosecond
         guard let date = calendar.date(from: full) else { return nil }

@@ -107,7 +107,8 @@ enum ManPage {
         }.joined(separator: " ")
         if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
         return escaped.unicodeScalars.map { scalar in
-            scalar.isASCII ? String(scalar) : "\\[u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(4) + "]"
+            scalar.isASCII
+                ? String(scalar) : "\\[u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(4) + "]"
         }.joined()
     }
 }

@@ -273,7 +273,7 @@ enum Tool {
         case let error as VCardCardError: (.dataError, "malformed vCard: \(error)")
         case let error as LedgerInconsistency: (.dataError, "the ledger is inconsistent: \(error)")
         case let error as UndoError:
-            ([.contactMissing, .notAtPoint].contains(error.code) ? .notFound : .failure, error.message)
+            ([.contactMissing, .notAtPoint, .notDeleted].contains(error.code) ? .notFound : .failure, error.message)
         case let error as EventDecodingError: (.dataError, "a record cannot be decoded: \(error)")
         default: (.failure, "\(error)")
         }
