@@ -28,7 +28,7 @@ enum Tool {
         Keeps an address book as an append-only, checksummed, hash-chained ledger. Every change is one
         record, acknowledged only after it is on disk; the audit log, history and point-in-time views are
         read from the records. The tool acts as the ledger's owner, "contacts-ledger" (ClientContext.owner):
-        it sees and changes every contact, and alone grants apps access (see `access`).
+        it sees and changes every contact, and alone grants apps access (`clients`, `grant`).
         """
 
     /// What identifiers and points the commands accept, for the help and the man page.
