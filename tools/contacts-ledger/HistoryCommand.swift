@@ -29,9 +29,10 @@ struct HistoryCommand: ToolCommand {
 
     func run(_ context: CommandContext) throws {
         try context.requireLedger()
+        let identifier = try context.resolvedIdentifier(identifier)
         let revisions = try LedgerAuditor(ledgerAt: context.ledger).revisions(ofContact: identifier)
         guard !revisions.isEmpty else {
-            throw CommandFailure(.failure, "contact \(identifier) has no history in this ledger")
+            throw CommandFailure(.notFound, "contact \(identifier) has no history in this ledger")
         }
         if json {
             Terminal.lines(revisions.map { AuditJSON.value(for: $0).serialized() })

@@ -7,7 +7,7 @@ struct LogCommand: ToolCommand {
     static let name = "log"
     static let summary = "Prints the audit log: every record, who made it, when, and what it did."
     static let usage = """
-        log [--contact ID] [--author NAME] [--since TIME] [--until TIME] [--from SEQ] [--to SEQ] [--json]
+        log [--contact ID] [--author NAME] [--since POINT] [--until POINT] [--from SEQ] [--to SEQ] [--json]
         """
     static let help = """
         Prints the committed records, oldest first, like `git log`: the sequence and chain hash, the
@@ -22,8 +22,9 @@ struct LogCommand: ToolCommand {
         Options:
           --contact ID         Only records that touch this contact (or group).
           --author NAME        Only records by this transaction author.
-          --since TIME         Only records committed at or after this RFC 3339 time.
-          --until TIME         Only records committed at or before this RFC 3339 time.
+          --since POINT        Only records from this point on: a sequence number, an RFC 3339 time, a
+                               local time (2026-12-05T14:30) or a date (from its start).
+          --until POINT        Only records up to this point (a date up to its end).
           --from SEQ           Only records from this sequence on.
           --to SEQ             Only records up to this sequence.
         \(HelpText.json)
@@ -37,21 +38,20 @@ struct LogCommand: ToolCommand {
     init(_ arguments: Arguments) throws(CommandFailure) {
         _ = try arguments.positionals()
         filter = AuditFilter(identifier: try arguments.single("contact"), author: try arguments.single("author"))
-        filter.since = try arguments.single("since").map { (text) throws(CommandFailure) in try parseTime(text, "since")
-        }
-        filter.until = try arguments.single("until").map { (text) throws(CommandFailure) in try parseTime(text, "until")
-        }
         filter.fromSequence = try arguments.single("from").map { (text) throws(CommandFailure) in
             try parseSequence(text, "from")
         }
         filter.toSequence = try arguments.single("to").map { (text) throws(CommandFailure) in
             try parseSequence(text, "to")
         }
+        try readTimeRange(arguments, into: &filter)
         json = arguments.has("json")
     }
 
     func run(_ context: CommandContext) throws {
         try context.requireLedger()
+        var filter = filter
+        filter.identifier = try filter.identifier.map { try context.resolvedIdentifier($0, [.contacts, .groups]) }
         let entries = try LedgerAuditor(ledgerAt: context.ledger).entries(matching: filter)
         if json {
             Terminal.lines(entries.map { AuditJSON.value(for: $0).serialized() })
@@ -62,10 +62,13 @@ struct LogCommand: ToolCommand {
     }
 }
 
-/// Parses an RFC 3339 time option.
+/// Parses a time option: RFC 3339, a local time, or a date (its end), as ``LocalTime`` reads them.
 func parseTime(_ text: String, _ option: String) throws(CommandFailure) -> Date {
-    guard let date = RFC3339.date(from: text) else {
-        throw CommandFailure(.usage, "--\(option) must be an RFC 3339 time such as 2024-05-01T09:30:00Z, got \(text)")
+    guard let date = LocalTime.date(from: text, end: .end) else {
+        throw CommandFailure(
+            .usage,
+            "--\(option) must be an RFC 3339 time (2026-12-05T14:30:00Z), a local time (2026-12-05T14:30) or a "
+                + "date (2026-12-05), got \(text)")
     }
     return date
 }
