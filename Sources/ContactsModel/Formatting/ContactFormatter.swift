@@ -215,17 +215,17 @@ public struct ContactFormatter: Sendable, Hashable {
     }
 
     private static func trimmed(_ text: String) -> String {
-        // Most names start and end with an ASCII letter: nothing to trim, and Foundation's
-        // trimming (a bridge to NSString) costs more than formatting the rest of the name.
-        if let first = text.utf8.first, let last = text.utf8.last, Self.isASCIIGraphic(first), Self.isASCIIGraphic(last)
-        {
-            return text
-        }
+        // Most names start and end with a letter or a digit: nothing to trim, and Foundation's
+        // trimming (a bridge to NSString) costs more than formatting the rest of the name. Any
+        // other end goes to Foundation, whose set also holds characters such as U+200B.
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
+        if Self.isLetterOrDigit(first) && Self.isLetterOrDigit(last) { return text }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Whether a byte is a visible ASCII character (no space, control character or non-ASCII).
-    private static func isASCIIGraphic(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
+    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
 
     /// Stops the program naming the first key of the set that the contact lacks.
     private static func requireKeys(_ keys: ContactKeySet, of contact: Contact) {
