@@ -232,7 +232,8 @@ struct SearchCommandTests {
         let work = try WorkDirectory().initLedger()
         let identifier = try work.add(["--given", "Bob", "--phone", "work=+1 202 555 0100"])
         for query in ["(202) 555-0100", "1-202-555-0100", "+12025550100"] {
-            #expect(try work.succeed(["search", "--phone", query]).lines == ["\(identifier)  Bob"], "\(query)")
+            let found = try work.succeed(["--region", "us", "search", "--phone", query])
+            #expect(found.lines == ["\(identifier)  Bob"], "\(query)")
         }
         #expect(try work.succeed(["search", "--phone", "202 555 0199"]).stdout.isEmpty)
     }

@@ -31,7 +31,7 @@ struct DuplicateCommandsTests {
     @Test("duplicates lists clusters with scores and reasons, reading phone numbers in --region")
     func duplicates() throws {
         let sample = try Sample()
-        let us = try sample.work.succeed(["duplicates"])
+        let us = try sample.work.succeed(["--region", "us", "duplicates"])
         #expect(
             us.lines == [
                 "cluster 1  score 75", "  \(sample.bill)  Bill Gates", "  \(sample.william)  William Gates",

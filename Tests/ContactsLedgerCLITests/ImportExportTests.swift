@@ -23,7 +23,7 @@ struct ImportExportTests {
         let result = try work.succeed(["import", try fixture("ez-vcard/John_Doe_IPHONE.vcf"), "--author", "importer"])
         let added = result.identifiers(verb: "added")
         #expect(added.count == 1)
-        #expect(result.stdout.contains("imported 1, rejected 0"))
+        #expect(result.stdout.contains("imported 1, updated 0, unchanged 0, rejected 0"))
         let shown = try work.succeed(["show", added[0]])
         #expect(shown.stdout.contains("John"))
         let log = try work.succeed(["log", "--json"])

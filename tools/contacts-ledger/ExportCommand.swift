@@ -63,12 +63,12 @@ struct ExportCommand: ToolCommand {
         }
         let data: Data
         if json {
-            data = Data((JSONValue.array(contacts.map(ContactJSON.value(for:))).serialized() + "\n").utf8)
+            data = Data(JSONValue.array(contacts.map(ContactJSON.value(for:))).serializedBytes() + [0x0A])
         } else {
             data = try VCardSerialization.data(with: contacts, version: version)
         }
         guard let output else {
-            Terminal.output(String(decoding: data, as: UTF8.self))
+            try? StreamOutput.writeAll(Array(data), to: FileHandle.standardOutput.fileDescriptor)
             return
         }
         do {

@@ -1,4 +1,11 @@
 import ContactsLedger
+import LedgerStorage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `list`: prints every contact.
 struct ListCommand: ToolCommand {
@@ -60,7 +67,20 @@ struct ListCommand: ToolCommand {
 /// Prints contacts as a JSON array, or one summary line each.
 func printContacts(_ contacts: [Contact], json: Bool) {
     if json {
-        Terminal.json(.array(contacts.map(ContactJSON.value(for:))))
+        // Written as bytes a contact at a time, a megabyte to a write, never as one value or
+        // String: a large address book is a hundred megabytes of JSON.
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        bytes.reserveCapacity(1 << 21)
+        for (index, contact) in contacts.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            ContactJSON.write(contact, to: &bytes)
+            if bytes.count >= 1 << 20 {
+                try? StreamOutput.writeAll(bytes, to: STDOUT_FILENO)
+                bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        bytes += "]\n".utf8
+        try? StreamOutput.writeAll(bytes, to: STDOUT_FILENO)
     } else {
         Terminal.lines(contacts.map(ContactText.summary))
     }

@@ -52,7 +52,9 @@ enum ManPage {
         lines += [
             ".SH ENVIRONMENT", ".TP", ".B CONTACTS_LEDGER",
             "The ledger directory when \\-\\-ledger is not given (else ./contacts.ledger).", ".TP",
-            ".B CONTACTS_LEDGER_REGION", "The region of national phone numbers when \\-\\-region is not given.",
+            ".B CONTACTS_LEDGER_REGION",
+            "The region of national phone numbers when \\-\\-region is not given (else the locale's, from "
+                + "LC_ALL, LC_TELEPHONE or LANG, else none).",
             ".SH EXIT STATUS",
         ]
         lines += roff(ExitCode.helpText)

@@ -85,8 +85,9 @@ enum HelpText {
           --ledger PATH        The ledger directory (default: $CONTACTS_LEDGER, else ./contacts.ledger).
           --wait SECONDS       How long a write waits for another writer to release the ledger (default 10).
           --region CC          The region national phone numbers are dialled in, a two-letter ISO 3166 code
-                               such as gb (default: $CONTACTS_LEDGER_REGION, else us); phone search and
-                               duplicates read numbers with it.
+                               such as gb (default: $CONTACTS_LEDGER_REGION, else the locale's from
+                               LC_ALL, LC_TELEPHONE or LANG, else none); phone search and duplicates read
+                               numbers with it.
           --help, -h           Prints this help.
           --version            Prints the tool's version and the formats it writes (before the command).
         """

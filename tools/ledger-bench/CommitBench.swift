@@ -117,7 +117,7 @@ struct CommitBench {
         let author = "bench-single"
         let recordBytes = typicalRecordBytes(author: author)
         let ledger = scratch + "/single.ledger"
-        let store = try ContactStore(ledgerAt: ledger, client: .fullAccess(author))
+        let store = try ContactStore(ledgerAt: ledger, client: .fullAccess(author, region: benchRegion))
         let baseline = try Baseline(path: scratch + "/baseline.dat", recordBytes: recordBytes)
         var generator = ContactGenerator(seed: 1)
         let samples = quick ? 100 : 1_000
@@ -171,7 +171,8 @@ struct CommitBench {
     func group(writers: Int, round: Int) async throws -> Group {
         let ledger = scratch + "/group-\(writers)-\(round).ledger"
         let fileSystem = CountingFileSystem()
-        let store = try ContactStore(ledgerAt: ledger, client: .fullAccess("bench-group"), fileSystem: fileSystem)
+        let store = try ContactStore(
+            ledgerAt: ledger, client: .fullAccess("bench-group", region: benchRegion), fileSystem: fileSystem)
         let perWriter = quick ? max(10, 200 / writers) : max(200, 3_000 / writers)
         var batches: [[MutableContact]] = []
         for writer in 0..<writers {

@@ -33,7 +33,7 @@ struct LedgerBuilder {
 
     func build() async throws -> Built {
         let start = nanoseconds()
-        let store = try ContactStore(ledgerAt: path, client: .fullAccess("bench-import"))
+        let store = try ContactStore(ledgerAt: path, client: .fullAccess("bench-import", region: benchRegion))
         var generator = ContactGenerator(seed: seed)
         let deletes = contacts / 20
         let updates = contacts / 5

@@ -49,7 +49,7 @@ struct LedgerMeasurement {
     private func measureOpen(into result: inout [String: Any]) throws {
         let residentBefore = residentBytes()
         let openStart = nanoseconds()
-        let store = try ContactStore(ledgerAt: path, client: .fullAccess("bench-open"))
+        let store = try ContactStore(ledgerAt: path, client: .fullAccess("bench-open", region: benchRegion))
         defer { store.close() }
         let openSeconds = Double(nanoseconds() - openStart) / 1e9
         let residentAfter = residentBytes()
@@ -89,7 +89,8 @@ struct LedgerMeasurement {
             try FileManager.default.moveItem(atPath: snapshots, toPath: hidden)
             defer { try? FileManager.default.moveItem(atPath: hidden, toPath: snapshots) }
             let replayStart = nanoseconds()
-            let replayed = try ContactStore(readingLedgerAt: path, client: .fullAccess("bench-replay"))
+            let replayed = try ContactStore(
+                readingLedgerAt: path, client: .fullAccess("bench-replay", region: benchRegion))
             replaySeconds.append(Double(nanoseconds() - replayStart) / 1e9)
             result["replayed_contacts"] = replayed.withProjection { $0.contactCount }
             replayed.close()

@@ -10,6 +10,8 @@ struct Report {
     let ledgers: [(built: LedgerBuilder.Built, measured: [String: Any])]
     /// ``MemoryProbe``'s figure before the commits.
     let memoryReadNanoseconds: Double
+    /// The command-line section (``CLIBench``), when the tool was built beside the bench.
+    var cli: [String: Any]?
 
     private func number(_ object: [String: Any], _ key: String) -> Double {
         (object[key] as? NSNumber)?.doubleValue ?? .nan
@@ -110,6 +112,7 @@ struct Report {
             "resident_bytes_per_contact": largest["resident_bytes_per_contact"] ?? NSNull(),
             "journal_bytes_per_add": single.journalBytesPerAdd,
             "vcard_bytes_per_contact": vcardMean,
+            "cli": cli ?? NSNull(),
             "bars": bars(),
             "context": [
                 "record_bytes_typical": single.recordBytes,

@@ -32,6 +32,9 @@ let usage = """
                        --quick 1000,2000); search and memory are measured on the last
       --commit-only    measure only the commit figures (single commits beside the fdatasync baseline,
                        and group commit), writing no generated ledgers
+      --measure-cli PATH
+                       run only the command-line section on one ledger written by an earlier --keep
+                       run (its contacts and records are read from it)
       --measure-ledger PATH [--measure-search | --measure-open-only | --measure-replay-only]
                        measure one ledger written by an earlier --keep run (open, memory, read,
                        replay, and search and fetches with --measure-search; only the open with
@@ -42,6 +45,10 @@ let usage = """
 
     Exit codes: 0 success; 64 usage error; 1 any other failure.
     """
+
+/// The region every store of the bench reads phone numbers in: the generator writes NANP numbers
+/// mostly, and the figures must not depend on the locale of the machine that runs it.
+let benchRegion = "us"
 
 struct Options {
     var quick = false
@@ -61,6 +68,8 @@ struct Options {
     var sizes: [Int]?
     /// Measure only the commit figures.
     var commitOnly = false
+    /// Run only the command-line section on this ledger.
+    var measureCLI: String?
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -82,6 +91,9 @@ struct Options {
                 measureSearch = true
                 measureSearchIndexOnly = true
             case "--commit-only": commitOnly = true
+            case "--measure-cli":
+                guard let value = rest.popFirst() else { throw UsageError("--measure-cli needs a path") }
+                measureCLI = value
             case "--sizes":
                 guard let value = rest.popFirst(),
                     case let sizes = value.split(separator: ",").compactMap({ Int($0) }), !sizes.isEmpty,
@@ -123,6 +135,27 @@ func measureInChild(_ path: String, quick: Bool, search: Bool) throws -> [String
     return object
 }
 
+/// The command-line section on one ledger (``CLIBench``), or nil when `contacts-ledger` was not
+/// built beside this executable; the contacts and records are counted when not given.
+func cliFigures(ledger: String, contacts: Int?, records: UInt64?, quick: Bool) throws -> [String: Any]? {
+    guard let tool = CLIBench.toolPath() else {
+        FileHandle.standardError.write(Data("ledger-bench: no contacts-ledger beside it; CLI section skipped\n".utf8))
+        return nil
+    }
+    var counted = (contacts: contacts ?? 0, records: records ?? 0)
+    if contacts == nil || records == nil {
+        let store = try ContactStore(readingLedgerAt: ledger, client: .fullAccess("bench-cli", region: benchRegion))
+        defer { store.close() }
+        var request = ContactFetchRequest(keysToFetch: [], sortOrder: .none)
+        request.unifyResults = false
+        var count = 0
+        try store.enumerateContacts(with: request) { _, _ in count += 1 }
+        counted = (count, store.headDigest.sequence)
+    }
+    return try CLIBench(ledger: ledger, contacts: counted.contacts, records: counted.records, runs: quick ? 1 : 3)
+        .run(tool: tool)
+}
+
 func printJSON(_ object: Any) throws {
     let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     print(String(decoding: data, as: UTF8.self))
@@ -145,6 +178,10 @@ do {
                 replayOnly: options.measureReplayOnly
             )
             .run())
+        exit(0)
+    }
+    if let path = options.measureCLI {
+        try printJSON(try cliFigures(ledger: path, contacts: nil, records: nil, quick: options.quick) ?? [:])
         exit(0)
     }
     let scratch = options.directory + "/ledger-bench-\(getpid())"
@@ -186,6 +223,7 @@ do {
     let sizes =
         options.commitOnly ? [] : options.sizes ?? (options.quick ? [1_000, 2_000] : [100_000, 1_000_000])
     var ledgers: [(built: LedgerBuilder.Built, measured: [String: Any])] = []
+    var cli: [String: Any]?
     for (index, size) in sizes.enumerated() {
         progress("writing a ledger of \(size) contacts")
         let built = try await LedgerBuilder(
@@ -194,13 +232,17 @@ do {
         progress("measuring the ledger of \(size) contacts (\(built.records) records, \(built.events) events)")
         let measured = try measureInChild(built.path, quick: options.quick, search: index == sizes.count - 1)
         ledgers.append((built, measured))
+        if index == 0 {
+            progress("running contacts-ledger on the ledger of \(size) contacts")
+            cli = try cliFigures(ledger: built.path, contacts: size, records: built.records, quick: options.quick)
+        }
         if !options.keep { try? FileManager.default.removeItem(atPath: built.path) }
     }
     progress("done")
 
     let report = Report(
         quick: options.quick, single: single, groups: groups, vcardBytes: vcardBytes, ledgers: ledgers,
-        memoryReadNanoseconds: memoryReadNanoseconds)
+        memoryReadNanoseconds: memoryReadNanoseconds, cli: cli)
     if options.table {
         print(report.table())
     } else {

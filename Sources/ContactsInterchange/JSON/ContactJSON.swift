@@ -38,6 +38,62 @@ public enum ContactJSON {
         .object(object(for: contact))
     }
 
+    /// Appends the contact's object, exactly as ``value(for:)`` serializes compactly, to
+    /// `output`, without building the value: for writing many contacts fast (`list --json`).
+    public static func write(_ contact: Contact, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "{"))
+        var isFirst = true
+        for key in ContactKey.allCases where contact.isKeyAvailable(key) {
+            if !isFirst { output.append(UInt8(ascii: ",")) }
+            isFirst = false
+            JSONValue.writeString(ContactKeyTable[key].jsonKey, to: &output, asciiOnly: false)
+            output.append(UInt8(ascii: ":"))
+            write(key, of: contact, to: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// Writes one property: the common kinds directly, the others through their value.
+    private static func write(_ key: ContactKey, of contact: Contact, to output: inout [UInt8]) {
+        let values = contact.values
+        switch ContactKeyTable.kind(of: key) {
+        case .identifier: JSONValue.writeString(contact.identifier, to: &output, asciiOnly: false)
+        case .string: JSONValue.writeString(values[string: key], to: &output, asciiOnly: false)
+        case .labeledPhoneNumbers:
+            writeLabeled(values[phoneNumbers: key], to: &output) {
+                JSONValue.writeString($0.stringValue, to: &$1, asciiOnly: false)
+            }
+        case .labeledStrings:
+            writeLabeled(values[labeledStrings: key], to: &output) {
+                JSONValue.writeString($0, to: &$1, asciiOnly: false)
+            }
+        case .imageDataAvailable: output += (values.imageDataAvailable ? "true" : "false").utf8
+        default: value(of: key, in: values, identifier: contact.identifier).write(to: &output)
+        }
+    }
+
+    /// Writes labeled values as ``labeled(_:_:)`` makes them.
+    private static func writeLabeled<Value>(
+        _ values: [LabeledValue<Value>], to output: inout [UInt8], _ writeValue: (Value, inout [UInt8]) -> Void
+    ) {
+        output.append(UInt8(ascii: "["))
+        for (index, labeled) in values.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output += #"{"identifier":"#.utf8
+            JSONValue.writeString(labeled.identifier, to: &output, asciiOnly: false)
+            output += #","label":"#.utf8
+            if let label = labeled.label {
+                JSONValue.writeString(label, to: &output, asciiOnly: false)
+            } else {
+                output += "null".utf8
+            }
+            output += #","value":"#.utf8
+            writeValue(labeled.value, &output)
+            output.append(UInt8(ascii: "}"))
+        }
+        output.append(UInt8(ascii: "]"))
+    }
+
     /// A mutable contact as a JSON object, with the values it holds now.
     public static func object(for contact: MutableContact) -> JSONObject {
         object(for: contact.copy())

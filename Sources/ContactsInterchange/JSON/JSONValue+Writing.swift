@@ -29,52 +29,63 @@ extension JSONValue {
     /// NaN or infinite, which JSON cannot express, is written as `null`; a double with an
     /// integral value keeps a `.0` so that it reads back as a double.
     public func serialized(_ style: Style = .compact) -> String {
-        var output = ""
+        String(decoding: serializedBytes(style), as: UTF8.self)
+    }
+
+    /// ``serialized(_:)`` as UTF-8 bytes, for a caller that writes them out: a large array of
+    /// contacts is written without ever being one `String`.
+    public func serializedBytes(_ style: Style = .compact) -> [UInt8] {
+        var output: [UInt8] = []
         write(to: &output, style: style, indent: 0)
         return output
     }
 
-    private func write(to output: inout String, style: Style, indent: Int) {
+    /// Appends ``serialized(_:)``'s bytes to `output`.
+    public func write(to output: inout [UInt8], style: Style = .compact) {
+        write(to: &output, style: style, indent: 0)
+    }
+
+    private func write(to output: inout [UInt8], style: Style, indent: Int) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .int(let value): output += String(value)
-        case .double(let value): output += Self.text(of: value)
+        case .null: output += "null".utf8
+        case .bool(let value): output += (value ? "true" : "false").utf8
+        case .int(let value): output += String(value).utf8
+        case .double(let value): output += Self.text(of: value).utf8
         case .string(let value): Self.writeString(value, to: &output, asciiOnly: style.asciiOnly)
         case .array(let elements):
             guard !elements.isEmpty else {
-                output += "[]"
+                output += "[]".utf8
                 return
             }
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 if style.pretty { Self.newline(&output, indent: indent + 1) }
                 element.write(to: &output, style: style, indent: indent + 1)
             }
             if style.pretty { Self.newline(&output, indent: indent) }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let object):
             guard !object.isEmpty else {
-                output += "{}"
+                output += "{}".utf8
                 return
             }
-            output += "{"
+            output.append(UInt8(ascii: "{"))
             for (index, member) in object.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 if style.pretty { Self.newline(&output, indent: indent + 1) }
                 Self.writeString(member.key, to: &output, asciiOnly: style.asciiOnly)
-                output += style.pretty ? ": " : ":"
+                output += (style.pretty ? ": " : ":").utf8
                 member.value.write(to: &output, style: style, indent: indent + 1)
             }
             if style.pretty { Self.newline(&output, indent: indent) }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ output: inout String, indent: Int) {
-        output += "\n"
-        output += String(repeating: "  ", count: indent)
+    private static func newline(_ output: inout [UInt8], indent: Int) {
+        output.append(UInt8(ascii: "\n"))
+        output += repeatElement(UInt8(ascii: " "), count: 2 * indent)
     }
 
     /// The JSON text of a double: the shortest form that reads back as the same value.
@@ -85,40 +96,68 @@ extension JSONValue {
         return value.description
     }
 
-    private static let hexDigits = Array("0123456789abcdef")
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// Writes a string literal with the escapes JSON requires.
-    static func writeString(_ string: String, to output: inout String, asciiOnly: Bool) {
-        output += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            default:
-                if scalar.value < 0x20 || (asciiOnly && scalar.value > 0x7E) {
-                    if scalar.value > 0xFFFF {
-                        // Beyond the Basic Multilingual Plane: a UTF-16 surrogate pair.
-                        let offset = scalar.value - 0x10000
-                        writeEscape(0xD800 + (offset >> 10), to: &output)
-                        writeEscape(0xDC00 + (offset & 0x3FF), to: &output)
-                    } else {
-                        writeEscape(scalar.value, to: &output)
-                    }
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
+    /// Writes a string literal with the escapes JSON requires, copying the runs of bytes that
+    /// need none as they are.
+    static func writeString(_ string: String, to output: inout [UInt8], asciiOnly: Bool) {
+        output.append(UInt8(ascii: "\""))
+        if asciiOnly {
+            for scalar in string.unicodeScalars { writeASCIIOnly(scalar, to: &output) }
+        } else if string.utf8.withContiguousStorageIfAvailable({ writeUTF8($0, to: &output) }) == nil {
+            writeUTF8(Array(string.utf8), to: &output)
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 
-    private static func writeEscape(_ unit: UInt32, to output: inout String) {
-        output += "\\u"
+    /// Writes UTF-8 text, escaping `"`, `\` and the control characters.
+    private static func writeUTF8(_ bytes: some RandomAccessCollection<UInt8>, to output: inout [UInt8]) {
+        var runStart = bytes.startIndex
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                output += bytes[runStart..<index]
+                writeEscaped(byte, to: &output)
+                runStart = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        output += bytes[runStart..<bytes.endIndex]
+    }
+
+    /// Writes one ASCII byte that JSON escapes.
+    private static func writeEscaped(_ byte: UInt8, to output: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): output += "\\\"".utf8
+        case UInt8(ascii: "\\"): output += "\\\\".utf8
+        case 0x0A: output += "\\n".utf8
+        case 0x0D: output += "\\r".utf8
+        case 0x09: output += "\\t".utf8
+        case 0x08: output += "\\b".utf8
+        case 0x0C: output += "\\f".utf8
+        default: writeEscape(UInt32(byte), to: &output)
+        }
+    }
+
+    /// Writes a scalar for a reader that takes ASCII only.
+    private static func writeASCIIOnly(_ scalar: Unicode.Scalar, to output: inout [UInt8]) {
+        if scalar.value < 0x20 || scalar == "\"" || scalar == "\\" {
+            writeEscaped(UInt8(scalar.value), to: &output)
+        } else if scalar.value > 0xFFFF {
+            // Beyond the Basic Multilingual Plane: a UTF-16 surrogate pair.
+            let offset = scalar.value - 0x10000
+            writeEscape(0xD800 + (offset >> 10), to: &output)
+            writeEscape(0xDC00 + (offset & 0x3FF), to: &output)
+        } else if scalar.value > 0x7E {
+            writeEscape(scalar.value, to: &output)
+        } else {
+            output.append(UInt8(scalar.value))
+        }
+    }
+
+    private static func writeEscape(_ unit: UInt32, to output: inout [UInt8]) {
+        output += "\\u".utf8
         for shift in stride(from: 12, through: 0, by: -4) {
             output.append(hexDigits[Int((unit >> UInt32(shift)) & 0xF)])
         }

@@ -33,6 +33,8 @@ struct VCardCardReader {
     let fileText: FileText
     let fallbackEncoding: VCardCharset.Encoding
     private(set) var warnings: [VCardWarning] = []
+    /// The card's `UID`, as written (without a `urn:uuid:` scheme), once ``read()`` has run.
+    private(set) var uid: String?
     private var dialect: Dialect = .v30
 
     init(
@@ -180,6 +182,14 @@ struct VCardCardReader {
             result.append((emptyLine, fixed))
         }
         return .success(result)
+    }
+
+    /// A `UID` value without its `urn:uuid:` scheme (as this package's writer and Apple's write
+    /// a UUID), or nil when it is empty.
+    static func uidText(_ value: String) -> String? {
+        var text = Substring(value)
+        if text.lowercased().hasPrefix("urn:uuid:") { text = text.dropFirst(9) }
+        return text.isEmpty ? nil : String(text)
     }
 
     private mutating func readVersion(_ content: [(line: VCardRawLine, header: VCardHeader)]) {
@@ -424,7 +434,11 @@ struct VCardCardReader {
         let key = row.key
         let name = header.name
         switch row.kind {
-        case .identifier, .string, .thumbnailImageData, .imageDataAvailable:
+        case .identifier:
+            // The first UID counts; the contact still gets a new identifier, and an import
+            // matches the UID against the store (``VCardImport/uids``).
+            if uid == nil { uid = Self.uidText(trimmedText(line, header)) }
+        case .string, .thumbnailImageData, .imageDataAvailable:
             break
         case .contactType:
             let text = trimmedText(line, header)

@@ -12,11 +12,15 @@ struct VCardFileReader {
         var failure: (kind: VCardCardError.Kind, line: Int, message: String)?
     }
 
-    /// Reads every card of the file.
-    package func read(_ data: Data) -> VCardImport {
+    /// Reads every card of the file; throws when the file is empty or holds no vCard at all
+    /// (an image, an archive, text without a `BEGIN:VCARD`), naming what it holds.
+    package func read(_ data: Data) throws(ContactStoreError) -> VCardImport {
         var (bytes, fileText) = Self.decodeFileEncoding(data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             bytes.removeFirst(3)
+        }
+        if let problem = VCardFileKind.problem(ofFile: data, text: bytes) {
+            throw ContactStoreError(.vCardMalformed, problem)
         }
         let lines = VCardLineReader(bytes).logicalLines()
         var result = VCardImport()
@@ -32,7 +36,9 @@ struct VCardFileReader {
             let outcome = reader.read()
             result.warnings += reader.warnings
             switch outcome {
-            case .success(let contact): result.contacts.append((index, contact))
+            case .success(let contact):
+                result.contacts.append((index, contact))
+                if let uid = reader.uid { result.uids[index] = uid }
             case .failure(let failure): result.rejected.append(failure)
             }
         }

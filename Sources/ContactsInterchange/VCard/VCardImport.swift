@@ -17,6 +17,10 @@ public struct VCardImport: Sendable {
     public var rejected: [VCardCardError]
     /// What was read leniently or left out, in file order.
     public var warnings: [VCardWarning]
+    /// The `UID` of each contact's card that has one, by the card's position: the text as
+    /// written, without a `urn:uuid:` scheme. An import matches it against the identifiers a
+    /// store holds, so that a card exported from the store updates its contact.
+    public var uids: [Int: String] = [:]
 
     /// Creates an import result.
     public init(

@@ -102,6 +102,8 @@ enum VCardBytes {
 struct VCardLineReader {
     private let bytes: [UInt8]
     private var lines: [Range<Int>] = []
+    /// The line number (from 1) of each of `lines`.
+    private var lineNumbers: [Int] = []
 
     /// Splits the bytes into physical lines.
     init(_ bytes: [UInt8]) {
@@ -112,11 +114,11 @@ struct VCardLineReader {
         while index < count {
             let byte = bytes[index]
             if byte == VCardBytes.lf {
-                lines.append(start..<index)
+                appendLine(start..<index)
                 index += 1
                 start = index
             } else if byte == VCardBytes.cr {
-                lines.append(start..<index)
+                appendLine(start..<index)
                 if index + 1 < count, bytes[index + 1] == VCardBytes.lf {
                     index += 2
                 } else if index + 2 < count, bytes[index + 1] == VCardBytes.cr, bytes[index + 2] == VCardBytes.lf {
@@ -130,8 +132,34 @@ struct VCardLineReader {
             }
         }
         if start < count {
-            lines.append(start..<count)
+            appendLine(start..<count)
         }
+    }
+
+    /// Adds the physical line in `range`, numbered as an editor numbers it. Files joined without
+    /// a final line break glue one card's end to the next one's start (`END:VCARDBEGIN:VCARD`):
+    /// such a line is taken as two, both with the line's number.
+    private mutating func appendLine(_ range: Range<Int>) {
+        let number = (lineNumbers.last ?? 0) + 1
+        var rest = range
+        let end = Array("END:VCARD".utf8)
+        while let first = bytes[rest].firstIndex(where: { !VCardBytes.isWhitespace($0) }),
+            first + end.count < rest.upperBound,
+            VCardBytes.equalsIgnoringASCIICase(bytes[first..<first + end.count], "END:VCARD"),
+            Self.startsWithBeginCard(bytes[(first + end.count)..<rest.upperBound])
+        {
+            lines.append(rest.lowerBound..<first + end.count)
+            lineNumbers.append(number)
+            rest = first + end.count..<rest.upperBound
+        }
+        lines.append(rest)
+        lineNumbers.append(number)
+    }
+
+    private static func startsWithBeginCard(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let begin = "BEGIN:VCARD"
+        return bytes.count >= begin.utf8.count
+            && VCardBytes.equalsIgnoringASCIICase(bytes.prefix(begin.utf8.count), begin)
     }
 
     /// The number of physical lines.
@@ -227,7 +255,7 @@ struct VCardLineReader {
                 }
             }
             let rawLine = VCardRawLine(
-                bytes: content, lineNumber: first + 1, header: header ?? scanner.fallbackHeader(of: content))
+                bytes: content, lineNumber: lineNumbers[first], header: header ?? scanner.fallbackHeader(of: content))
             if rawLine.isBeginCard {
                 isVersion21 = false
             } else if let lineHeader = rawLine.header, lineHeader.name == "VERSION" {

@@ -73,7 +73,8 @@ public enum VCardSerialization: Sendable {
     ///     known to come from a Russian or Japanese system.
     /// - Throws: ``VCardCardError`` in strict mode; ``ContactStoreError`` with code
     ///   ``ContactStoreError/Code/vCardMalformed`` when the data is larger than
-    ///   ``dataBytesMax``.
+    ///   ``dataBytesMax``, empty, or not vCard text at all (its message names what it holds:
+    ///   "not a vCard file: it starts with PNG image data").
     public static func read(
         _ data: Data, strict: Bool = false, fallbackEncoding: String.Encoding = .windowsCP1252
     ) throws -> VCardImport {
@@ -81,11 +82,21 @@ public enum VCardSerialization: Sendable {
             throw ContactStoreError(
                 .vCardMalformed, "vCard data of \(data.count) bytes is larger than the limit of \(dataBytesMax) bytes")
         }
-        let result = VCardFileReader(fallbackEncoding: charsetEncoding(fallbackEncoding)).read(data)
+        let result = try VCardFileReader(fallbackEncoding: charsetEncoding(fallbackEncoding)).read(data)
         if strict, let first = result.rejected.first {
             throw first
         }
         return result
+    }
+
+    /// Why `data` cannot be a vCard file (it is empty, or it is an image, an archive, a PDF or
+    /// text without a `BEGIN:VCARD`), in words such as "not a vCard file: it starts with PNG
+    /// image data"; nil when it holds a card to read. ``read(_:strict:fallbackEncoding:)``
+    /// throws this; a caller with several files can check them all before importing any.
+    public static func fileProblem(_ data: Data) -> String? {
+        var (bytes, _) = VCardFileReader.decodeFileEncoding(data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        return VCardFileKind.problem(ofFile: data, text: bytes)
     }
 
     private static func charsetEncoding(_ encoding: String.Encoding) -> VCardCharset.Encoding {

@@ -97,6 +97,15 @@ extension ContactStore {
         }
     }
 
+    /// The slots of the contacts with a number matching a phone query: the whole number's, and
+    /// those of the numbers it is the end of, when it is a partial number.
+    private static func phoneSlots(_ query: String, _ projection: Projection, _ indexes: SearchIndexes) -> [ContactSlot]
+    {
+        indexes.slots(matchingPhoneNumber: query) { slot in
+            projection.state(at: slot, keys: [.phoneNumbers])?.values.phoneNumbers.map(\.value.stringValue) ?? []
+        }
+    }
+
     /// The slots a predicate selects, visible to the client, in slot order.
     private func selectSlots(
         _ projection: Projection, _ indexes: SearchIndexes, _ predicate: ContactPredicate?, _ access: ClientAccess,
@@ -113,7 +122,7 @@ extension ContactStore {
         case .emailAddress(let address):
             slots = indexes.slots(matchingEmailAddress: address)
         case .phoneNumber(let number):
-            slots = indexes.slots(matchingPhoneNumber: number.stringValue)
+            slots = Self.phoneSlots(number.stringValue, projection, indexes)
         case .identifiers(let identifiers):
             slots = Array(Set(identifiers.compactMap { projection.slot(of: $0) })).sorted()
         case .group(let identifier):
@@ -164,17 +173,15 @@ extension ContactStore {
         if resolved == .userDefault { resolved = ContactsUserDefaults.shared.sortOrder }
         guard resolved == .givenName || resolved == .familyName else { return slots }
         let sortKeys = ContactKeySet([.givenName, .familyName, .organizationName])
+        var folds = SortFolding()
         let keyed: [(key: [String], identifier: String, slot: ContactSlot)] = slots.compactMap { slot in
             guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: sortKeys) else {
                 return nil
             }
             let values = state.values
-            let fold: (String) -> String = {
-                $0.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            }
             let first = values[string: resolved == .givenName ? .givenName : .familyName]
             let second = values[string: resolved == .givenName ? .familyName : .givenName]
-            var key = [fold(first), fold(second), fold(values[string: .organizationName])]
+            var key = [folds.fold(first), folds.fold(second), folds.fold(values[string: .organizationName])]
             // Contacts without any name sort by organization, among the others by that name.
             if key[0].isEmpty && key[1].isEmpty { key = [key[2], "", ""] }
             return (key, owner.identifier, slot)
@@ -183,6 +190,24 @@ extension ContactStore {
             if left.key != right.key { return left.key.lexicographicallyPrecedes(right.key) }
             return left.identifier < right.identifier
         }.map(\.slot)
+    }
+
+    /// Folds sort keys as Foundation's case-, diacritic- and width-insensitive folding does:
+    /// ASCII text by lowering its letters, which is all that folding does to it, and other text
+    /// once per distinct string, since names repeat across an address book.
+    private struct SortFolding {
+        private var folded: [String: String] = [:]
+
+        mutating func fold(_ text: String) -> String {
+            if text.utf8.allSatisfy({ $0 < 0x80 }) {
+                return String(decoding: text.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+            }
+            if let known = folded[text] { return known }
+            let result = text.folding(
+                options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            folded[text] = result
+            return result
+        }
     }
 
     /// The groups matching a predicate (all groups when nil), like `groups(matching:)`.

@@ -6,8 +6,13 @@ import LedgerStorage
 
 /// What an import committed and what it rejected.
 public struct VCardImportSummary: Sendable {
-    /// The identifiers of the imported contacts, with each card's index in the input.
+    /// The identifiers of the contacts the import added, with each card's index in the input.
     public var imported: [(cardIndex: Int, identifier: String)]
+    /// The contacts the import updated, because a card's `UID` named them.
+    public var updated: [(cardIndex: Int, identifier: String)]
+    /// The contacts a card's `UID` named that the import left as they were: the card matched
+    /// them, or duplicates were skipped.
+    public var unchanged: [(cardIndex: Int, identifier: String)]
     /// The cards that were not imported, each with its index, line and reason.
     public var rejected: [VCardCardError]
     /// Things the reader passed over or guessed at, card by card.
@@ -21,11 +26,14 @@ public struct VCardImportSummary: Sendable {
 
 /// One save request of an import, reported as soon as it is durable.
 public struct VCardImportBatch: Sendable {
-    /// The cards it saved: each card's index in the input and the identifier of its contact.
+    /// The cards it added: each card's index in the input and the identifier of its contact.
     public var imported: [(cardIndex: Int, identifier: String)]
+    /// The cards that updated the contact their `UID` names.
+    public var updated: [(cardIndex: Int, identifier: String)]
     /// The journal sequence of its record.
     public var sequence: UInt64
-    /// Its request id (see ``ContactStore/importRequestIdentifier(base:cards:)``).
+    /// Its request id (see ``ContactStore/importRequestIdentifier(base:cards:)``; the cards are
+    /// those of the whole batch, unchanged ones included).
     public var requestIdentifier: UUID
     /// Whether an earlier run of the same import had saved it already.
     public var wasAlreadyCommitted: Bool
@@ -59,56 +67,95 @@ extension ContactStore {
     /// The most cards one import save request holds.
     public static let importBatchMax = 500
 
-    /// Imports vCard data: the cards are read, and the good ones are added in save requests of
+    /// Imports vCard data: the cards are read, and the good ones are saved in save requests of
     /// at most ``importBatchMax`` cards, each committed whole (and on disk) before the next;
     /// `onBatch` is called after each is durable.
+    ///
+    /// A card whose `UID` names a contact the client sees is handled by `duplicates`: by default
+    /// it updates that contact, and a card that matches it changes nothing; a batch that changes
+    /// nothing writes no record. A card whose `UID` is a UUID no contact holds is added under it.
     ///
     /// Without `strict`, a malformed card (or one the store refuses) is reported with its index
     /// and line and the cards around it are imported; with `strict`, the first problem throws
     /// before anything is committed. `progress` is called with the cards done and the total.
     ///
-    /// Each save request's id is derived from `requestIdentifier` and the cards it holds
+    /// Each save request's id is derived from `requestIdentifier` and the cards of its batch
     /// (``importRequestIdentifier(base:cards:)``), so that importing the same data again with the
     /// same base id saves only the batches that are not in the ledger yet: the way to finish an
     /// import that stopped with ``VCardImportInterrupted``, which a storage failure throws. Without
     /// a base id, a random one is used.
+    ///
+    /// - Throws: ``ContactStoreError`` with code ``ContactStoreError/Code/vCardMalformed`` when
+    ///   the data is empty or not vCard text (see ``VCardSerialization/read(_:strict:fallbackEncoding:)``).
     public func importVCards(
         _ data: Data, author: String? = nil, strict: Bool = false, fallbackEncoding: String.Encoding = .windowsCP1252,
-        requestIdentifier: UUID? = nil, onBatch: ((VCardImportBatch) -> Void)? = nil,
-        progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+        duplicates: VCardDuplicatePolicy = .update, requestIdentifier: UUID? = nil,
+        onBatch: ((VCardImportBatch) -> Void)? = nil, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> VCardImportSummary {
         let read = try VCardSerialization.read(data, strict: strict, fallbackEncoding: fallbackEncoding)
-        if strict { try checkWhole(read.contacts, author: author) }
+        let cards = plan(read, duplicates: duplicates)
+        if strict { try checkWhole(cards, author: author) }
         var run = ImportRun(
             base: requestIdentifier ?? RandomUUID.make(), author: author, onBatch: onBatch,
-            summary: VCardImportSummary(imported: [], rejected: read.rejected, warnings: read.warnings, sequences: []))
-        let total = read.contacts.count
+            summary: VCardImportSummary(
+                imported: [], updated: [], unchanged: [], rejected: read.rejected, warnings: read.warnings,
+                sequences: []))
         var done = 0
-        for batch in stride(from: 0, to: total, by: Self.importBatchMax) {
-            let cards = Array(read.contacts[batch..<min(total, batch + Self.importBatchMax)])
-            do {
-                try save(cards, in: &run)
-            } catch let error as ContactStoreError
-                where !strict && error.code != .storeNotWritable && error.code != .dataAccessError
-            {
-                // One card spoiled the batch: import the cards one by one to find it.
-                for card in cards {
-                    do {
-                        try save([card], in: &run)
-                    } catch let error as ContactStoreError
-                        where error.code != .storeNotWritable && error.code != .dataAccessError
-                    {
-                        run.summary.rejected.append(
-                            VCardCardError(
-                                cardIndex: card.index, line: 0, kind: .refusedByStore, message: error.description))
-                    }
-                }
-            }
-            done += cards.count
-            progress?(done, total)
+        progress?(0, cards.count)
+        for start in stride(from: 0, to: cards.count, by: Self.importBatchMax) {
+            let batch = Array(cards[start..<min(cards.count, start + Self.importBatchMax)])
+            try importBatch(batch, strict: strict, in: &run)
+            done += batch.count
+            progress?(done, cards.count)
         }
         run.summary.rejected.sort { $0.cardIndex < $1.cardIndex }
         return run.summary
+    }
+
+    /// Saves one batch's changing cards as one request, or, when a card spoils it (and not
+    /// `strict`), card by card to find it. Its unchanged cards are only counted.
+    private func importBatch(_ batch: [PlannedCard], strict: Bool, in run: inout ImportRun) throws {
+        let changing = batch.filter {
+            if case .unchanged = $0.action { return false }
+            return true
+        }
+        for card in batch {
+            if case .unchanged(let identifier) = card.action {
+                run.summary.unchanged.append((cardIndex: card.index, identifier: identifier))
+            }
+        }
+        guard !changing.isEmpty else { return }
+        do {
+            // The id names the whole batch, so that a rerun asks for the same request even when
+            // some of its cards have become unchanged.
+            try save(changing, id: Self.importRequestIdentifier(base: run.base, cards: batch.map(\.index)), in: &run)
+        } catch let error as ContactStoreError where !strict && Self.refusesCard(error) {
+            for card in changing { try saveAlone(card, in: &run) }
+        }
+    }
+
+    /// Saves one card as its own request; a refusal rejects the card, except that a card added
+    /// under its `UID` that a contact the client does not see holds is added under a new identifier.
+    private func saveAlone(_ card: PlannedCard, renamed: Bool = false, in run: inout ImportRun) throws {
+        let name = renamed ? "card \(card.index) under a new identifier" : nil
+        let id = name.map { Self.derivedRequestIdentifier(base: run.base, $0) }
+        do {
+            try save([card], id: id ?? Self.importRequestIdentifier(base: run.base, cards: [card.index]), in: &run)
+        } catch let error as ContactStoreError where Self.refusesCard(error) {
+            if error.code == .insertedRecordAlreadyExists, case .add(_, let fallback?) = card.action {
+                try saveAlone(
+                    PlannedCard(index: card.index, action: .add(fallback, fallback: nil)), renamed: true, in: &run)
+                return
+            }
+            run.summary.rejected.append(
+                VCardCardError(cardIndex: card.index, line: 0, kind: .refusedByStore, message: error.description))
+        }
+    }
+
+    /// Whether a save's error is the store refusing what a card holds, rather than the ledger
+    /// failing to write (which stops the import).
+    private static func refusesCard(_ error: ContactStoreError) -> Bool {
+        error.code != .storeNotWritable && error.code != .dataAccessError
     }
 
     /// The request id of an import's save request holding `cards` (their indexes in the input,
@@ -143,35 +190,45 @@ extension ContactStore {
 
     /// Saves cards as one request and records it; a storage failure throws
     /// ``VCardImportInterrupted`` with what was saved before, any other refusal throws as it is.
-    private func save(_ cards: [(index: Int, contact: MutableContact)], in run: inout ImportRun) throws {
+    private func save(_ cards: [PlannedCard], id: UUID, in run: inout ImportRun) throws {
         let indexes = cards.map(\.index)
         var batch = request(for: cards, author: run.author)
-        batch.requestIdentifier = Self.importRequestIdentifier(base: run.base, cards: indexes)
+        batch.requestIdentifier = id
         let result: SaveResult
         do {
             result = try execute(batch)
-        } catch let error as ContactStoreError where error.code == .dataAccessError || error.code == .storeNotWritable {
+        } catch let error as ContactStoreError where !Self.refusesCard(error) {
             throw VCardImportInterrupted(
-                summary: run.summary, failedRequestIdentifier: batch.requestIdentifier, failedCardIndexes: indexes,
-                error: error)
+                summary: run.summary, failedRequestIdentifier: id, failedCardIndexes: indexes, error: error)
         }
         // A batch saved by an earlier run holds the contacts that run made, in card order.
         let identifiers =
             result.wasAlreadyCommitted && result.affectedIdentifiers.count == cards.count
-            ? result.affectedIdentifiers : cards.map(\.contact.identifier)
-        let imported = Array(zip(indexes, identifiers)).map { (cardIndex: $0.0, identifier: $0.1) }
+            ? result.affectedIdentifiers : cards.map(\.identifier)
+        var saved = VCardImportBatch(
+            imported: [], updated: [], sequence: result.sequence, requestIdentifier: id,
+            wasAlreadyCommitted: result.wasAlreadyCommitted)
+        for (card, identifier) in zip(cards, identifiers) {
+            if case .update = card.action {
+                saved.updated.append((cardIndex: card.index, identifier: identifier))
+            } else {
+                saved.imported.append((cardIndex: card.index, identifier: identifier))
+            }
+        }
         run.summary.sequences.append(result.sequence)
-        run.summary.imported += imported
-        run.onBatch?(
-            VCardImportBatch(
-                imported: imported, sequence: result.sequence, requestIdentifier: batch.requestIdentifier,
-                wasAlreadyCommitted: result.wasAlreadyCommitted))
+        run.summary.imported += saved.imported
+        run.summary.updated += saved.updated
+        run.onBatch?(saved)
     }
 
     /// For a strict import: plans every card alone, then every batch, each seeing the ones before
     /// it, and throws the first refusal with its card, so that nothing is saved unless all can be.
-    private func checkWhole(_ contacts: [(index: Int, contact: MutableContact)], author: String?) throws {
-        for card in contacts {
+    private func checkWhole(_ cards: [PlannedCard], author: String?) throws {
+        let changing = cards.filter {
+            if case .unchanged = $0.action { return false }
+            return true
+        }
+        for card in changing {
             do {
                 try dryRun([request(for: [card], author: author)])
             } catch {
@@ -179,14 +236,20 @@ extension ContactStore {
             }
         }
         try dryRun(
-            stride(from: 0, to: contacts.count, by: Self.importBatchMax).map { batch in
-                request(for: Array(contacts[batch..<min(contacts.count, batch + Self.importBatchMax)]), author: author)
+            stride(from: 0, to: changing.count, by: Self.importBatchMax).map { batch in
+                request(for: Array(changing[batch..<min(changing.count, batch + Self.importBatchMax)]), author: author)
             })
     }
 
-    private func request(for cards: [(index: Int, contact: MutableContact)], author: String?) -> SaveRequest {
+    private func request(for cards: [PlannedCard], author: String?) -> SaveRequest {
         var request = SaveRequest(transactionAuthor: author)
-        for card in cards { request.add(card.contact, toContainerWithIdentifier: nil) }
+        for card in cards {
+            switch card.action {
+            case .add(let contact, _): request.add(contact, toContainerWithIdentifier: nil)
+            case .update(let contact): request.update(contact)
+            case .unchanged: break
+            }
+        }
         return request
     }
 

@@ -215,7 +215,16 @@ public struct ContactFormatter: Sendable, Hashable {
     }
 
     private static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Most names start and end with a letter or a digit: nothing to trim, and Foundation's
+        // trimming (a bridge to NSString) costs more than formatting the rest of the name. Any
+        // other end goes to Foundation, whose set also holds characters such as U+200B.
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
+        if Self.isLetterOrDigit(first) && Self.isLetterOrDigit(last) { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
     }
 
     /// Stops the program naming the first key of the set that the contact lacks.

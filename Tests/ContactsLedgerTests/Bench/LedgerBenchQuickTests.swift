@@ -67,6 +67,19 @@ struct LedgerBenchQuickTests {
         let context = try #require(json["context"] as? [String: Any])
         #expect(plausibleRead(number(context, "memory_random_read_ns")), "\(context)")
 
+        // The command-line section ran the tool built beside the bench on the first ledger.
+        let cli = try #require(json["cli"] as? [String: Any])
+        #expect(number(cli, "contacts") == 1_000)
+        for key in ["list_json", "export", "log_json"] {
+            let entry = try #require(cli[key] as? [String: Any], "\(key) in \(cli)")
+            #expect((number(entry, "per_second") ?? 0) > 0, "\(key): \(entry)")
+            #expect((number(entry, "output_bytes") ?? 0) > 1_000, "\(key): \(entry)")
+        }
+        for key in ["show", "search", "history", "digest"] {
+            let entry = try #require(cli[key] as? [String: Any], "\(key) in \(cli)")
+            #expect((number(entry, "seconds") ?? 0) > 0, "\(key): \(entry)")
+        }
+
         let replay = try #require(json["replay"] as? [String: [String: Any]])
         let readChecksum = try #require(json["read_checksum_seconds"] as? [String: Any])
         let open = try #require(json["open_with_snapshot_ms"] as? [String: Any])

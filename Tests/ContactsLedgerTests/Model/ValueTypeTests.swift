@@ -91,12 +91,12 @@ struct ValueTypeTests {
         #expect(container.type == .local)
     }
 
-    @Test("User defaults are en_US-style and never refer to themselves")
+    @Test("User defaults are en_US-style with the locale's country, and never refer to themselves")
     func userDefaults() {
         let shared = ContactsUserDefaults.shared
         #expect(shared.sortOrder == .familyName)
         #expect(shared.displayNameOrder == .givenNameFirst)
-        #expect(shared.countryCode == "us")
+        #expect(shared.countryCode == ContactsUserDefaults.localeRegion(in: ProcessInfo.processInfo.environment) ?? "")
         let odd = ContactsUserDefaults(
             sortOrder: .userDefault, displayNameOrder: .userDefault, countryCode: "DE")
         #expect(odd.sortOrder == .familyName)

@@ -232,7 +232,7 @@ struct ProjectionSnapshotTests {
     func indexesOfAnotherCountry() throws {
         let directory = StoreDirectory()
         try writeLedger(directory, seed: 9)
-        let us = try fullReplay(of: directory.ledger)
+        let us = try fullReplay(of: directory.ledger, region: "us")
         #expect(us.indexes.defaultCountryCode == "us")
         let restored = try Projection(
             snapshotState: us.snapshotState(), ledgerID: us.ledgerID, head: us.head, defaultCountryCode: "gb")

@@ -101,9 +101,11 @@ enum SnapshotHistory {
 }
 
 /// The projection a full replay of the journal gives (through `last`, when given).
-func fullReplay(of path: String, through last: UInt64? = nil) throws -> Projection {
+func fullReplay(
+    of path: String, through last: UInt64? = nil, region: String = ContactsUserDefaults.shared.countryCode
+) throws -> Projection {
     let reader = try JournalReader(at: path)
-    var projection = Projection(ledgerID: reader.identity.ledgerID)
+    var projection = Projection(ledgerID: reader.identity.ledgerID, defaultCountryCode: region)
     try reader.forEach { record in
         if let last, record.sequence > last { return }
         try projection.apply(record)
