@@ -9,7 +9,8 @@ struct ShowCommand: ToolCommand {
         Prints the contact with identifier ID: its name and every property that has a value, one per
         line. With --json, prints one JSON object with every key the contact has, by the framework's key
         names (`identifier`, `givenName`, `phoneNumbers` as [{identifier, label, value}], ...), empty
-        values included. A contact that does not exist (at that point) exits 1.
+        values included. A contact that does not exist (at that point) exits 1; when a record deleted it,
+        the error says which, when and by whom, and how to bring it back (`undelete`).
 
         Options:
         \(HelpText.asOf)
@@ -32,7 +33,12 @@ struct ShowCommand: ToolCommand {
 
     func run(_ context: CommandContext) throws {
         let store = try context.openForReading(asOf: asOf)
-        let contact = try store.unifiedContact(withIdentifier: identifier, keysToFetch: [ContactKeySet.all])
+        let contact: Contact
+        do {
+            contact = try store.unifiedContact(withIdentifier: identifier, keysToFetch: [ContactKeySet.all])
+        } catch let error as ContactStoreError {
+            throw DeletedContact.explain(error, identifier: identifier, ledger: context.ledger, asOf: asOf)
+        }
         if json {
             Terminal.json(ContactJSON.value(for: contact))
         } else {

@@ -171,7 +171,7 @@ enum Tool {
         let arguments: Arguments
         do throws(CommandFailure) {
             arguments = try Arguments(
-                words, valued: type.valued.union(["ledger", "wait", "region"]), flags: type.flags.union(["help"]))
+                type.expandingShortOptions(words), valued: type.valued.union(["ledger", "wait", "region"]), flags: type.flags.union(["help"]))
         } catch {
             throw Stop(code: reportUsage(error.message, usage: failureUsage))
         }
