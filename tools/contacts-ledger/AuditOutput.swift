@@ -106,6 +106,16 @@ struct Pager {
 }
 
 extension HelpText {
+    /// What `head N` and the digest are, said once in the tool's help.
+    static let headAndDigest = """
+        Every write ends with `head N` once its record is on disk: N is the ledger's head, the sequence
+        number of its newest record, which counts every request ever saved. `digest` prints the head as
+        `N HASH`, the newest record's chain hash, which covers that record and, through the hash before
+        it, every record up to it. Keep a digest somewhere else; `verify --digest N:HASH` later proves
+        that nothing up to N was altered, dropped or reordered. A sequence names a point in the ledger's
+        history wherever one is asked for (`--as-of N`, `log --from N`, `restore --sequence N`).
+        """
+
     /// The `--no-pager` option of `log` and `history`.
     static let pager = """
           --no-pager           Writes straight to the terminal instead of through $PAGER (default

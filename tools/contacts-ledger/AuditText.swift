@@ -13,7 +13,8 @@ enum AuditText {
         let new = ContactText.items(change.key, of: change.newValue)
         let name = ContactText.name(of: change.key)
         guard listKeys.contains(change.key) else {
-            return old.flatMap { item(.removed, name, $0.value, indent) } + new.flatMap { item(.added, name, $0.value, indent) }
+            return old.flatMap { item(.removed, name, $0.value, indent) }
+                + new.flatMap { item(.added, name, $0.value, indent) }
         }
         let removed = unmatched(old, in: new), added = unmatched(new, in: old)
         if removed.isEmpty && added.isEmpty { return [] }
@@ -92,7 +93,8 @@ enum AuditText {
     static func lines(_ change: AuditChange) -> [String] {
         switch change {
         case .addContact(let contact, _):
-            return ["    add contact \(contact.identifier)\(name(contact))"] + properties(contact, .added, indent: "        ")
+            return ["    add contact \(contact.identifier)\(name(contact))"]
+                + properties(contact, .added, indent: "        ")
         case .updateContact(let identifier, let changes):
             return ["    update contact \(identifier)"] + changes.flatMap { self.change($0, indent: "        ") }
         case .deleteContact(let contact):

@@ -66,7 +66,8 @@ struct LogCommand: ToolCommand {
         limit = try arguments.single("limit").map { (text) throws(CommandFailure) in try parseLimit(text) }
         follow = arguments.has("follow")
         if follow, let clash = ["reverse", "until", "to"].first(where: { arguments.hasAny([$0]) }) {
-            throw CommandFailure(.usage, "--follow prints new records as they come, so it cannot be used with --\(clash)")
+            throw CommandFailure(
+                .usage, "--follow prints new records as they come, so it cannot be used with --\(clash)")
         }
         newestFirst = !follow && Terminal.stdoutIsTerminal != arguments.has("reverse")
         paged = !follow && !arguments.has("no-pager")

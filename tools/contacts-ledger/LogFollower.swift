@@ -26,6 +26,7 @@ struct LogFollower {
 
     /// Follows the journal until the output is closed.
     func run(_ output: AuditOutput) throws {
+        Self.allowInterruption()
         output.flush()
         let watcher = JournalWatcher(directory: auditor.reader.paths.root + "/journal")
         var last = after
@@ -41,6 +42,15 @@ struct LogFollower {
             last = max(last, read)
             output.flush()
         }
+    }
+
+    /// Unblocks the signals that end it (Ctrl-C, `kill`, a closed terminal, a closed pipe), which
+    /// a process may inherit blocked from the one that started it.
+    private static func allowInterruption() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&signals, signal) }
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
     }
 }
 

@@ -39,6 +39,8 @@ enum Tool {
 
             Run `contacts-ledger COMMAND --help` for a command's options.
 
+            \(HelpText.headAndDigest)
+
             Global options (before or after the command):
             \(HelpText.globalOptions)
 
@@ -171,7 +173,8 @@ enum Tool {
         let arguments: Arguments
         do throws(CommandFailure) {
             arguments = try Arguments(
-                type.expandingShortOptions(words), valued: type.valued.union(["ledger", "wait", "region"]), flags: type.flags.union(["help"]))
+                type.expandingShortOptions(words), valued: type.valued.union(["ledger", "wait", "region"]),
+                flags: type.flags.union(["help"]))
         } catch {
             throw Stop(code: reportUsage(error.message, usage: failureUsage))
         }

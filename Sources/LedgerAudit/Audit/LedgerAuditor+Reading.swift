@@ -131,7 +131,8 @@ extension LedgerAuditor {
                     sequence: record.sequence, location: record.location, reason: "payload cannot be decoded: \(error)")
             }
             for operation in lens?.visible(event.operations) ?? event.operations {
-                if let revision = Self.revision(operation, of: identifier, record: record, undoes: event.undoReference) {
+                if let revision = Self.revision(operation, of: identifier, record: record, undoes: event.undoReference)
+                {
                     try body(revision)
                 }
             }
@@ -159,7 +160,9 @@ enum PayloadSearch {
                 guard !needle.isEmpty, haystack.count >= needle.count, let base = haystack.baseAddress else {
                     return false
                 }
-                return needle.withUnsafeBytes { find($0, in: UnsafeRawBufferPointer(start: base, count: haystack.count)) }
+                return needle.withUnsafeBytes {
+                    find($0, in: UnsafeRawBufferPointer(start: base, count: haystack.count))
+                }
             }
         }
     }

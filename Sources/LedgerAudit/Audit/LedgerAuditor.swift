@@ -48,9 +48,9 @@ public struct LedgerAuditor: Sendable {
     public func entries(matching filter: AuditFilter = AuditFilter()) throws -> [AuditEntry] {
         var entries: [AuditEntry] = []
         try forEachEntry(matching: filter) {
-                entries.append($0)
-                return true
-            }
+            entries.append($0)
+            return true
+        }
         return entries
     }
 
