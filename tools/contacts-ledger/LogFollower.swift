@@ -89,6 +89,6 @@ final class JournalWatcher {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, 1000) > 0 else { return }
         var events = [UInt8](repeating: 0, count: 4096)
-        _ = events.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        _ = read(descriptor, &events, events.count)
     }
 }
