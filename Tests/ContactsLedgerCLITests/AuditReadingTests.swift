@@ -127,7 +127,9 @@ struct AuditReadingTests {
         let sample = try SampleHistory()
         let deleted = try sample.work.run(["show", sample.grace])
         expectFailure(
-            deleted, 1, mentioning: "contact \(sample.grace) was deleted at record 4 (\(sample.times[3])) by alice")
+            deleted, 1,
+            mentioning:
+                "contact \(sample.grace) does not exist: it was deleted at record 4 (\(sample.times[3])) by alice")
         #expect(deleted.stderr.contains("`contacts-ledger undelete \(sample.grace)` brings it back"))
         #expect(deleted.stderr.contains("`contacts-ledger show \(sample.grace) --as-of 3` shows it as it was"))
         #expect(try sample.work.succeed(["show", sample.grace, "--as-of", "3"]).stdout.contains("Grace Hopper"))

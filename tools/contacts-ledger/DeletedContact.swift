@@ -24,13 +24,15 @@ enum DeletedContact {
         return ContactStoreError(.recordDoesNotExist, message(identifier, deletion, atPoint: point != nil))
     }
 
-    /// `contact ID was deleted at record N (TIME) by AUTHOR; ...` with the commands that help.
+    /// `contact ID does not exist: it was deleted at record N (TIME) by AUTHOR; ...` with the
+    /// commands that help.
     static func message(_ identifier: String, _ deletion: ContactRevision, atPoint: Bool) -> String {
         let author = deletion.author.isEmpty ? "no named author" : deletion.author
         let when = "record \(deletion.sequence) (\(RFC3339.string(from: deletion.commitDate))) by \(author)"
         let before = "`contacts-ledger show \(identifier) --as-of \(deletion.sequence - 1)` shows it as it was"
         if atPoint { return "contact \(identifier) did not exist at that point: it was deleted at \(when); \(before)" }
-        return "contact \(identifier) was deleted at \(when); `contacts-ledger undelete \(identifier)` brings it back, "
-            + before
+        return
+            "contact \(identifier) does not exist: it was deleted at \(when); `contacts-ledger undelete \(identifier)` "
+            + "brings it back, " + before
     }
 }
