@@ -36,6 +36,9 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     case alreadyExists(path: String)
     /// The journal is damaged somewhere other than a torn tail; it is never skipped silently.
     case corruption(location: LedgerLocation, reason: String)
+    /// The record at a digest's sequence carries another hash than the digest saved earlier:
+    /// something up to that point was altered, or the digest belongs to another ledger.
+    case digestMismatch(sequence: UInt64, expected: String, found: String)
     /// The writer failed (a write or fsync error, here or earlier) before the record was written:
     /// it is not in the journal, and the writer refuses further appends until reopened.
     case writerFailed(cause: String)
@@ -71,6 +74,8 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
             return "already exists and is not empty: \(path)"
         case .corruption(let location, let reason):
             return "journal corruption in \(location): \(reason)"
+        case .digestMismatch(let sequence, let expected, let found):
+            return "digest mismatch at sequence \(sequence): expected \(expected), found \(found)"
         case .writerFailed(let cause):
             return "the ledger writer failed and accepts no more appends until reopened: \(cause)"
         case .outcomeUnknown(let cause):

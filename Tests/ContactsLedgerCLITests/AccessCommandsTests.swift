@@ -48,7 +48,7 @@ struct AccessCommandsTests {
     func refusals() throws {
         let work = try WorkDirectory().initLedger()
         let ada = try work.add(["--given", "Ada"])
-        expectFailure(try work.run(["grant", "app", ada, "nobody"]), 1, mentioning: "contact nobody does not exist")
+        expectFailure(try work.run(["grant", "app", ada, "nobody"]), 67, mentioning: "contact nobody does not exist")
         expectFailure(try work.run(["grant", "app"]), 64, mentioning: "missing ID")
         expectFailure(try work.run(["revoke"]), 64, mentioning: "missing CLIENT")
         expectFailure(try work.run(["authorize", "app", "sometimes"]), 64, mentioning: "unknown status sometimes")

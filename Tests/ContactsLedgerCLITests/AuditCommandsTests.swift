@@ -112,7 +112,7 @@ struct AuditCommandsTests {
         #expect(revisions.map { $0["sequence"] } == [1, 4])
         let deletion = try #require(revisions.last?["changes"]?.arrayValue)
         #expect(deletion.contains(["key": "familyName", "old": "Hopper", "new": ""]))
-        expectFailure(try sample.work.run(["history", "nobody"]), 1, mentioning: "no history")
+        expectFailure(try sample.work.run(["history", "nobody"]), 67, mentioning: "no history")
     }
 
     @Test("diff prints what was added, changed and deleted between two points")
@@ -320,7 +320,7 @@ struct AuditCommandsTests {
             (["replay"], "replay needs --check"),
             (["recover", "--to", "x"], "--to is for --salvage"),
             (["recover", "--salvage"], "--salvage needs --to DIR"),
-            (["log", "--since", "today"], "--since must be an RFC 3339 time"),
+            (["log", "--since", "today"], "--since must be a sequence number, an RFC 3339 time"),
             (["log", "--from", "one"], "--from must be a sequence number"),
             (["diff"], "diff needs --from"),
             (["history"], "missing ID"),

@@ -127,15 +127,15 @@ struct AuditReadingTests {
         let sample = try SampleHistory()
         let deleted = try sample.work.run(["show", sample.grace])
         expectFailure(
-            deleted, 1,
+            deleted, 67,
             mentioning:
                 "contact \(sample.grace) does not exist: it was deleted at record 4 (\(sample.times[3])) by alice")
         #expect(deleted.stderr.contains("`contacts-ledger undelete \(sample.grace)` brings it back"))
         #expect(deleted.stderr.contains("`contacts-ledger show \(sample.grace) --as-of 3` shows it as it was"))
         #expect(try sample.work.succeed(["show", sample.grace, "--as-of", "3"]).stdout.contains("Grace Hopper"))
         expectFailure(
-            try sample.work.run(["show", sample.grace, "--as-of", "4"]), 1, mentioning: "did not exist at that point")
-        expectFailure(try sample.work.run(["show", "nobody"]), 1, mentioning: "contact nobody does not exist")
+            try sample.work.run(["show", sample.grace, "--as-of", "4"]), 67, mentioning: "did not exist at that point")
+        expectFailure(try sample.work.run(["show", "nobody"]), 67, mentioning: "contact nobody does not exist")
 
         try sample.work.succeed(["undelete", sample.grace])
         #expect(try sample.work.succeed(["show", sample.grace]).stdout.contains("Grace Hopper"))

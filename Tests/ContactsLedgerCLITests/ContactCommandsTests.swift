@@ -127,7 +127,7 @@ struct ContactCommandsTests {
         let deleted = try work.succeed(["delete", identifier])
         #expect(deleted.lines == ["deleted \(identifier)", "head 3"])
 
-        expectFailure(try work.run(["show", identifier]), 1, mentioning: "does not exist")
+        expectFailure(try work.run(["show", identifier]), 67, mentioning: "does not exist")
         #expect(try work.succeed(["show", identifier, "--as-of", "2"]).stdout.contains("Ada"))
         #expect(try work.succeed(["list", "--as-of", "1"]).lines == ["\(identifier)  Ada"])
         #expect(try work.succeed(["list", "--as-of", time]).lines == ["\(identifier)  Ada"])
@@ -136,7 +136,7 @@ struct ContactCommandsTests {
         #expect(try work.succeed(["search", "--name", "ada", "--as-of", "2", "--json"]).json().arrayValue?.count == 1)
         #expect(try work.succeed(["search", "--name", "ada"]).stdout.isEmpty)
         expectFailure(try work.run(["list", "--as-of", "4"]), 1, mentioning: "after the ledger's head")
-        expectFailure(try work.run(["delete", identifier]), 1, mentioning: "does not exist")
+        expectFailure(try work.run(["delete", identifier]), 67, mentioning: "does not exist")
     }
 
     @Test("list sorts by given name, family name, the user's default, or not at all")

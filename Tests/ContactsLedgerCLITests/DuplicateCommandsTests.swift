@@ -102,7 +102,8 @@ struct DuplicateCommandsTests {
         let sample = try Sample()
         expectFailure(
             try sample.work.run(["merge", sample.ada, sample.ada]), 65, mentioning: "cannot be merged with itself")
-        expectFailure(try sample.work.run(["merge", sample.ada, "NOPE"]), 1, mentioning: "contact NOPE does not exist")
+        expectFailure(
+            try sample.work.run(["merge", sample.ada, "NOPE"]), 67, mentioning: "contact NOPE does not exist")
         expectFailure(try sample.work.run(["merge", sample.ada]), 64, mentioning: "at least two")
         expectFailure(
             try sample.work.run(["merge", sample.ada, sample.bill, "--keep", sample.william]), 65,
@@ -124,7 +125,8 @@ struct DuplicateCommandsTests {
         let again = try sample.work.succeed(["link", sample.william, sample.bill, "--json"]).json()
         #expect(again["action"] == "unchanged")
         #expect(again["head"] == 5)
-        expectFailure(try sample.work.run(["link", sample.bill, "NOPE"]), 1, mentioning: "contact NOPE does not exist")
+        expectFailure(
+            try sample.work.run(["link", sample.bill, "NOPE"]), 67, mentioning: "contact NOPE does not exist")
         expectFailure(try sample.work.run(["link", sample.bill]), 64, mentioning: "at least two")
         let unlinked = try sample.work.succeed(["unlink", sample.william, "--author", "me"])
         #expect(unlinked.lines.last == "head 6")

@@ -15,12 +15,12 @@ struct ErrorPathTests {
             (["list", "-x"], "unknown option -x"),
             (["list", "extra"], "unexpected argument extra"),
             (["show"], "missing ID"),
-            (["show", "a", "b"], "unexpected argument b"),
+            (["history", "a", "b"], "unexpected argument b"),
             (["--wait", "soon", "list"], "--wait must be a number"),
             (["add", "--given", "A", "--wait", "-1"], "--wait must be a number"),
             (["list", "--ledger"], "--ledger needs a value"),
             (["list", "--sort", "age"], "--sort must be"),
-            (["list", "--as-of", "yesterday"], "--as-of must be a sequence number or an RFC 3339 time"),
+            (["list", "--as-of", "yesterday"], "--as-of must be a sequence number, an RFC 3339 time"),
             (["search"], "exactly one of"),
             (["search", "--name", "a", "--email", "b"], "exactly one of"),
             (["add"], "at least one property"),
@@ -137,10 +137,10 @@ struct ErrorPathTests {
     }
 
     @Test(
-        "A contact that does not exist exits 1",
+        "A contact that does not exist exits 67",
         arguments: [["show", "X"], ["update", "X", "--given", "A"], ["delete", "X"]])
     func missingContact(arguments: [String]) throws {
         let work = try WorkDirectory().initLedger()
-        expectFailure(try work.run(arguments), 1, mentioning: "contact X does not exist")
+        expectFailure(try work.run(arguments), 67, mentioning: "contact X does not exist")
     }
 }

@@ -87,6 +87,6 @@ struct ImportExportTests {
         #expect(imported.identifiers(verb: "added").count == 2)
         let search = try other.succeed(["search", "--phone", "+44 20 7946 0958"])
         #expect(search.stdout.contains("Lovelace"))
-        expectFailure(try work.run(["export", "no-such-id"]), 1)
+        expectFailure(try work.run(["export", "no-such-id"]), 67)
     }
 }

@@ -56,7 +56,7 @@ struct LedgerCommandsTests {
         #expect(verified["records"] == 2)
         #expect(verified["tail"] == "clean")
         let wrong = try work.run(["verify", "--digest", "1:\(parts[1])"])
-        expectFailure(wrong, 65, mentioning: "saved digest")
+        expectFailure(wrong, 65, mentioning: "digest mismatch at sequence 1: expected ")
         let beyond = try work.run(["verify", "--digest", "9:\(parts[1])"])
         expectFailure(beyond, 65, mentioning: "before the saved digest")
     }

@@ -68,7 +68,7 @@ struct SaveOutcomeCommandTests {
         let retried = try work.succeed(["delete", identifier, "--request-id", id])
         #expect(retried.lines.first == "deleted \(identifier)")
         #expect(retried.stdout.contains("already committed at sequence 2"))
-        expectFailure(try work.run(["show", identifier]), 1)
+        expectFailure(try work.run(["show", identifier]), 67)
     }
 
     @Test("No space left, or an I/O error, before anything is written exits 74, names the request, and saves nothing")
@@ -95,7 +95,7 @@ struct SaveOutcomeCommandTests {
         let work = try WorkDirectory().initLedger()
         let id = UUID().uuidString
         let result = try work.run(["delete", UUID().uuidString, "--request-id", id])
-        expectFailure(result, 1, mentioning: "(request \(id) not saved)")
+        expectFailure(result, 67, mentioning: "(request \(id) not saved)")
     }
 
     /// `count` minimal vCards named Card0, Card1, ….

@@ -62,13 +62,13 @@ struct UndoCommandsTests {
         #expect(historyJSON.last?["undoes"] == ["kind": "undelete", "sequence": .integer(deleted)])
     }
 
-    @Test("undelete of a live contact or of an identifier never deleted fails with exit 1 and writes nothing")
+    @Test("undelete of a live contact fails with exit 1, of one never deleted with exit 67, and writes nothing")
     func undeleteRefusals() throws {
         let (work, ada, _, updated) = try undoLedger()
         let files = try ledgerFiles(work)
         expectFailure(try work.run(["undelete", ada]), 1, mentioning: "exists")
         let never = UUID().uuidString
-        expectFailure(try work.run(["undelete", never]), 1, mentioning: "never existed")
+        expectFailure(try work.run(["undelete", never]), 67, mentioning: "never existed")
         let json = try work.run(["undelete", ada, "--json"])
         #expect(json.status == 1)
         #expect(try json.json()["error"] == "contactExists")
@@ -120,7 +120,7 @@ struct UndoCommandsTests {
         let grace = try work.add(["--given", "Grace", "--family", "Hopper"])
         let shown = try work.succeed(["show", grace, "--json"]).json()
         let reverted = try #require(try work.succeed(["revert", "1"]).head)
-        expectFailure(try work.run(["show", grace]), 1)
+        expectFailure(try work.run(["show", grace]), 67)
         let again = try work.succeed(["revert", String(reverted), "--author", "undoer"])
         #expect(again.lines.first == "reverted: undoes record \(reverted) (revert)")
         #expect(try work.succeed(["show", grace, "--json"]).json() == shown)
@@ -152,7 +152,7 @@ struct UndoCommandsTests {
 
         expectFailure(try work.run(["restore-contact", ada]), 64, mentioning: "--to")
         expectFailure(
-            try work.run(["restore-contact", UUID().uuidString, "--to", "1"]), 1, mentioning: "does not exist")
+            try work.run(["restore-contact", UUID().uuidString, "--to", "1"]), 67, mentioning: "does not exist")
     }
 
     @Test("Each undo command has --help, and the tool's help lists them")

@@ -82,8 +82,10 @@ struct IntegrityTests {
         #expect {
             try JournalReader(at: ledger).verify(against: saved)
         } throws: {
-            guard case .corruption(_, let reason) = $0 as? StorageError else { return false }
-            return reason.contains("the saved digest says")
+            guard case .digestMismatch(let sequence, let expected, let found) = $0 as? StorageError else {
+                return false
+            }
+            return sequence == saved.sequence && expected == saved.hash.hex && found != expected
         }
     }
 
@@ -131,8 +133,10 @@ struct IntegrityTests {
             #expect {
                 try JournalReader(at: path).verify(against: forged)
             } throws: {
-                guard case .corruption(_, let reason) = $0 as? StorageError else { return false }
-                return reason.contains("sequence 0")
+                guard case .digestMismatch(let sequence, let expected, let found) = $0 as? StorageError else {
+                    return false
+                }
+                return sequence == 0 && expected == forged.hash.hex && found == SHA256Digest.zero.hex
             }
         }
     }

@@ -66,7 +66,8 @@ extension ClientContactsCommand {
     }
 
     func run(_ context: CommandContext) throws {
-        let (client, identifiers) = (client, identifiers)
+        let client = client
+        let identifiers = try identifiers.map { try context.resolvedIdentifier($0) }
         try AccessChange.run(context, json: json, verb: Self.verb, client: client, identifiers: identifiers) {
             try await Self.change($0, client: client, identifiers: identifiers)
         }

@@ -44,7 +44,8 @@ struct Arguments: Sendable {
                 }
                 options[name, default: []].append(given)
             } else {
-                throw CommandFailure(.usage, "unknown option --\(name)")
+                let known = (valued.union(flagNames)).sorted().map { "--" + $0 }
+                throw CommandFailure(.usage, "unknown option --\(name)" + Spelling.hint(for: "--" + name, among: known))
             }
         }
     }

@@ -12,8 +12,10 @@ struct DemoCommand: ToolCommand {
         contacts and imports two from a vCard, updates one and deletes another, searches, prints the
         audit log of this run and one contact's history, verifies the ledger, restores it as it was
         before the delete into a second ledger beside it (DIR.restored-at-N), and shows the difference.
-        It adds new contacts each time, so it can be run again; each run restores into a new directory.
-        Every step is a library call that a Swift program can make too.
+        Run again, it finds its sample contacts by name and brings them back to their sample values
+        instead of adding them twice (only Charles Babbage, deleted by each run, is imported again); each
+        run restores into a new directory. Every step is a library call that a Swift program can make
+        too. The `Next` commands it prints work once the tool is on the PATH (see `make install`).
         """
 
     init(_ arguments: Arguments) throws(CommandFailure) {
@@ -103,7 +105,8 @@ struct DemoCommand: ToolCommand {
         return (store, start)
     }
 
-    /// Adds three contacts in one save request; returns the identifier of the second, Grace Hopper.
+    /// Adds three contacts in one save request, or brings those already in the ledger (by name)
+    /// back to their sample values; returns the identifier of the second, Grace Hopper.
     private static func addThree(to store: ContactStore) throws -> String {
         func person(_ given: String, _ family: String, phone: String, email: String, job: String) -> MutableContact {
             var contact = MutableContact()
@@ -120,22 +123,71 @@ struct DemoCommand: ToolCommand {
         let grace = person("Grace", "Hopper", phone: "+1 202 555 0100", email: "grace@example.com", job: "Captain")
         let alan = person("Alan", "Turing", phone: "+44 161 496 0000", email: "alan@example.org", job: "Codebreaker")
         var request = SaveRequest(transactionAuthor: author)
-        for contact in [ada, grace, alan] { request.add(contact, toContainerWithIdentifier: nil) }
-        let result = try store.execute(request)
-        Terminal.lines([ada, grace, alan].map { "added \($0.identifier)  \($0.givenName) \($0.familyName)" })
-        Terminal.line("head \(result.sequence)")
-        return grace.identifier
+        var identifiers: [String] = []
+        for sample in [ada, grace, alan] {
+            identifiers.append(try addOrReset(sample, in: store, to: &request))
+        }
+        if !request.isEmpty { Terminal.line("head \(try store.execute(request).sequence)") }
+        return identifiers[1]
     }
 
-    /// Imports the two cards of ``sampleVCard``; returns them as imported.
+    /// Adds `sample` to the request, or, when a contact of its name is in the ledger already, an
+    /// update that brings that one's job title, phone numbers and email addresses back to the
+    /// sample's (nothing if they are the sample's); returns the contact's identifier.
+    private static func addOrReset(
+        _ sample: MutableContact, in store: ContactStore, to request: inout SaveRequest
+    ) throws -> String {
+        let name = "\(sample.givenName) \(sample.familyName)"
+        guard var existing = try existingContact(named: sample, in: store) else {
+            request.add(sample, toContainerWithIdentifier: nil)
+            Terminal.line("added \(sample.identifier)  \(name)")
+            return sample.identifier
+        }
+        let phones = { (contact: MutableContact) in contact.phoneNumbers.map { [$0.label, $0.value.stringValue] } }
+        let emails = { (contact: MutableContact) in contact.emailAddresses.map { [$0.label, $0.value] } }
+        if existing.jobTitle != sample.jobTitle || phones(existing) != phones(sample)
+            || emails(existing) != emails(sample)
+        {
+            existing.jobTitle = sample.jobTitle
+            existing.phoneNumbers = sample.phoneNumbers
+            existing.emailAddresses = sample.emailAddresses
+            request.update(existing)
+            Terminal.line("reset \(existing.identifier)  \(name)  (in the ledger already: back to the sample)")
+        } else {
+            Terminal.line("kept \(existing.identifier)  \(name)  (in the ledger already)")
+        }
+        return existing.identifier
+    }
+
+    /// The contact with the sample's given and family name, if the ledger has one.
+    private static func existingContact(
+        named sample: MutableContact, in store: ContactStore
+    ) throws
+        -> MutableContact?
+    {
+        let found = try store.unifiedContacts(
+            matching: .matchingName("\(sample.givenName) \(sample.familyName)"), keysToFetch: [ContactKeySet.all])
+        return found.first { $0.givenName == sample.givenName && $0.familyName == sample.familyName }?.mutableCopy()
+    }
+
+    /// Imports the cards of ``sampleVCard`` whose names the ledger does not have; returns each
+    /// card's contact, as imported or as found.
     private static func importSample(into store: ContactStore) throws -> [MutableContact] {
-        let imported = try VCardSerialization.contacts(with: Data(sampleVCard.utf8))
         var request = SaveRequest(transactionAuthor: "demo-import")
-        for contact in imported { request.add(contact, toContainerWithIdentifier: nil) }
-        let result = try store.execute(request)
-        Terminal.lines(imported.map { "added \($0.identifier)  \($0.givenName) \($0.familyName)" })
-        Terminal.line("head \(result.sequence)")
-        return imported
+        var contacts: [MutableContact] = []
+        for card in try VCardSerialization.contacts(with: Data(sampleVCard.utf8)) {
+            let name = "\(card.givenName) \(card.familyName)"
+            if let existing = try existingContact(named: card, in: store) {
+                Terminal.line("kept \(existing.identifier)  \(name)  (in the ledger already)")
+                contacts.append(existing)
+            } else {
+                request.add(card, toContainerWithIdentifier: nil)
+                Terminal.line("added \(card.identifier)  \(name)")
+                contacts.append(card)
+            }
+        }
+        if !request.isEmpty { Terminal.line("head \(try store.execute(request).sequence)") }
+        return contacts
     }
 
     /// Changes Grace Hopper's job title, then deletes the imported Charles Babbage; returns the

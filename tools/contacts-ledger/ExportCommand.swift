@@ -8,8 +8,8 @@ struct ExportCommand: ToolCommand {
     static let summary = "Prints contacts as a vCard file, or as JSON."
     static let usage = "export [ID...] [--vcard-version 3.0|4.0] [--as-of POINT] [--output FILE] [--json]"
     static let help = """
-        Prints the contacts with the given identifiers (every contact, in storage order, when none is
-        given) as one vCard file (version 3.0 the way Apple's Contacts writes it, or 4.0), notes and
+        Prints the contacts with the given identifiers (each in any letter case, or a unique prefix of
+        at least six characters; every contact, in storage order, when none is given) as one vCard file (version 3.0 the way Apple's Contacts writes it, or 4.0), notes and
         photos included; or, with --json, as one JSON array of contacts with every key, image data
         included. With --output the file is written (replaced atomically) instead of standard output.
 
@@ -57,7 +57,9 @@ struct ExportCommand: ToolCommand {
             request.unifyResults = false
             try store.enumerateContacts(with: request) { contact, _ in contacts.append(contact) }
         } else {
-            contacts = try identifiers.map { try store.unifiedContact(withIdentifier: $0, keysToFetch: [keys]) }
+            contacts = try store.identifiers(identifiers).map {
+                try store.unifiedContact(withIdentifier: $0, keysToFetch: [keys])
+            }
         }
         let data: Data
         if json {

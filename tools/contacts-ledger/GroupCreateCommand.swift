@@ -36,10 +36,12 @@ struct GroupCreateCommand: ToolCommand {
     }
 }
 
-/// The group with an identifier, or a failure (exit 1) naming it.
-func existingGroup(_ identifier: String, in store: ContactStore) throws -> Group {
+/// The group that `text` names (its identifier in any case, or a unique prefix), or a failure
+/// (exit 67) naming it.
+func existingGroup(_ text: String, in store: ContactStore) throws -> Group {
+    let identifier = try store.identifier(text, .groups)
     guard let group = try store.groups(matching: .withIdentifiers([identifier])).first else {
-        throw CommandFailure(.failure, "group \(identifier) does not exist")
+        throw CommandFailure(.notFound, "group \(identifier) does not exist")
     }
     return group
 }

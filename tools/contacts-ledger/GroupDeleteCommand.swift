@@ -32,7 +32,7 @@ struct GroupDeleteCommand: ToolCommand {
             let group = try existingGroup(identifier, in: store)
             var request = write.request()
             request.delete(group.mutableCopy())
-            return (request, [identifier])
+            return (request, [group.identifier])
         }
     }
 }

@@ -22,10 +22,10 @@ struct GroupMembershipChange {
         try write.save(context, verb: verb) { store in
             let group = try existingGroup(groupIdentifier, in: store)
             let contact = try store.unifiedContact(
-                withIdentifier: contactIdentifier, keysToFetch: [ContactKey.identifier])
+                withIdentifier: try store.identifier(contactIdentifier), keysToFetch: [ContactKey.identifier])
             var request = write.request()
             change(&request, contact, group)
-            return (request, [groupIdentifier, contactIdentifier])
+            return (request, [group.identifier, contact.identifier])
         }
     }
 }

@@ -36,7 +36,7 @@ struct GroupRenameCommand: ToolCommand {
             group.name = newName
             var request = write.request()
             request.update(group)
-            return (request, [identifier])
+            return (request, [group.identifier])
         }
     }
 }

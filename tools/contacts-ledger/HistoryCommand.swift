@@ -34,9 +34,10 @@ struct HistoryCommand: ToolCommand {
 
     func run(_ context: CommandContext) throws {
         try context.requireLedger()
+        let identifier = try context.resolvedIdentifier(identifier)
         let revisions = try LedgerAuditor(ledgerAt: context.ledger).revisions(ofContact: identifier)
         guard !revisions.isEmpty else {
-            throw CommandFailure(.failure, "contact \(identifier) has no history in this ledger")
+            throw CommandFailure(.notFound, "contact \(identifier) has no history in this ledger")
         }
         let output = AuditOutput(json: json, paged: paged)
         revisions.forEach(output.write)

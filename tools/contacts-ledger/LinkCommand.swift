@@ -37,6 +37,7 @@ struct LinkCommand: ToolCommand {
 
     func run(_ context: CommandContext) throws {
         try write.commit(context, verb: "linked") { store in
+            let identifiers = try store.identifiers(identifiers)
             let result = try store.link(
                 identifiers, transactionAuthor: write.author, requestIdentifier: write.requestID)
             return (result, result.affectedIdentifiers.isEmpty ? identifiers : nil)

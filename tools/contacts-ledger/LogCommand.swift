@@ -7,7 +7,7 @@ struct LogCommand: ToolCommand {
     static let name = "log"
     static let summary = "Prints the audit log: every record, who made it, when, and what it did."
     static let usage =
-        "log [-n N] [--reverse] [--follow] [--contact ID] [--author NAME] [--since TIME] [--until TIME] "
+        "log [-n N] [--reverse] [--follow] [--contact ID] [--author NAME] [--since POINT] [--until POINT] "
         + "[--from SEQ] [--to SEQ] [--no-pager] [--json]"
     static let help = """
         Prints the committed records like `git log`: on a terminal newest first and through a pager,
@@ -32,8 +32,9 @@ struct LogCommand: ToolCommand {
                                --reverse, --until or --to.
           --contact ID         Only records that touch this contact (or group).
           --author NAME        Only records by this transaction author.
-          --since TIME         Only records committed at or after this RFC 3339 time.
-          --until TIME         Only records committed at or before this RFC 3339 time.
+          --since POINT        Only records from this point on: a sequence number, an RFC 3339 time, a
+                               local time (2026-12-05T14:30) or a date (from its start).
+          --until POINT        Only records up to this point (a date up to its end).
           --from SEQ           Only records from this sequence on.
           --to SEQ             Only records up to this sequence.
         \(HelpText.pager)
@@ -53,16 +54,13 @@ struct LogCommand: ToolCommand {
     init(_ arguments: Arguments) throws(CommandFailure) {
         _ = try arguments.positionals()
         filter = AuditFilter(identifier: try arguments.single("contact"), author: try arguments.single("author"))
-        filter.since = try arguments.single("since").map { (text) throws(CommandFailure) in try parseTime(text, "since")
-        }
-        filter.until = try arguments.single("until").map { (text) throws(CommandFailure) in try parseTime(text, "until")
-        }
         filter.fromSequence = try arguments.single("from").map { (text) throws(CommandFailure) in
             try parseSequence(text, "from")
         }
         filter.toSequence = try arguments.single("to").map { (text) throws(CommandFailure) in
             try parseSequence(text, "to")
         }
+        try readTimeRange(arguments, into: &filter)
         limit = try arguments.single("limit").map { (text) throws(CommandFailure) in try parseLimit(text) }
         follow = arguments.has("follow")
         if follow, let clash = ["reverse", "until", "to"].first(where: { arguments.hasAny([$0]) }) {
@@ -76,6 +74,8 @@ struct LogCommand: ToolCommand {
 
     func run(_ context: CommandContext) throws {
         try context.requireLedger()
+        var filter = filter
+        filter.identifier = try filter.identifier.map { try context.resolvedIdentifier($0, [.contacts, .groups]) }
         let auditor = try LedgerAuditor(ledgerAt: context.ledger)
         let output = AuditOutput(json: json, paged: paged)
         defer { output.finish() }
@@ -112,10 +112,13 @@ func parseLimit(_ text: String) throws(CommandFailure) -> Int {
     return count
 }
 
-/// Parses an RFC 3339 time option.
+/// Parses a time option: RFC 3339, a local time, or a date (its end), as ``LocalTime`` reads them.
 func parseTime(_ text: String, _ option: String) throws(CommandFailure) -> Date {
-    guard let date = RFC3339.date(from: text) else {
-        throw CommandFailure(.usage, "--\(option) must be an RFC 3339 time such as 2024-05-01T09:30:00Z, got \(text)")
+    guard let date = LocalTime.date(from: text, end: .end) else {
+        throw CommandFailure(
+            .usage,
+            "--\(option) must be an RFC 3339 time (2026-12-05T14:30:00Z), a local time (2026-12-05T14:30) or a "
+                + "date (2026-12-05), got \(text)")
     }
     return date
 }

@@ -49,7 +49,8 @@ struct MergeCommand: ToolCommand {
             return
         }
         let plan = try store.planMerge(
-            identifiers, keeping: keep, transactionAuthor: write.author, requestIdentifier: write.requestID)
+            try store.identifiers(identifiers), keeping: try keep.map { try store.identifier($0) },
+            transactionAuthor: write.author, requestIdentifier: write.requestID)
         let result = try ProgressBar.whileRunning("saving") { try store.execute(plan.request) }
         let head = store.headDigest.sequence
         let lines =

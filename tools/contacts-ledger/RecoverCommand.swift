@@ -49,7 +49,7 @@ struct RecoverCommand: ToolCommand {
         try context.requireLedger()
         if let salvageTo {
             let salvage = try ProgressBar.whileRunning("salvaging") {
-                try LedgerAuditor.salvage(ledgerAt: context.ledger, to: salvageTo)
+                try creating(salvageTo) { try LedgerAuditor.salvage(ledgerAt: context.ledger, to: salvageTo) }
             }
             if json {
                 Terminal.json([

@@ -17,7 +17,8 @@ struct RestoreCommand: ToolCommand {
         Options:
           --to DIR             The new ledger's directory.
           --sequence N         Restores through this sequence.
-          --time T             Restores through the last record at or before this time.
+          --time T             Restores through the last record at or before this time: RFC 3339, a
+                               local time (2026-12-05T14:30) or a date (2026-12-05, its end).
           --dry-run            Writes nothing; prints what would differ from the current state.
           --json               Prints {"sequence", "head", "dryRun", "to", "difference"}, the difference as
                                `diff --json` prints it.
@@ -47,7 +48,7 @@ struct RestoreCommand: ToolCommand {
         try context.requireLedger()
         let auditor = try LedgerAuditor(ledgerAt: context.ledger)
         let restore = try ProgressBar.whileRunning(dryRun ? "comparing" : "restoring") {
-            try auditor.restore(to: destination, at: point, dryRun: dryRun)
+            try creating(destination) { try auditor.restore(to: destination, at: point, dryRun: dryRun) }
         }
         if json {
             Terminal.json([

@@ -38,6 +38,7 @@ struct RestoreContactCommand: ToolCommand {
     var requestIdentifier: UUID? { undo.dryRun ? nil : undo.write.requestID }
 
     func run(_ context: CommandContext) throws {
+        let identifier = try context.resolvedIdentifier(identifier)
         try undo.run(context, verb: "restore") { ledger in
             try ledger.restoreContact(withIdentifier: identifier, to: point, options: undo.options())
         }

@@ -2,6 +2,7 @@ import ContactsEngine
 import ContactsLedger
 import Foundation
 import LedgerAudit
+import LedgerStorage
 
 /// The tool: its commands, its help, and the dispatch from the command line to a command.
 enum Tool {
@@ -15,8 +16,28 @@ enum Tool {
         HistoryCommand.self, DigestCommand.self, VerifyCommand.self, RecoverCommand.self, RestoreCommand.self,
         DiffCommand.self, ReplayCommand.self, UndeleteCommand.self, RevertCommand.self, RestoreContactCommand.self,
         ClientsCommand.self, GrantCommand.self, RevokeCommand.self, AuthorizeCommand.self, DuplicatesCommand.self,
-        MergeCommand.self, LinkCommand.self, UnlinkCommand.self,
+        MergeCommand.self, LinkCommand.self, UnlinkCommand.self, HelpCommand.self, CompletionCommand.self,
+        ManpageCommand.self,
     ]
+
+    /// The tool's version, which `--version` prints with the formats it writes.
+    static let version = "1.0.0"
+
+    /// What the tool is, for its help and its man page.
+    static let description = """
+        Keeps an address book as an append-only, checksummed, hash-chained ledger. Every change is one
+        record, acknowledged only after it is on disk; the audit log, history and point-in-time views are
+        read from the records. The tool acts as the ledger's owner, "contacts-ledger" (ClientContext.owner):
+        it sees and changes every contact, and alone grants apps access (`clients`, `grant`).
+        """
+
+    /// What identifiers and points the commands accept, for the help and the man page.
+    static let conventions = """
+        A contact or group identifier may be given in any letter case, or as a unique prefix of at least six
+        characters, as git takes commit prefixes; an ambiguous prefix is refused with the candidates listed.
+        A POINT in the ledger's history is a sequence number, an RFC 3339 time (2026-12-05T14:30:00Z), a
+        local time (2026-12-05T14:30) or a date (2026-12-05, its end in local time; the start for --since).
+        """
 
     static let toolUsage = "contacts-ledger [--ledger PATH] [--wait SECONDS] [--region CC] COMMAND [OPTIONS]"
 
@@ -29,15 +50,14 @@ enum Tool {
         return """
             Usage: \(toolUsage)
 
-            Keeps an address book as an append-only, checksummed, hash-chained ledger. Every change is one
-            record, acknowledged only after it is on disk; the audit log, history and point-in-time views are
-            read from the records. The tool acts as the ledger's owner, "contacts-ledger" (ClientContext.owner):
-            it sees and changes every contact, and alone grants apps access (see `access`).
+            \(description)
 
             Commands:
             \(list.joined(separator: "\n"))
 
-            Run `contacts-ledger COMMAND --help` for a command's options.
+            Run `contacts-ledger COMMAND --help` (or `contacts-ledger help COMMAND`) for a command's options.
+
+            \(conventions)
 
             \(HelpText.headAndDigest)
 
@@ -61,6 +81,28 @@ enum Tool {
 
             \(ExitCode.helpText)
             """
+    }
+
+    /// A command's help: its usage, what it does and its options, the global options, the exit codes.
+    static func commandHelp(_ type: any ToolCommand.Type) -> String {
+        HelpText.wrap("contacts-ledger [--ledger PATH] " + type.usage, prefix: "Usage: ", indent: "           ")
+            + "\n\n\(type.help)\n\nGlobal options:\n\(HelpText.globalOptions)\n\n\(ExitCode.helpText)"
+    }
+
+    /// The command that `words` name (`list`, `group create`), or a usage failure that suggests the
+    /// nearest name; `group` alone is nil.
+    static func lookup(_ words: [String]) throws(CommandFailure) -> (any ToolCommand.Type)? {
+        let name = words.joined(separator: " ")
+        if let type = commandTypes.first(where: { $0.name == name }) { return type }
+        if name == "group" { return nil }
+        let candidates: [String]
+        if words.first == "group" {
+            candidates = commandTypes.map { $0.name }.filter { $0.hasPrefix("group ") }
+        } else {
+            candidates = Array(Set(commandTypes.map { String($0.name.split(separator: " ")[0]) })).sorted()
+        }
+        let wanted = words.first == "group" ? name : words[0]
+        throw CommandFailure(.usage, "unknown command \(name)" + Spelling.hint(for: wanted, among: candidates))
     }
 
     /// Prints a usage failure: the error, then the usage line.
@@ -114,10 +156,17 @@ enum Tool {
                 Terminal.line(toolHelp())
                 throw Stop(code: .success)
             }
+            if first == "--version" {
+                Terminal.line(versionText)
+                throw Stop(code: .success)
+            }
             let (name, inline) = splitOption(first)
-            guard name == "--ledger" || name == "--wait" || name == "--region" else {
+            let known = ["--ledger", "--wait", "--region", "--help", "--version"]
+            guard known.prefix(3).contains(name) else {
                 throw Stop(
-                    code: reportUsage("unknown option \(first)", usage: toolUsage + "; see contacts-ledger --help"))
+                    code: reportUsage(
+                        "unknown option \(first)" + Spelling.hint(for: name, among: known),
+                        usage: toolUsage + "; see contacts-ledger --help"))
             }
             words.removeFirst()
             guard let value = inline ?? words.popFirst() else {
@@ -158,10 +207,12 @@ enum Tool {
             name += " " + sub
             words.removeFirst()
         }
-        guard let type = commandTypes.first(where: { $0.name == name }) else {
-            throw Stop(code: reportUsage("unknown command \(name)", usage: toolUsage + "; see contacts-ledger --help"))
+        do throws(CommandFailure) {
+            // `group` alone was answered above.
+            return try lookup(name.split(separator: " ").map(String.init))!
+        } catch {
+            throw Stop(code: reportUsage(error.message, usage: toolUsage + "; see contacts-ledger --help"))
         }
-        return type
     }
 
     /// Reads the command's arguments, global options among them, and makes the command; prints
@@ -179,10 +230,7 @@ enum Tool {
             throw Stop(code: reportUsage(error.message, usage: failureUsage))
         }
         if arguments.has("help") {
-            Terminal.line(
-                HelpText.wrap(usage, prefix: "Usage: ", indent: "           ")
-                    + "\n\n\(type.help)\n\nGlobal options:\n\(HelpText.globalOptions)\n\n\(ExitCode.helpText)"
-            )
+            Terminal.line(commandHelp(type))
             throw Stop(code: .success)
         }
         do throws(CommandFailure) {
@@ -227,7 +275,8 @@ enum Tool {
         case let error as ContactJSONError: (.dataError, "malformed contact JSON: \(error)")
         case let error as VCardCardError: (.dataError, "malformed vCard: \(error)")
         case let error as LedgerInconsistency: (.dataError, "the ledger is inconsistent: \(error)")
-        case let error as UndoError: (.failure, error.message)
+        case let error as UndoError:
+            ([.contactMissing, .notAtPoint, .notDeleted].contains(error.code) ? .notFound : .failure, error.message)
         case let error as EventDecodingError: (.dataError, "a record cannot be decoded: \(error)")
         default: (.failure, "\(error)")
         }
@@ -240,6 +289,12 @@ enum Tool {
         } catch {
             throw Stop(code: reportUsage(error.message, usage: toolUsage))
         }
+    }
+
+    /// What `--version` prints: the version and the formats it reads and writes.
+    static var versionText: String {
+        "contacts-ledger \(version) (journal format \(SegmentHeader.currentFormatVersion), "
+            + "event schema \(EventCodec.currentSchemaVersion))"
     }
 
     /// Splits `--name=value` into its name and value.

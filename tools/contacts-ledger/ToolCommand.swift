@@ -118,12 +118,14 @@ enum HelpText {
                                such as gb (default: $CONTACTS_LEDGER_REGION, else us); phone search and
                                duplicates read numbers with it.
           --help, -h           Prints this help.
+          --version            Prints the tool's version and the formats it writes (before the command).
         """
 
     /// The `--as-of` option.
     static let asOf = """
-          --as-of POINT        Shows the ledger as it was at POINT, read-only: a sequence number, or an
-                               RFC 3339 time such as 2024-05-01T09:30:00Z (inclusive).
+          --as-of POINT        Shows the ledger as it was at POINT, read-only: a sequence number, an RFC
+                               3339 time (2026-12-05T14:30:00Z), a local time (2026-12-05T14:30) or a
+                               date (2026-12-05, its end in local time), inclusive.
         """
 
     /// The `--json` option.
@@ -181,23 +183,6 @@ func parseRegion(_ text: String, from source: String) throws(CommandFailure) -> 
         throw CommandFailure(.usage, "\(source) must be a two-letter ISO 3166 country code such as gb, got \(text)")
     }
     return text.lowercased()
-}
-
-/// Parses a point in the ledger's history: a sequence number, or an RFC 3339 time.
-func parseLedgerPoint(_ text: String, option: String) throws(CommandFailure) -> LedgerPoint {
-    if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
-        guard let sequence = UInt64(text) else {
-            throw CommandFailure(.usage, "--\(option): sequence \(text) is too large")
-        }
-        return .sequence(sequence)
-    }
-    guard let date = RFC3339.date(from: text) else {
-        throw CommandFailure(
-            .usage,
-            "--\(option) must be a sequence number or an RFC 3339 time such as 2024-05-01T09:30:00Z, got \(text)"
-        )
-    }
-    return .time(date)
 }
 
 /// Parses a request id.

@@ -39,6 +39,7 @@ struct UndeleteCommand: ToolCommand {
     var requestIdentifier: UUID? { undo.dryRun ? nil : undo.write.requestID }
 
     func run(_ context: CommandContext) throws {
+        let identifier = try context.resolvedIdentifier(identifier)
         try undo.run(context, verb: "undelete") { ledger in
             try ledger.undelete(contactWithIdentifier: identifier, asOf: point, options: undo.options())
         }

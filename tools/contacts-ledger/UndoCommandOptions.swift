@@ -55,7 +55,7 @@ struct UndoCommandOptions {
                     "conflicts": .array(error.conflicts.map(Self.value(for:))),
                 ])
             }
-            throw CommandFailure(.failure, error.message)
+            throw CommandFailure(Tool.describe(error).0, error.message)
         }
         report(outcome, verb: verb, head: store.headDigest.sequence)
     }

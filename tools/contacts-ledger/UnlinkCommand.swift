@@ -31,6 +31,7 @@ struct UnlinkCommand: ToolCommand {
 
     func run(_ context: CommandContext) throws {
         try write.commit(context, verb: "unlinked") { store in
+            let identifier = try store.identifier(identifier)
             let result = try store.unlink(
                 identifier, transactionAuthor: write.author, requestIdentifier: write.requestID)
             return (result, result.affectedIdentifiers.isEmpty ? [identifier] : nil)

@@ -93,15 +93,17 @@ struct UpdateCommand: ToolCommand {
     func run(_ context: CommandContext) throws {
         try write.save(context, verb: "updated") { store in
             var request = write.request()
-            request.update(try changedContact(in: store))
-            return (request, [identifier])
+            let contact = try changedContact(in: store)
+            request.update(contact)
+            return (request, [contact.identifier])
         }
     }
 
     /// The contact as the options change it, from its state in the store.
     private func changedContact(in store: ContactStore) throws -> MutableContact {
-        var contact = try store.unifiedContact(withIdentifier: identifier, keysToFetch: [ContactKeySet.all])
-            .mutableCopy()
+        var contact = try store.unifiedContact(
+            withIdentifier: try store.identifier(identifier), keysToFetch: [ContactKeySet.all]
+        ).mutableCopy()
         properties.apply(to: &contact)
         for key in clear {
             switch key {

@@ -45,7 +45,8 @@ public struct JournalReader: Sendable {
     ///
     /// When `expected` is given, the record at its sequence must carry its hash (and a digest of
     /// sequence 0, the empty journal, must carry the zero hash); otherwise this throws a
-    /// corruption error, because something up to that point was altered or lost.
+    /// digest mismatch, because something up to that point was altered or the digest is another
+    /// ledger's; a journal that ends before it is a corruption error, because records were lost.
     public func verify(against expected: HeadDigest? = nil) throws(StorageError) -> VerifiedJournal {
         var cursor = try records(from: 1)
         var head = HeadDigest.empty
@@ -56,22 +57,16 @@ public struct JournalReader: Sendable {
             count += 1
             if let expected, record.sequence == expected.sequence {
                 guard record.hash == expected.hash else {
-                    throw StorageError.corruption(
-                        location: record.location,
-                        reason:
-                            "record \(record.sequence) has hash \(record.hash.hex), the saved digest says \(expected.hash.hex)"
-                    )
+                    throw StorageError.digestMismatch(
+                        sequence: record.sequence, expected: expected.hash.hex, found: record.hash.hex)
                 }
                 matched = true
             }
         }
         let end = cursor.endLocation ?? LedgerLocation(file: paths.relative(paths.journal), offset: 0)
         if let expected, expected.sequence == 0, expected.hash != .zero {
-            throw StorageError.corruption(
-                location: end,
-                reason:
-                    "the saved digest says sequence 0 has hash \(expected.hash.hex), but sequence 0 (the empty journal) "
-                    + "always has the zero hash")
+            // Sequence 0, the empty journal, always has the zero hash.
+            throw StorageError.digestMismatch(sequence: 0, expected: expected.hash.hex, found: SHA256Digest.zero.hex)
         }
         if let expected, !matched {
             throw StorageError.corruption(
