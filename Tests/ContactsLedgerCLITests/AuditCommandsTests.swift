@@ -55,7 +55,7 @@ struct AuditCommandsTests {
         let text = try sample.work.succeed(["log"])
         #expect(text.lines.first?.hasPrefix("record 1 ") == true)
         #expect(text.stdout.contains("Author:  bob"))
-        #expect(text.stdout.contains("givenName: \"Ada\" → \"Augusta Ada\""))
+        #expect(text.stdout.contains("        - Given name: Ada\n        + Given name: Augusta Ada\n"))
         #expect(text.stdout.contains("delete contact \(sample.grace) (Grace Hopper)"))
 
         let lines = try sample.work.succeed(["log", "--json"]).lines
@@ -101,9 +101,9 @@ struct AuditCommandsTests {
         let sample = try SampleHistory()
         let text = try sample.work.succeed(["history", sample.ada])
         #expect(text.lines.first?.hasPrefix("record 1  created  \(sample.times[0])  by alice") == true)
-        #expect(text.stdout.contains("    givenName: \"\" → \"Ada\""))
+        #expect(text.stdout.contains("    + Given name: Ada\n"))
         #expect(text.stdout.contains("record 2  updated  \(sample.times[1])  by bob"))
-        #expect(text.stdout.contains("    givenName: \"Ada\" → \"Augusta Ada\""))
+        #expect(text.stdout.contains("    - Given name: Ada\n    + Given name: Augusta Ada\n"))
 
         let revisions = try sample.work.succeed(["history", sample.grace, "--json"]).lines.map {
             try JSONValue(parsing: $0)
@@ -121,7 +121,7 @@ struct AuditCommandsTests {
         let text = try sample.work.succeed(["diff", "--from", "1", "--to", "4"])
         #expect(
             text.lines == [
-                "changed  \(sample.ada)", "    givenName: \"Ada\" → \"Augusta Ada\"",
+                "changed  \(sample.ada)", "    - Given name: Ada", "    + Given name: Augusta Ada",
                 "deleted  \(sample.grace) (Grace Hopper)",
             ])
         let json = try sample.work.succeed(["diff", "--from", "0", "--json"]).json()
@@ -299,7 +299,7 @@ struct AuditCommandsTests {
         let first = try work.succeed(["demo"])
         #expect(first.stdout.contains("created an empty ledger"))
         #expect(first.stdout.contains("(equal to the source's digest at 3)"))
-        #expect(first.stdout.contains("jobTitle: \"Captain\" → \"Rear Admiral\""))
+        #expect(first.stdout.contains("- Job title: Captain\n    + Job title: Rear Admiral\n"))
         #expect(first.stdout.contains("deleted  "))
         let second = try work.succeed(["demo"])
         #expect(second.stdout.contains("opened; head 4"))

@@ -83,7 +83,7 @@ struct UndoCommandsTests {
         let (work, ada, _, updated) = try undoLedger()
         let planned = try work.succeed(["revert", String(updated), "--dry-run"])
         #expect(planned.lines.first == "would revert: undoes record \(updated) (revert)")
-        #expect(planned.stdout.contains("jobTitle: \"Countess\" → \"\""))
+        #expect(planned.stdout.contains("        - Job title: Countess\n"))
         #expect(planned.head == updated)
 
         try work.succeed(["update", ada, "--job-title", "Analyst"])

@@ -73,39 +73,47 @@ enum ContactText {
         if contact.isKeyAvailable(.contactType), contact.contactType == .organization {
             rows.append(("Type", "organization"))
         }
-        func add(_ key: ContactKey, _ value: String, label: String? = nil) {
-            guard !value.isEmpty else { return }
-            let name = names[key] ?? key.rawValue
-            let suffix = label.map { LabelNames.display($0) }.flatMap { $0.isEmpty ? nil : " (\($0))" } ?? ""
-            rows.append((name + suffix, value))
-        }
         for key in ContactKey.allCases where contact.isKeyAvailable(key) {
-            switch key {
-            case .identifier, .contactType, .thumbnailImageData, .imageDataAvailable: break
-            case .birthday: add(key, contact.birthday.map(date) ?? "")
-            case .nonGregorianBirthday: add(key, contact.nonGregorianBirthday.map(date) ?? "")
-            case .dates: for item in contact.dates { add(key, date(item.value), label: item.label) }
-            case .phoneNumbers: for item in contact.phoneNumbers { add(key, item.value.stringValue, label: item.label) }
-            case .emailAddresses: for item in contact.emailAddresses { add(key, item.value, label: item.label) }
-            case .postalAddresses:
-                for item in contact.postalAddresses {
-                    let text = PostalAddressFormatter.string(from: item.value, style: .mailingAddress)
-                    add(key, text.split(separator: "\n").joined(separator: ", "), label: item.label)
-                }
-            case .urlAddresses: for item in contact.urlAddresses { add(key, item.value, label: item.label) }
-            case .contactRelations:
-                for item in contact.contactRelations { add(key, item.value.name, label: item.label) }
-            case .socialProfiles:
-                for item in contact.socialProfiles { add(key, profileText(item.value), label: item.label) }
-            case .instantMessageAddresses:
-                for item in contact.instantMessageAddresses { add(key, messagingText(item.value), label: item.label) }
-            case .imageData: add(key, contact.imageData.map { "\($0.count) bytes" } ?? "")
-            default:
-                // Every other key holds text, which its JSON value is.
-                if case .string(let text) = ContactJSON.value(of: key, in: contact) { add(key, text) }
+            for item in items(key, of: contact) {
+                let suffix = item.label.map { LabelNames.display($0) }.flatMap { $0.isEmpty ? nil : " (\($0))" }
+                rows.append((name(of: key) + (suffix ?? ""), item.value))
             }
         }
         return rows
+    }
+
+    /// A property's name as people read it ("Phone", "Given name").
+    static func name(of key: ContactKey) -> String { names[key] ?? key.rawValue }
+
+    /// A property's non-empty values as text, each with its label (nil when it has none or is
+    /// not a list); nothing for the keys `show` leaves out (identifier, type, thumbnails).
+    static func items(_ key: ContactKey, of contact: Contact) -> [(label: String?, value: String)] {
+        func labeled<Value>(_ list: [LabeledValue<Value>], _ text: (Value) -> String) -> [(String?, String)] {
+            list.map { ($0.label, text($0.value)) }.filter { !$0.1.isEmpty }
+        }
+        func single(_ text: String) -> [(String?, String)] { text.isEmpty ? [] : [(nil, text)] }
+        switch key {
+        case .identifier, .contactType, .thumbnailImageData, .imageDataAvailable: return []
+        case .birthday: return single(contact.birthday.map(date) ?? "")
+        case .nonGregorianBirthday: return single(contact.nonGregorianBirthday.map(date) ?? "")
+        case .dates: return labeled(contact.dates, date)
+        case .phoneNumbers: return labeled(contact.phoneNumbers, \.stringValue)
+        case .emailAddresses: return labeled(contact.emailAddresses) { $0 }
+        case .postalAddresses:
+            return labeled(contact.postalAddresses) {
+                PostalAddressFormatter.string(from: $0, style: .mailingAddress).split(separator: "\n").joined(
+                    separator: ", ")
+            }
+        case .urlAddresses: return labeled(contact.urlAddresses) { $0 }
+        case .contactRelations: return labeled(contact.contactRelations, \.name)
+        case .socialProfiles: return labeled(contact.socialProfiles, profileText)
+        case .instantMessageAddresses: return labeled(contact.instantMessageAddresses, messagingText)
+        case .imageData: return single(contact.imageData.map { "\($0.count) bytes" } ?? "")
+        default:
+            // Every other key holds text, which its JSON value is.
+            if case .string(let text) = ContactJSON.value(of: key, in: contact) { return single(text) }
+            return []
+        }
     }
 
     /// A social profile as its service, user name and URL, those it has, between spaces.

@@ -11,7 +11,8 @@ struct ShowCommand: ToolCommand {
         that has a value, one per line. With --json, prints one JSON object per contact, one per line,
         with every key the contact has, by the framework's key names (`identifier`, `givenName`,
         `phoneNumbers` as [{identifier, label, value}], ...), empty values included. A contact that does
-        not exist (at that point) exits 67, before anything is printed.
+        not exist (at that point) exits 67, before anything is printed; when a record deleted it, the
+        error says which, when and by whom, and how to bring it back (`undelete`).
 
         Options:
         \(HelpText.asOf)
@@ -35,8 +36,12 @@ struct ShowCommand: ToolCommand {
 
     func run(_ context: CommandContext) throws {
         let store = try context.openForReading(asOf: asOf)
-        let contacts = try store.identifiers(identifiers).map {
-            try store.unifiedContact(withIdentifier: $0, keysToFetch: [ContactKeySet.all])
+        let contacts = try store.identifiers(identifiers).map { identifier in
+            do {
+                return try store.unifiedContact(withIdentifier: identifier, keysToFetch: [ContactKeySet.all])
+            } catch let error as ContactStoreError {
+                throw DeletedContact.explain(error, identifier: identifier, ledger: context.ledger, asOf: asOf)
+            }
         }
         for (index, contact) in contacts.enumerated() {
             if json {

@@ -59,6 +59,8 @@ enum Tool {
 
             \(conventions)
 
+            \(HelpText.headAndDigest)
+
             Global options (before or after the command):
             \(HelpText.globalOptions)
 
@@ -222,7 +224,8 @@ enum Tool {
         let arguments: Arguments
         do throws(CommandFailure) {
             arguments = try Arguments(
-                words, valued: type.valued.union(["ledger", "wait", "region"]), flags: type.flags.union(["help"]))
+                type.expandingShortOptions(words), valued: type.valued.union(["ledger", "wait", "region"]),
+                flags: type.flags.union(["help"]))
         } catch {
             throw Stop(code: reportUsage(error.message, usage: failureUsage))
         }

@@ -18,6 +18,8 @@ protocol ToolCommand: Sendable {
     static var valued: Set<String> { get }
     /// The flags, besides `--help`.
     static var flags: Set<String> { get }
+    /// One-letter options and the long option each stands for (`-n` for `--limit`).
+    static var shortOptions: [String: String] { get }
 
     /// Parses and validates the arguments; throws a usage failure when they are wrong.
     init(_ arguments: Arguments) throws(CommandFailure)
@@ -33,7 +35,35 @@ protocol ToolCommand: Sendable {
 extension ToolCommand {
     static var valued: Set<String> { [] }
     static var flags: Set<String> { [] }
+    static var shortOptions: [String: String] { [:] }
     var requestIdentifier: UUID? { nil }
+}
+
+extension ToolCommand {
+    /// The words with each one-letter option spelled as its long option: `-n 5` and `-n5` become
+    /// `--limit 5`. A word after `--`, or the value of an option, is left as it is.
+    static func expandingShortOptions(_ words: ArraySlice<String>) -> [String] {
+        var expanded: [String] = []
+        var takesValue = false
+        var ended = false
+        for word in words {
+            let short = !takesValue && !ended && word.count >= 2 && word.hasPrefix("-") && !word.hasPrefix("--")
+            if short, let long = shortOptions[String(word.dropFirst().prefix(1))] {
+                let rest = String(word.dropFirst(2))
+                expanded += rest.isEmpty ? ["--" + long] : ["--" + long, rest]
+                takesValue = rest.isEmpty && valued.contains(long)
+                continue
+            }
+            expanded.append(word)
+            if !takesValue && word.hasPrefix("--") {
+                ended = ended || word == "--"
+                takesValue = !ended && !word.contains("=") && valued.contains(String(word.dropFirst(2)))
+            } else {
+                takesValue = false
+            }
+        }
+        return expanded
+    }
 }
 
 /// What every command runs with: the ledger, the lock wait, and the client it acts as.

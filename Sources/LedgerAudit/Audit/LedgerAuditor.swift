@@ -47,22 +47,8 @@ public struct LedgerAuditor: Sendable {
     /// The records matching a filter, oldest first.
     public func entries(matching filter: AuditFilter = AuditFilter()) throws -> [AuditEntry] {
         var entries: [AuditEntry] = []
-        let since = filter.since.map { Int64(($0.timeIntervalSince1970 * 1_000_000).rounded(.up)) }
-        let until = filter.until.map { Int64(($0.timeIntervalSince1970 * 1_000_000).rounded(.down)) }
-        try forEachEvent(from: filter.fromSequence ?? 1) { record, event in
-            if let to = filter.toSequence, record.sequence > to { return false }
-            if let until, record.commitMicroseconds > until { return false }
-            if let since, record.commitMicroseconds < since { return true }
-            if let author = filter.author, record.author != author { return true }
-            let seen = lens.map { LedgerEvent(operations: $0.visible(event.operations)) } ?? event
-            if seen.operations.isEmpty { return true }
-            let affected = seen.affectedIdentifiers
-            if let identifier = filter.identifier, !affected.contains(identifier) { return true }
-            entries.append(
-                AuditEntry(
-                    sequence: record.sequence, commitDate: record.commitDate, author: record.author,
-                    requestIdentifier: record.requestID, hash: record.hash, changes: seen.operations.map(Self.change),
-                    affectedIdentifiers: affected))
+        try forEachEntry(matching: filter) {
+            entries.append($0)
             return true
         }
         return entries
@@ -127,35 +113,37 @@ public struct LedgerAuditor: Sendable {
 
     /// One contact's revisions, oldest first: who, when, and each property's old and new value.
     /// A contact the auditor's client may not see has no revisions, as a missing one has none.
+    /// Only the records whose payload holds the identifier are decoded.
     public func revisions(ofContact identifier: String) throws -> [ContactRevision] {
         var revisions: [ContactRevision] = []
         if let lens, !lens.sees(identifier) { return revisions }
-        try forEachEvent { record, event in
-            let undoes = event.undoReference
-            for operation in lens?.visible(event.operations) ?? event.operations {
-                let kind: ContactRevision.Kind
-                let changes: [PropertyChange]
-                switch operation {
-                case .addContact(identifier, _, _, let values):
-                    kind = .created
-                    changes = Self.propertyChanges(identifier, Self.setKeys(values), ContactValues(), values)
-                case .updateContact(identifier, let keys, let old, let new):
-                    kind = .updated
-                    changes = Self.propertyChanges(identifier, keys, old, new)
-                case .deleteContact(identifier, _, _, _, let last):
-                    kind = .deleted
-                    changes = Self.propertyChanges(identifier, Self.setKeys(last), last, ContactValues())
-                default:
-                    continue
-                }
-                revisions.append(
-                    ContactRevision(
-                        sequence: record.sequence, commitDate: record.commitDate, author: record.author,
-                        requestIdentifier: record.requestID, kind: kind, changes: changes, undoes: undoes))
-            }
-            return true
-        }
+        try forEachRevision(of: identifier, needles: PayloadSearch.needles(identifier)) { revisions.append($0) }
         return revisions
+    }
+
+    /// The revision an operation makes to a contact, or nil when it does not create, update or
+    /// delete that contact.
+    static func revision(
+        _ operation: LedgerOperation, of identifier: String, record: JournalRecord, undoes: UndoReference?
+    ) -> ContactRevision? {
+        let kind: ContactRevision.Kind
+        let changes: [PropertyChange]
+        switch operation {
+        case .addContact(identifier, _, _, let values):
+            kind = .created
+            changes = propertyChanges(identifier, setKeys(values), ContactValues(), values)
+        case .updateContact(identifier, let keys, let old, let new):
+            kind = .updated
+            changes = propertyChanges(identifier, keys, old, new)
+        case .deleteContact(identifier, _, _, _, let last):
+            kind = .deleted
+            changes = propertyChanges(identifier, setKeys(last), last, ContactValues())
+        default:
+            return nil
+        }
+        return ContactRevision(
+            sequence: record.sequence, commitDate: record.commitDate, author: record.author,
+            requestIdentifier: record.requestID, kind: kind, changes: changes, undoes: undoes)
     }
 
     // MARK: Verification

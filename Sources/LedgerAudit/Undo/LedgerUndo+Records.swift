@@ -63,10 +63,10 @@ extension LedgerUndo {
     /// The last record that deleted the contact, read from the newest segment back to the
     /// first that holds one.
     func lastDelete(of identifier: String) throws -> RecordedDelete? {
-        let needles = Self.needles(identifier)
+        let needles = PayloadSearch.needles(identifier)
         var found: RecordedDelete?
         try newestSegmentsFirst { records in
-            for record in records.reversed() where Self.mentions(record.payload, needles) {
+            for record in records.reversed() where PayloadSearch.mentions(record.payload, needles) {
                 for case .deleteContact(identifier, let container, let creator, let groups, let last)
                     in try Self.decode(record).operations
                 {
@@ -85,11 +85,11 @@ extension LedgerUndo {
     /// deletes of groups it was a member of) in the records after `start` through `end`, in order.
     func operations(on identifier: String, after start: UInt64, through end: UInt64) throws -> [LedgerOperation] {
         guard start < end else { return [] }
-        let needles = Self.needles(identifier)
+        let needles = PayloadSearch.needles(identifier)
         var operations: [LedgerOperation] = []
         try store.forEachRecord(from: start + 1) { record in
             guard record.sequence <= end else { return false }
-            if Self.mentions(record.payload, needles) {
+            if PayloadSearch.mentions(record.payload, needles) {
                 operations += try Self.decode(record).operations.filter { Self.touches($0, identifier) }
             }
             return record.sequence < end
@@ -132,36 +132,6 @@ extension LedgerUndo {
         case .deleteGroup(_, _, _, let members, _, _):
             return members.contains(identifier)
         default:
-            return false
-        }
-    }
-
-    /// The byte strings a payload that mentions the identifier holds: its text, and for the
-    /// canonical form of a UUID, the 16 bytes the compact fields write instead.
-    static func needles(_ identifier: String) -> [[UInt8]] {
-        var needles = [Array(identifier.utf8)]
-        if let uuid = UUID(uuidString: identifier), uuid.uuidString == identifier {
-            let bytes = uuid.uuid
-            needles.append([
-                bytes.0, bytes.1, bytes.2, bytes.3, bytes.4, bytes.5, bytes.6, bytes.7, bytes.8, bytes.9, bytes.10,
-                bytes.11, bytes.12, bytes.13, bytes.14, bytes.15,
-            ])
-        }
-        return needles
-    }
-
-    /// Whether a payload holds any of the byte strings: a cheap test that spares decoding the
-    /// records that cannot concern the contact.
-    static func mentions(_ payload: [UInt8], _ needles: [[UInt8]]) -> Bool {
-        needles.contains { needle in
-            guard let first = needle.first, payload.count >= needle.count else { return false }
-            var index = 0
-            while index <= payload.count - needle.count {
-                if payload[index] == first && payload[index..<index + needle.count].elementsEqual(needle) {
-                    return true
-                }
-                index += 1
-            }
             return false
         }
     }

@@ -1,0 +1,135 @@
+import ContactsEngine
+import ContactsLedger
+import ContactsModel
+import Foundation
+import LedgerStorage
+
+/// Reading the audit log without holding it all, from the newest end, and one contact's history
+/// without decoding the records that cannot concern it.
+extension LedgerAuditor {
+    /// Calls `body` with each record matching a filter, oldest first, as it is read, until `body`
+    /// returns false; returns the sequence of the last record read (0 when there was none), so
+    /// that a caller can go on from there when more records are committed.
+    @discardableResult
+    public func forEachEntry(
+        matching filter: AuditFilter = AuditFilter(), _ body: (AuditEntry) throws -> Bool
+    ) throws -> UInt64 {
+        let since = filter.since.map { Int64(($0.timeIntervalSince1970 * 1_000_000).rounded(.up)) }
+        let until = filter.until.map { Int64(($0.timeIntervalSince1970 * 1_000_000).rounded(.down)) }
+        let needles = filter.identifier.map(PayloadSearch.needles)
+        var last: UInt64 = 0
+        var cursor = try reader.records(from: filter.fromSequence ?? 1)
+        while let record = try cursor.next() {
+            if let to = filter.toSequence, record.sequence > to { break }
+            if let until, record.commitMicroseconds > until { break }
+            last = record.sequence
+            if let since, record.commitMicroseconds < since { continue }
+            if let author = filter.author, record.author != author { continue }
+            if let needles, !PayloadSearch.mentions(record.payload, needles) { continue }
+            guard let entry = try entry(record, identifier: filter.identifier) else { continue }
+            if try !body(entry) { break }
+        }
+        return last
+    }
+
+    /// The audit entry of a record as the auditor's client sees it, or nil when the client sees
+    /// none of it or it does not touch `identifier`.
+    private func entry(_ record: JournalRecord, identifier: String?) throws -> AuditEntry? {
+        let event: LedgerEvent
+        do {
+            event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+        } catch {
+            throw LedgerInconsistency(
+                sequence: record.sequence, location: record.location, reason: "payload cannot be decoded: \(error)")
+        }
+        let seen = lens.map { LedgerEvent(operations: $0.visible(event.operations)) } ?? event
+        if seen.operations.isEmpty { return nil }
+        let affected = seen.affectedIdentifiers
+        if let identifier, !affected.contains(identifier) { return nil }
+        return AuditEntry(
+            sequence: record.sequence, commitDate: record.commitDate, author: record.author,
+            requestIdentifier: record.requestID, hash: record.hash, changes: seen.operations.map(Self.change),
+            affectedIdentifiers: affected)
+    }
+
+    /// The newest `limit` records matching a filter, oldest first, read from the newest end: it
+    /// reads windows of records back from the head, each four times the last, until it has
+    /// enough, reaches the filter's first sequence or time, or the first record, so that the
+    /// last few records of a long ledger cost about as much as reading those few.
+    public func lastEntries(matching filter: AuditFilter = AuditFilter(), limit: Int) throws -> [AuditEntry] {
+        guard limit > 0 else { return [] }
+        var upper = min(try reader.head().sequence, filter.toSequence ?? .max)
+        let lowest = max(filter.fromSequence ?? 1, 1)
+        var window = UInt64(max(limit, 16))
+        var found: [AuditEntry] = []
+        while upper >= lowest {
+            let start = upper - min(window, upper - lowest + 1) + 1
+            var part = filter
+            part.fromSequence = start
+            part.toSequence = upper
+            var entries: [AuditEntry] = []
+            try forEachEntry(matching: part) {
+                entries.append($0)
+                return true
+            }
+            found = entries + found
+            if try found.count >= limit || start == lowest || reachedSince(filter, start) { break }
+            upper = start - 1
+            window = window.multipliedReportingOverflow(by: 4).overflow ? .max : window * 4
+        }
+        return Array(found.suffix(limit))
+    }
+
+    /// Whether the record at `sequence` was committed before the filter's `since`: commit times
+    /// never decrease along the journal, so no earlier record can match.
+    private func reachedSince(_ filter: AuditFilter, _ sequence: UInt64) throws -> Bool {
+        guard let since = filter.since else { return false }
+        var cursor = try reader.records(from: sequence)
+        guard let record = try cursor.next() else { return false }
+        return record.commitDate < since
+    }
+
+    /// The record that last deleted a contact, at or before `sequence` (the head when nil), as
+    /// a revision (who, when, and the values it had), or nil when no record deleted it. It reads
+    /// the newest segments first and decodes only the records whose payload holds the identifier.
+    public func lastDeletion(ofContact identifier: String, through sequence: UInt64? = nil) throws -> ContactRevision? {
+        if let lens, !lens.sees(identifier) { return nil }
+        let needles = PayloadSearch.needles(identifier)
+        var upper = min(try reader.head().sequence, sequence ?? .max)
+        for start in try reader.segmentStarts().reversed() where start <= upper {
+            var found: ContactRevision?
+            try forEachRevision(of: identifier, needles: needles, from: start, through: upper) { revision in
+                if revision.kind == .deleted { found = revision }
+            }
+            if let found { return found }
+            if start <= 1 { break }
+            upper = start - 1
+        }
+        return nil
+    }
+
+    /// Calls `body` with each revision of a contact in the records from `start` through `end`,
+    /// decoding only the records whose payload holds one of `needles`.
+    func forEachRevision(
+        of identifier: String, needles: [[UInt8]], from start: UInt64 = 1, through end: UInt64 = .max,
+        _ body: (ContactRevision) throws -> Void
+    ) throws {
+        var cursor = try reader.records(from: start)
+        while let record = try cursor.next(), record.sequence <= end {
+            guard PayloadSearch.mentions(record.payload, needles) else { continue }
+            let event: LedgerEvent
+            do {
+                event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+            } catch {
+                throw LedgerInconsistency(
+                    sequence: record.sequence, location: record.location, reason: "payload cannot be decoded: \(error)")
+            }
+            for operation in lens?.visible(event.operations) ?? event.operations {
+                if let revision = Self.revision(operation, of: identifier, record: record, undoes: event.undoReference)
+                {
+                    try body(revision)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import ContactsLedger
+import Foundation
+import LedgerAudit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `log --follow`: prints the records other processes commit, as they are committed, until the
+/// tool is interrupted or its reader goes away.
+///
+/// It waits on inotify for changes in the journal directory (a record appended, a segment
+/// created) and reads the records after the last one it has seen; where inotify is missing it
+/// looks every quarter of a second. It only reads, so it never holds up a writer.
+struct LogFollower {
+    let auditor: LedgerAuditor
+    let filter: AuditFilter
+    /// The last record already read.
+    var after: UInt64
+
+    /// The environment variable that makes it poll even where inotify works, so that tests can
+    /// try the polling path.
+    static let pollVariable = "CONTACTS_LEDGER_TEST_POLL"
+
+    /// Follows the journal until the output is closed.
+    func run(_ output: AuditOutput) throws {
+        Self.allowInterruption()
+        output.flush()
+        let watcher = JournalWatcher(directory: auditor.reader.paths.root + "/journal")
+        var last = after
+        while !output.isClosed {
+            watcher.wait()
+            var next = filter
+            next.fromSequence = max(last + 1, filter.fromSequence ?? 1)
+            guard try auditor.reader.head().sequence > last else { continue }
+            let read = try auditor.forEachEntry(matching: next) { entry in
+                output.write(entry)
+                return !output.isClosed
+            }
+            last = max(last, read)
+            output.flush()
+        }
+    }
+
+    /// Unblocks the signals that end it (Ctrl-C, `kill`, a closed terminal, a closed pipe), which
+    /// a process may inherit blocked from the one that started it.
+    private static func allowInterruption() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&signals, signal) }
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
+    }
+}
+
+/// Waits for a change in a directory: with inotify when the system has it, else for a quarter
+/// of a second.
+final class JournalWatcher {
+    private let descriptor: Int32
+
+    /// Watches `directory` for files written, created or moved in.
+    init(directory: String) {
+        #if os(Linux)
+            let polling = !(ProcessInfo.processInfo.environment[LogFollower.pollVariable] ?? "").isEmpty
+            var descriptor = polling ? -1 : inotify_init1(Int32(IN_CLOEXEC))
+            let mask = UInt32(IN_MODIFY) | UInt32(IN_CREATE) | UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)
+            if descriptor >= 0, inotify_add_watch(descriptor, directory, mask) < 0 {
+                close(descriptor)
+                descriptor = -1
+            }
+            self.descriptor = descriptor
+        #else
+            descriptor = -1
+        #endif
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Returns after a change, or after a while in any case (a change inotify missed, such as a
+    /// journal replaced by a restore, is then still seen).
+    func wait() {
+        guard descriptor >= 0 else {
+            usleep(250_000)
+            return
+        }
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 1000) > 0 else { return }
+        var events = [UInt8](repeating: 0, count: 4096)
+        _ = read(descriptor, &events, events.count)
+    }
+}
