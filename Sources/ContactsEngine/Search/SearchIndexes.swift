@@ -61,11 +61,7 @@ import LedgerStorage
 ///    "0044 20 7946 0958" and "020 7946 0958" match each other; with "us",
 ///    "+1 (415) 555-0100", "1-415-555-0100" and "415-555-0100" do.
 /// 4. A number whose national significant number has fewer than three digits matches nothing.
-/// 5. A partial number, written without "+", an international prefix or a trunk prefix and of
-///    at least seven digits, also matches every number whose national significant number ends
-///    with it, whatever its calling code (``slots(endingWithPhoneNumber:numbersOf:)``): with
-///    "us", "555-0100" finds "+1 415 555 0100" and "79460958" finds "+44 20 7946 0958";
-///    "55-0100", of six digits, finds neither.
+///    There is no suffix matching: "555-0100" does not find "415-555-0100".
 ///
 /// ## Costs
 ///
@@ -98,10 +94,6 @@ package struct SearchIndexes: Sendable {
     private var phones = IntegerKeyIndex()
     /// The rare phone numbers too long for an integer key, by ``PhoneKey/packed``.
     private var longPhones = ExactKeyIndex()
-    /// Phone numbers by the last seven digits of their national significant number
-    /// (``PhoneNumbering/endingKey(lastDigits:)``), for partial numbers; apart from
-    /// ``phones``, so that a whole number's lookup probes a table no fuller than before.
-    private var phoneEndings = IntegerKeyIndex()
     /// How many phone keys use each calling code, kept only when the region is unknown:
     /// a national query then matches every calling code.
     private var phoneCallingCodes: [UInt16: Int] = [:]
@@ -197,8 +189,6 @@ package struct SearchIndexes: Sendable {
             let after = phoneKeys(of: new)
             for key in before where !after.contains(key) { removePhone(slot, key) }
             for key in after where !before.contains(key) { insertPhone(slot, key) }
-            // A removed number may have shared its last digits with one that stays.
-            for key in after { insertEnding(slot, key) }
         }
     }
 
@@ -439,7 +429,6 @@ package struct SearchIndexes: Sendable {
             indexes.emails.reserveCapacity(
                 keys: scaled(emails, bound: bound / 16), bytes: scaled(emailBytes, bound: bound))
             indexes.phones.reserveCapacity(keys: scaled(phones, bound: bound / 16))
-            indexes.phoneEndings.reserveCapacity(keys: scaled(phones, bound: bound / 16))
         }
 
         /// Adds the email addresses and phone numbers of a queue of contacts above every contact
@@ -518,7 +507,6 @@ package struct SearchIndexes: Sendable {
     mutating func prepareAddressesForQueries() {
         emails.trimExcessCapacity()
         phones.trimExcessCapacity()
-        phoneEndings.trimExcessCapacity()
     }
 
     /// Whether changes since the last ``prepareForQueries()`` left work for it.
@@ -558,38 +546,6 @@ package struct SearchIndexes: Sendable {
         return found
     }
 
-    /// The slots of the contacts with a phone number matching the query, whole
-    /// (``slots(matchingPhoneNumber:)``) or, for a partial number, by its end
-    /// (``slots(endingWithPhoneNumber:numbersOf:)``), sorted ascending, without duplicates.
-    package func slots(matchingPhoneNumber query: String, numbersOf: (ContactSlot) -> [String]) -> [ContactSlot] {
-        let whole = slots(matchingPhoneNumber: query)
-        let ending = slots(endingWithPhoneNumber: query, numbersOf: numbersOf)
-        guard !ending.isEmpty else { return whole }
-        var found = whole + ending
-        found.sort()
-        SlotSetAlgebra.removeDuplicates(fromSorted: &found)
-        return found
-    }
-
-    /// The slots of the contacts with a phone number whose national significant number ends
-    /// with a partial number (rule 5 of the type's documentation), sorted ascending; empty for a
-    /// query that is not a partial number. The index narrows the contacts to those with a
-    /// number of the same last seven digits; `numbersOf` gives a slot's numbers, to check the
-    /// rest of a longer query.
-    package func slots(
-        endingWithPhoneNumber query: String, numbersOf: (ContactSlot) -> [String]
-    ) -> [ContactSlot] {
-        guard let digits = PhoneNumbering.partialDigits(of: query, dialing: phoneDialing) else { return [] }
-        let candidates = phoneEndings.slots(of: PhoneNumbering.endingKey(ofDigits: digits))
-        guard digits.count > PhoneNumbering.partialDigitsMin else { return candidates }
-        return candidates.filter { slot in
-            numbersOf(slot).contains { number in
-                PhoneNumbering.key(for: number, dialing: phoneDialing)?.nationalNumber.reversed().starts(
-                    with: digits.reversed()) == true
-            }
-        }
-    }
-
     /// Roughly the bytes the indexes hold, for the benchmark's memory report.
     package var estimatedBytes: Int {
         let parts = estimatedBytesByIndex
@@ -600,8 +556,7 @@ package struct SearchIndexes: Sendable {
     package var estimatedBytesByIndex: (names: Int, emails: Int, phones: Int) {
         (
             names.estimatedBytes, emails.estimatedBytes,
-            phones.estimatedBytes + longPhones.estimatedBytes + phoneEndings.estimatedBytes
-                + phoneCallingCodes.capacity * 16
+            phones.estimatedBytes + longPhones.estimatedBytes + phoneCallingCodes.capacity * 16
         )
     }
 
@@ -611,7 +566,6 @@ package struct SearchIndexes: Sendable {
         emails.checkInvariants()
         phones.checkInvariants()
         longPhones.checkInvariants()
-        phoneEndings.checkInvariants()
     }
 
     // MARK: Keys
@@ -658,24 +612,6 @@ package struct SearchIndexes: Sendable {
         case .integer(let integer): phones.insert(slot, key: integer)
         case .packed: longPhones.insert(slot, key: scratchKey)
         }
-        if let ending = endingKey(key) { phoneEndings.insert(slot, key: ending) }
-    }
-
-    /// The endings index's key for a stored phone key (a `.packed` one is in ``scratchKey``), or
-    /// nil for a national number of fewer than seven digits.
-    private func endingKey(_ key: PhoneNumbering.StoredPhoneKey) -> UInt64? {
-        switch key {
-        case .integer(let integer): PhoneNumbering.endingKey(ofIntegerKey: integer)
-        case .packed: PhoneNumbering.endingKey(ofPacked: scratchKey)
-        }
-    }
-
-    /// Adds the ending of a phone key that is indexed already.
-    private mutating func insertEnding(_ slot: ContactSlot, _ key: PhoneKey) {
-        let ending =
-            key.integerKey.map(PhoneNumbering.endingKey(ofIntegerKey:))
-            ?? PhoneNumbering.endingKey(ofPacked: key.packed)
-        if let ending { phoneEndings.insert(slot, key: ending) }
     }
 
     /// Removes a phone key; a `.packed` key is in ``scratchKey``.
@@ -688,7 +624,6 @@ package struct SearchIndexes: Sendable {
         case .integer(let integer): phones.remove(slot, key: integer)
         case .packed: longPhones.remove(slot, key: scratchKey)
         }
-        if let ending = endingKey(key) { phoneEndings.remove(slot, key: ending) }
     }
 
     private func hasPhone(_ slot: ContactSlot, key: PhoneNumbering.StoredPhoneKey) -> Bool {
@@ -710,7 +645,6 @@ extension SearchIndexes {
         emails.encode(into: &writer)
         phones.encode(into: &writer)
         longPhones.encode(into: &writer)
-        phoneEndings.encode(into: &writer)
         writer.varint(phoneCallingCodes.count)
         for (code, count) in phoneCallingCodes.sorted(by: { $0.key < $1.key }) {
             writer.varint(UInt64(code))
@@ -731,7 +665,6 @@ extension SearchIndexes {
         emails = try ExactKeyIndex(from: &reader)
         phones = try IntegerKeyIndex(from: &reader)
         longPhones = try ExactKeyIndex(from: &reader)
-        phoneEndings = try IntegerKeyIndex(from: &reader)
         let codes = try reader.count()
         for _ in 0..<codes {
             let code = try reader.varint()

@@ -30,14 +30,14 @@ import LedgerStorage
 /// Arrays are a count and the elements' bytes (little-endian). Contacts are stored in the
 /// projection's own encoded form and its own table layout, so writing and reading them copies
 /// arrays; nothing is decoded. Earlier versions are passed over like any other, and the state is
-/// replayed from the journal: version 7 had no index of phone numbers by their last digits; version 6 had no links; version 5 hashed the contact table's identifiers otherwise (before
+/// replayed from the journal: version 6 had no links; version 5 hashed the contact table's identifiers otherwise (before
 /// ``ByteHash``); version 4 kept every identifier as its text in the arena (versions 5 and later
 /// keep a canonical UUID's 16 bytes); version 3 did not record where its index section starts,
 /// for restoring it on a thread of its own; version 2 encoded contacts in event schema version 1;
 /// version 1 stored contacts slot by slot.
 extension Projection {
     /// The version of the state encoding; a snapshot of any other version is ignored.
-    package static let snapshotFormatVersion: UInt8 = 8
+    package static let snapshotFormatVersion: UInt8 = 7
 
     /// How the search indexes are kept in the state.
     private enum IndexForm: UInt8 {
