@@ -35,13 +35,7 @@ extension LedgerAuditor {
     /// The audit entry of a record as the auditor's client sees it, or nil when the client sees
     /// none of it or it does not touch `identifier`.
     private func entry(_ record: JournalRecord, identifier: String?) throws -> AuditEntry? {
-        let event: LedgerEvent
-        do {
-            event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
-        } catch {
-            throw LedgerInconsistency(
-                sequence: record.sequence, location: record.location, reason: "payload cannot be decoded: \(error)")
-        }
+        let event = try Self.event(of: record)
         let seen = lens.map { LedgerEvent(operations: $0.visible(event.operations)) } ?? event
         if seen.operations.isEmpty { return nil }
         let affected = seen.affectedIdentifiers
@@ -117,13 +111,7 @@ extension LedgerAuditor {
         var cursor = try reader.records(from: start)
         while let record = try cursor.next(), record.sequence <= end {
             guard PayloadSearch.mentions(record.payload, needles) else { continue }
-            let event: LedgerEvent
-            do {
-                event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
-            } catch {
-                throw LedgerInconsistency(
-                    sequence: record.sequence, location: record.location, reason: "payload cannot be decoded: \(error)")
-            }
+            let event = try Self.event(of: record)
             for operation in lens?.visible(event.operations) ?? event.operations {
                 if let revision = Self.revision(operation, of: identifier, record: record, undoes: event.undoReference)
                 {

@@ -31,14 +31,17 @@ public struct LedgerAuditor: Sendable {
     package func forEachEvent(from sequence: UInt64 = 1, _ body: (JournalRecord, LedgerEvent) throws -> Bool) throws {
         var cursor = try reader.records(from: sequence)
         while let record = try cursor.next() {
-            let event: LedgerEvent
-            do {
-                event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
-            } catch {
-                throw LedgerInconsistency(
-                    sequence: record.sequence, location: record.location, reason: "payload cannot be decoded: \(error)")
-            }
-            if try !body(record, event) { return }
+            if try !body(record, try Self.event(of: record)) { return }
+        }
+    }
+
+    /// Decodes a record's event, naming the record if it cannot be.
+    package static func event(of record: JournalRecord) throws -> LedgerEvent {
+        do {
+            return try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+        } catch {
+            throw LedgerInconsistency(
+                sequence: record.sequence, location: record.location, reason: "payload cannot be decoded: \(error)")
         }
     }
 

@@ -28,7 +28,7 @@ extension LedgerUndo {
         }
         var found: (JournalRecord, LedgerEvent)?
         try store.forEachRecord(from: sequence) { record in
-            if record.sequence == sequence { found = (record, try Self.decode(record)) }
+            if record.sequence == sequence { found = (record, try LedgerAuditor.event(of: record)) }
             return false
         }
         guard let found else {
@@ -68,7 +68,7 @@ extension LedgerUndo {
         try newestSegmentsFirst { records in
             for record in records.reversed() where PayloadSearch.mentions(record.payload, needles) {
                 for case .deleteContact(identifier, let container, let creator, let groups, let last)
-                    in try Self.decode(record).operations
+                    in try LedgerAuditor.event(of: record).operations
                 {
                     found = RecordedDelete(
                         sequence: record.sequence, containerIdentifier: container, createdBy: creator,
@@ -90,7 +90,7 @@ extension LedgerUndo {
         try store.forEachRecord(from: start + 1) { record in
             guard record.sequence <= end else { return false }
             if PayloadSearch.mentions(record.payload, needles) {
-                operations += try Self.decode(record).operations.filter { Self.touches($0, identifier) }
+                operations += try LedgerAuditor.event(of: record).operations.filter { Self.touches($0, identifier) }
             }
             return record.sequence < end
         }
@@ -110,16 +110,6 @@ extension LedgerUndo {
             if try body(records) { return }
             upper = start - 1
             if upper == 0 { return }
-        }
-    }
-
-    /// Decodes a record's event, naming the record if it cannot be.
-    static func decode(_ record: JournalRecord) throws -> LedgerEvent {
-        do {
-            return try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
-        } catch {
-            throw LedgerInconsistency(
-                sequence: record.sequence, location: record.location, reason: "payload cannot be decoded: \(error)")
         }
     }
 
