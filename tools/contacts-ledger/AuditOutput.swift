@@ -30,7 +30,11 @@ final class AuditOutput {
 
     /// Writes one record of the audit log: a JSON line, or its text after a blank line.
     func write(_ entry: AuditEntry) {
-        add(json ? [AuditJSON.value(for: entry).serialized()] : AuditText.lines(entry))
+        guard json else { return add(AuditText.lines(entry)) }
+        count += 1
+        AuditJSON.write(entry, to: &buffer)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= Self.flushSize { flush() }
     }
 
     /// Writes one revision of a contact: a JSON line, or its text after a blank line.

@@ -32,6 +32,61 @@ public enum AuditJSON {
         return .object(JSONObject(pairs))
     }
 
+    /// Appends ``value(for:)-(AuditEntry)``'s compact form to `output` without building the value:
+    /// the added and deleted contacts, most of a log's bytes, go straight through
+    /// ``ContactJSON/write(_:to:)``, and every other operation through its value.
+    public static func write(_ entry: AuditEntry, to output: inout [UInt8]) {
+        output += #"{"sequence":"#.utf8
+        output += String(entry.sequence).utf8
+        output += #","time":"#.utf8
+        JSONValue.writeString(RFC3339.string(from: entry.commitDate), to: &output, asciiOnly: false)
+        output += #","author":"#.utf8
+        JSONValue.writeString(entry.author, to: &output, asciiOnly: false)
+        output += #","requestId":""#.utf8
+        output += entry.requestIdentifier.uuidString.utf8
+        output += #"","hash":""#.utf8
+        output += entry.hash.hex.utf8
+        output += #"","affectedIdentifiers":["#.utf8
+        for (index, identifier) in entry.affectedIdentifiers.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(identifier, to: &output, asciiOnly: false)
+        }
+        output += #"],"operations":["#.utf8
+        for (index, change) in entry.changes.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            write(change, to: &output)
+        }
+        output.append(UInt8(ascii: "]"))
+        if let undoes = entry.undoes {
+            output += #","undoes":"#.utf8
+            value(for: undoes).write(to: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends one operation's compact form: a contact's add or delete without building its value.
+    private static func write(_ change: AuditChange, to output: inout [UInt8]) {
+        let type: String
+        let contact: Contact
+        var container: String?
+        switch change {
+        case .addContact(let added, let addedTo): (type, contact, container) = ("addContact", added, addedTo)
+        case .deleteContact(let deleted): (type, contact) = ("deleteContact", deleted)
+        default: return value(for: change).write(to: &output)
+        }
+        output += #"{"type":""#.utf8
+        output += type.utf8
+        output += #"","identifier":"#.utf8
+        JSONValue.writeString(contact.identifier, to: &output, asciiOnly: false)
+        if let container {
+            output += #","container":"#.utf8
+            JSONValue.writeString(container, to: &output, asciiOnly: false)
+        }
+        output += #","contact":"#.utf8
+        ContactJSON.write(contact, to: &output)
+        output.append(UInt8(ascii: "}"))
+    }
+
     /// What an undo undid: `{kind, sequence}`.
     public static func value(for reference: UndoReference) -> JSONValue {
         ["kind": .string(reference.kind.rawValue), "sequence": .integer(reference.sequence)]
