@@ -7,25 +7,33 @@ import Foundation
 /// Every property is read only when its key is available, so a partial contact writes what it
 /// has and nothing traps. Lines end in CR LF and are folded at 75 octets, never inside a UTF-8
 /// character; a continuation line starts with one space.
-struct VCardWriter {
+package struct VCardWriter {
     /// The product identifier this package writes.
     static let productIdentifier = "-//ContactsLedger//ContactsLedger//EN"
 
     /// The longest physical line, in octets, without its line end (RFC 6350 §3.2).
     static let lineBytesMax = 75
 
-    let version: VCardVersion
+    package let version: VCardVersion
     private var output: [UInt8] = []
     private var groupCounter = 0
 
-    init(version: VCardVersion) {
+    package init(version: VCardVersion) {
         self.version = version
     }
 
     private var isV4: Bool { version == .v4_0 }
 
     /// The bytes written so far.
-    var bytes: [UInt8] { output }
+    package var bytes: [UInt8] { output }
+
+    /// Writes one contact's card at the end of `bytes` instead of the writer's own output, for a
+    /// caller that writes many cards out a part at a time.
+    package mutating func write(_ contact: Contact, appendingTo bytes: inout [UInt8]) {
+        swap(&output, &bytes)
+        write(contact)
+        swap(&output, &bytes)
+    }
 
     // MARK: Lines
 
