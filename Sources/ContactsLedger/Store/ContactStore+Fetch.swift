@@ -115,6 +115,15 @@ extension ContactStore {
         }
     }
 
+    /// The slots of the contacts with a number matching a phone query: the whole number's, and
+    /// those of the numbers it is the end of, when it is a partial number.
+    private static func phoneSlots(_ query: String, _ projection: Projection, _ indexes: SearchIndexes) -> [ContactSlot]
+    {
+        indexes.slots(matchingPhoneNumber: query) { slot in
+            projection.state(at: slot, keys: [.phoneNumbers])?.values.phoneNumbers.map(\.value.stringValue) ?? []
+        }
+    }
+
     /// The slots a predicate selects, visible to the client, in slot order.
     private func selectSlots(
         _ projection: Projection, _ indexes: SearchIndexes, _ predicate: ContactPredicate?, _ access: ClientAccess,
@@ -131,7 +140,7 @@ extension ContactStore {
         case .emailAddress(let address):
             slots = indexes.slots(matchingEmailAddress: address)
         case .phoneNumber(let number):
-            slots = indexes.slots(matchingPhoneNumber: number.stringValue)
+            slots = Self.phoneSlots(number.stringValue, projection, indexes)
         case .identifiers(let identifiers):
             slots = Array(Set(identifiers.compactMap { projection.slot(of: $0) })).sorted()
         case .group(let identifier):
