@@ -41,7 +41,8 @@ struct ContactStream {
             isJSON = false
             text = ParallelText { contact, _, output in
                 var writer = VCardWriter(version: version)
-                writer.write(contact, appendingTo: &output)
+                writer.write(contact)
+                output += writer.bytes
             }
         }
     }
