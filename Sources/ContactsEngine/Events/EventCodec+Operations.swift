@@ -85,6 +85,8 @@ extension EventCodec {
             encoder.endMessage(message)
         case .linkContacts, .unlinkContact:
             encodeLink(operation, into: &encoder)
+        case .redaction, .redacted:
+            encodeRedaction(operation, into: &encoder)
         }
         return nil
     }
@@ -267,6 +269,7 @@ extension EventCodec {
         case .undo: try decodeUndo(from: &reader, appendingTo: &operations)
         case .linkContacts: try decodeLinkContacts(from: &reader, appendingTo: &operations)
         case .unlinkContact: try decodeUnlinkContact(from: &reader, appendingTo: &operations)
+        case .redaction: try decodeRedaction(from: &reader, appendingTo: &operations)
         }
     }
 

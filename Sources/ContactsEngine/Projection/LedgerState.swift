@@ -152,9 +152,16 @@ extension LedgerState {
             putGrants(client, grants(of: client).union(contacts))
         case .revokeAccess(let client, let contacts):
             putGrants(client, grants(of: client).subtracting(contacts))
-        case .undo:
-            // Names what the record undoes; its effects are the record's other operations.
+        case .undo, .redaction:
+            // Names what the record undoes or redacted; its effects are the record's other operations.
             break
+        case .redacted(let standIn):
+            // Only deleted contacts and superseded revisions are redacted: a removed add or update
+            // leaves nothing the state keeps, and a removed delete still removes its contact.
+            if standIn.kind == .deleteContact {
+                unlink(standIn.contactIdentifier)
+                deleteContact(standIn.contactIdentifier)
+            }
         case .linkContacts(let contacts):
             for contact in contacts { putLinks(contact, contacts.count > 1 ? contacts : []) }
         case .unlinkContact(let contact, _):

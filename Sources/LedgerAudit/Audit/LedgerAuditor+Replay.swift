@@ -338,7 +338,7 @@ private struct RebuiltRequest {
         case .undo(let kind, let sequence):
             request.markUndo(kind, of: sequence)
         case .addContact, .updateContact, .deleteContact, .addContainer, .setAuthorization, .requestAccess,
-            .grantAccess, .revokeAccess, .linkContacts, .unlinkContact:
+            .grantAccess, .revokeAccess, .linkContacts, .unlinkContact, .redacted, .redaction:
             break
         }
     }

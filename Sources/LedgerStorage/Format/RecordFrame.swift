@@ -32,14 +32,17 @@ public struct JournalRecord: Sendable, Hashable {
     public var author: String
     /// The payload's schema version.
     public var schemaVersion: UInt16
-    /// The encoded batch.
+    /// The encoded batch; for a redacted record, what the redaction left of it.
     public var payload: [UInt8]
-    /// SHA-256 of the payload.
+    /// SHA-256 of the payload the record was committed with (which the chain covers): for a
+    /// redacted record, the digest its redaction keeps, not that of ``payload``.
     public var payloadDigest: SHA256Digest
     /// The chain hash: SHA-256 over the previous hash, the envelope and the payload digest.
     public var hash: SHA256Digest
     /// Where the record's frame starts.
     public var location: LedgerLocation
+    /// Set when the record's payload was redacted: why, and what the chain still covers.
+    public var redaction: RecordRedaction? = nil
 
     /// The commit time as a `Date`.
     public var commitDate: Date { Date(timeIntervalSince1970: Double(commitMicroseconds) / 1_000_000) }
@@ -264,24 +267,40 @@ public enum RecordFrame {
             guard let author = String(validating: authorBytes, as: UTF8.self) else {
                 return .failure(DecodeFailure("record author is not UTF-8"))
             }
-            let payload = Array(try reader.readBytes(payloadLength))
-            let digest = SHA256.hash(payload)
+            let area = try reader.readBytes(payloadLength)
+            guard let (payload, redaction) = payloadAndRedaction(area, formatVersion: formatVersion) else {
+                return .failure(DecodeFailure("record \(sequence) has a malformed redacted payload"))
+            }
+            let digest = redaction?.originalPayloadDigest ?? SHA256.hash(payload)
             if let stored, stored.digest != digest {
                 return .failure(DecodeFailure("payload digest mismatch for sequence \(sequence)"))
             }
             let hash = chainHash(
                 previous: previousHash, sequence: sequence, commitMicroseconds: time, requestID: requestID,
-                schemaVersion: schema, payloadBytes: payloadLength, payloadDigest: digest, author: authorBytes)
+                schemaVersion: schema, payloadBytes: redaction?.originalPayloadBytes ?? payloadLength,
+                payloadDigest: digest, author: authorBytes)
             if let stored, stored.hash != hash {
                 return .failure(DecodeFailure("chain hash mismatch at sequence \(sequence)"))
             }
             return .success(
                 JournalRecord(
                     sequence: sequence, commitMicroseconds: time, requestID: requestID, author: author,
-                    schemaVersion: schema, payload: payload, payloadDigest: digest, hash: hash, location: location))
+                    schemaVersion: schema, payload: payload, payloadDigest: digest, hash: hash, location: location,
+                    redaction: redaction))
         } catch {
             return .failure(DecodeFailure(error.description))
         }
+    }
+
+    /// A payload area as the record holds it: the payload itself, or for a redacted record (format
+    /// version 2 only) what its redaction left and the redaction; nil when the redacted form is
+    /// malformed.
+    static func payloadAndRedaction(
+        _ area: ArraySlice<UInt8>, formatVersion: UInt16
+    ) -> ([UInt8], RecordRedaction?)? {
+        guard formatVersion != 1, RecordRedaction.isRedactedForm(area) else { return (Array(area), nil) }
+        guard case .success(let (redaction, remaining)) = RecordRedaction.decode(area) else { return nil }
+        return (remaining, redaction)
     }
 
     /// The sequence number stored in a body, read without any check beyond the bytes present

@@ -339,7 +339,7 @@ public final class Journal: @unchecked Sendable {
     }
 
     /// Opens the lock file and takes its exclusive flock, waiting up to `waitSeconds`.
-    private static func acquireLock(
+    static func acquireLock(
         _ paths: LedgerPaths, fileSystem: any FileSystem, waitSeconds: Double
     )
         throws(StorageError) -> OpenFile
@@ -615,6 +615,10 @@ final class JournalWriter: @unchecked Sendable {
         guard authorBytes <= RecordFrame.authorBytesMax else {
             throw StorageError.limitExceeded(
                 what: "author bytes", limit: RecordFrame.authorBytesMax, actual: authorBytes)
+        }
+        // A payload with the redacted form's marker would read back as a redacted record.
+        guard !RecordRedaction.isRedactedForm(entry.payload) else {
+            throw StorageError.invalidArgument("a payload may not start with the redacted form's marker")
         }
         // Checked with the largest envelope, so that whether a record fits does not depend on the
         // sequence number it gets.
