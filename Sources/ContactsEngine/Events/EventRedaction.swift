@@ -41,32 +41,40 @@ package enum RedactedKind: Int, Sendable, Hashable, CaseIterable {
 }
 
 /// What stands in a redacted record for a contact operation whose content was removed: its kind
-/// and its contact, which replay needs (a redacted delete still removes the contact).
+/// and its contact, which replay needs (a redacted delete still removes the contact), and for an
+/// add the container and creator, which are no personal values (a redacted add still creates the
+/// contact, empty, for the later updates that superseded every value it set).
 package struct RedactedOperation: Sendable, Hashable {
     /// The kind of operation it was.
     package var kind: RedactedKind
     /// The contact it concerned.
     package var contactIdentifier: String
+    /// An add's container; empty otherwise.
+    package var containerIdentifier: String
+    /// An add's creator; empty otherwise.
+    package var createdBy: String
 
     /// Creates a stand-in.
-    package init(kind: RedactedKind, contactIdentifier: String) {
+    package init(kind: RedactedKind, contactIdentifier: String, containerIdentifier: String = "", createdBy: String = "") {
         self.kind = kind
         self.contactIdentifier = contactIdentifier
+        self.containerIdentifier = containerIdentifier
+        self.createdBy = createdBy
     }
 
     /// The stand-in for an operation, when it is a contact operation of `contact` (any contact's,
     /// when `contact` is nil); nil for any other operation.
     package static func standIn(for operation: LedgerOperation, contact: String?) -> RedactedOperation? {
-        let kind: RedactedKind
-        let identifier: String
+        let standIn: RedactedOperation
         switch operation {
-        case .addContact(let id, _, _, _): (kind, identifier) = (.addContact, id)
-        case .updateContact(let id, _, _, _): (kind, identifier) = (.updateContact, id)
-        case .deleteContact(let id, _, _, _, _): (kind, identifier) = (.deleteContact, id)
+        case .addContact(let id, let container, let createdBy, _):
+            standIn = RedactedOperation(
+                kind: .addContact, contactIdentifier: id, containerIdentifier: container, createdBy: createdBy)
+        case .updateContact(let id, _, _, _): standIn = RedactedOperation(kind: .updateContact, contactIdentifier: id)
+        case .deleteContact(let id, _, _, _, _): standIn = RedactedOperation(kind: .deleteContact, contactIdentifier: id)
         default: return nil
         }
-        guard contact == nil || contact == identifier else { return nil }
-        return RedactedOperation(kind: kind, contactIdentifier: identifier)
+        return contact == nil || contact == standIn.contactIdentifier ? standIn : nil
     }
 }
 
@@ -101,6 +109,8 @@ extension EventCodec {
         case .redacted(let standIn):
             encoder.appendNonEmpty(Field.contactIdentifier, standIn.contactIdentifier)
             encoder.appendVarint(field: Field.redactedKind.rawValue, value: UInt64(standIn.kind.rawValue))
+            encoder.appendNonEmpty(Field.containerIdentifier, standIn.containerIdentifier)
+            encoder.appendNonEmpty(Field.createdBy, standIn.createdBy)
         default:
             preconditionFailure("encodeRedaction takes only redaction operations")
         }
@@ -113,6 +123,8 @@ extension EventCodec {
     ) throws(EventDecodingError) {
         var note = RedactionNote(sequence: 0, contactIdentifier: "", reason: "", erased: false, remainingDigest: .zero)
         var kind: RedactedKind?
+        var container = ""
+        var createdBy = ""
         let start = reader.offset
         try ContactCodec.decodeFields(from: &reader, as: EventSchema.RedactionField.self) {
             field, reader, key throws(EventDecodingError) in
@@ -123,10 +135,16 @@ extension EventCodec {
             case .erased: note.erased = try reader.bool(key)
             case .remainingDigest: note.remainingDigest = try reader.digest(key)
             case .redactedKind: kind = try reader.enumeration(key, as: RedactedKind.self)
+            case .containerIdentifier: container = try reader.checkedName(key)
+            case .createdBy: createdBy = try reader.checkedName(key)
             }
         }
         if let kind {
-            operations.append(.redacted(RedactedOperation(kind: kind, contactIdentifier: note.contactIdentifier)))
+            operations.append(
+                .redacted(
+                    RedactedOperation(
+                        kind: kind, contactIdentifier: note.contactIdentifier, containerIdentifier: container,
+                        createdBy: createdBy)))
         } else if note.sequence == 0 {
             throw EventDecodingError(.invalidValue(0), field: "sequence", offset: start)
         } else {

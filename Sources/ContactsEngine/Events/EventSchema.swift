@@ -159,7 +159,7 @@ package enum EventSchema {
     }
 
     /// ``LedgerOperation/redaction(_:)`` and ``LedgerOperation/redacted(_:)``: a stand-in has
-    /// `redactedKind` and `contactIdentifier` alone.
+    /// `redactedKind`, `contactIdentifier` and, for an add, `containerIdentifier` and `createdBy`.
     enum RedactionField: UInt32, CaseIterable {
         /// The redacted record.
         case sequence = 1
@@ -172,6 +172,10 @@ package enum EventSchema {
         case remainingDigest = 5
         /// A stand-in only: ``RedactedKind``'s raw value, the field number of the operation removed.
         case redactedKind = 6
+        /// A stand-in for an add only: the contact's container.
+        case containerIdentifier = 7
+        /// A stand-in for an add only: the client that created the contact.
+        case createdBy = 8
     }
 
     /// ``LedgerOperation/linkContacts(contactIdentifiers:)``.

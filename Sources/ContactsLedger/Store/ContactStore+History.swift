@@ -205,7 +205,7 @@ extension ContactStore {
         guard sequence < last else { return }
         try forEachRecord(from: sequence + 1) { record in
             guard record.sequence <= last else { return false }
-            try body(record, try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion))
+            try body(record, try EventCodec.decode(record.payload, schemaVersion: record.payloadSchemaVersion))
             return record.sequence < last
         }
     }

@@ -38,7 +38,7 @@ public struct LedgerAuditor: Sendable {
     /// Decodes a record's event, naming the record if it cannot be.
     package static func event(of record: JournalRecord) throws -> LedgerEvent {
         do {
-            return try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+            return try EventCodec.decode(record.payload, schemaVersion: record.payloadSchemaVersion)
         } catch {
             throw LedgerInconsistency(
                 sequence: record.sequence, location: record.location, reason: "payload cannot be decoded: \(error)")
@@ -172,6 +172,9 @@ public struct LedgerAuditor: Sendable {
         public var tail: JournalTail
         /// Contacts after replay.
         public var contacts: Int
+        /// The redacted records, by sequence, with the reason each was redacted: each one's
+        /// remaining payload is vouched for by a recorded redaction, which the chain covers.
+        public var redacted: [UInt64: String] = [:]
     }
 
     /// Checks every record's checksum, sequence and chain link, the saved digest if given, and
@@ -187,7 +190,9 @@ public struct LedgerAuditor: Sendable {
         // A contact with a redacted operation has values replay no longer knows: its later
         // operations cannot be compared with them.
         var redacted: Set<String> = []
+        var witness = RedactionWitness()
         try forEachEvent { record, event in
+            witness.note(record, event)
             for operation in event.operations {
                 if case .redacted(let standIn) = operation { redacted.insert(standIn.contactIdentifier) }
                 if let contact = operation.contactIdentifier, redacted.contains(contact) {
@@ -205,7 +210,8 @@ public struct LedgerAuditor: Sendable {
             return record.sequence < verified.head.sequence
         }
         return Verification(
-            head: verified.head, records: verified.records, tail: verified.tail, contacts: projection.contactCount)
+            head: verified.head, records: verified.records, tail: verified.tail, contacts: projection.contactCount,
+            redacted: try witness.check())
     }
 
     /// Why a recorded operation does not follow from the state before it, or nil if it does.
