@@ -8,15 +8,27 @@ public struct JournalEntry: Sendable, Hashable {
     public var author: String
     /// The version of the payload's own schema, so that upcasters know how to read it.
     public var schemaVersion: UInt16
-    /// The encoded batch of operations and their effects.
+    /// The encoded batch of operations and their effects; with a ``redaction``, what it left.
     public var payload: [UInt8]
+    /// Set only when a copy carries a redacted record over: the record is written in the redacted
+    /// form, and its chain hash covers the redaction's original digest and length.
+    public var redaction: RecordRedaction?
 
     /// Creates an entry.
-    public init(requestID: UUID = RandomUUID.make(), author: String, schemaVersion: UInt16, payload: [UInt8]) {
+    public init(
+        requestID: UUID = RandomUUID.make(), author: String, schemaVersion: UInt16, payload: [UInt8],
+        redaction: RecordRedaction? = nil
+    ) {
         self.requestID = requestID
         self.author = author
         self.schemaVersion = schemaVersion
         self.payload = payload
+        self.redaction = redaction
+    }
+
+    /// The bytes the record holds after its author: the payload, or its redacted form.
+    var storedPayloadBytes: Int {
+        redaction.map { $0.encoded(remaining: payload).count } ?? payload.count
     }
 }
 
@@ -172,12 +184,17 @@ public enum RecordFrame {
         writer.writeVarint(UInt64(entry.schemaVersion))
         writer.writeVarint(UInt64(authorBytes))
         writer.write(bytes: entry.author.utf8)
-        writer.write(bytes: entry.payload)
+        if let redaction = entry.redaction {
+            writer.write(bytes: redaction.encoded(remaining: entry.payload))
+        } else {
+            writer.write(bytes: entry.payload)
+        }
         writer.overwrite(UInt32(writer.count - bodyStart), at: start)
         let hash = chainHash(
             previous: previousHash, sequence: sequence, commitMicroseconds: commitMicroseconds,
-            requestID: entry.requestID, schemaVersion: entry.schemaVersion, payloadBytes: entry.payload.count,
-            payloadDigest: SHA256.hash(entry.payload), author: entry.author)
+            requestID: entry.requestID, schemaVersion: entry.schemaVersion,
+            payloadBytes: entry.redaction?.originalPayloadBytes ?? entry.payload.count,
+            payloadDigest: entry.redaction?.originalPayloadDigest ?? SHA256.hash(entry.payload), author: entry.author)
         let crc = frameChecksum(writer.bytes, frameStart: start, bodyLength: writer.count - bodyStart)
         writer.overwrite(crc, at: start + 4)
         return hash

@@ -622,7 +622,7 @@ final class JournalWriter: @unchecked Sendable {
         }
         // Checked with the largest envelope, so that whether a record fits does not depend on the
         // sequence number it gets.
-        let bound = RecordFrame.bodyBytesBound(authorBytes: authorBytes, payloadBytes: entry.payload.count)
+        let bound = RecordFrame.bodyBytesBound(authorBytes: authorBytes, payloadBytes: entry.storedPayloadBytes)
         guard bound <= limits.recordBytesMax else {
             throw StorageError.limitExceeded(what: "record bytes", limit: limits.recordBytesMax, actual: bound)
         }
@@ -634,7 +634,7 @@ final class JournalWriter: @unchecked Sendable {
         nextSequence += 1
         let body = RecordFrame.bodyBytes(
             sequence: sequence, schemaVersion: entry.schemaVersion, authorBytes: authorBytes,
-            payloadBytes: entry.payload.count)
+            payloadBytes: entry.storedPayloadBytes)
         queue.append(
             Pending(
                 entry: entry, sequence: sequence, frameBytes: RecordFrame.frameHeaderBytes + body,
