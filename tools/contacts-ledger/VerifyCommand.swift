@@ -14,12 +14,15 @@ struct VerifyCommand: ToolCommand {
         with the first problem's segment and offset when not. A torn final record above the head that
         HEAD and the snapshots record as durable, which opening the ledger for writing truncates, is
         reported but is not damage; a damaged record at or below that head, or a journal that ends
-        below it, is.
+        below it, is. A redacted record (`redact`, `erase`) is reported as `[redacted] record N: REASON`,
+        not as damage, when a recorded redaction vouches for what it holds; one that claims redaction
+        without that is damage (65).
 
         Options:
           --digest SEQUENCE:HASH
                                A head digest written down earlier (by `digest`).
-          --json               Prints {"ok", "records", "contacts", "head": {"sequence", "hash"}, "tail"}.
+          --json               Prints {"ok", "records", "contacts", "head": {"sequence", "hash"}, "tail",
+                               "redacted": [{"sequence", "reason"}]}.
         """
     static let valued: Set<String> = ["digest"]
     static let flags: Set<String> = ["json"]
@@ -50,6 +53,10 @@ struct VerifyCommand: ToolCommand {
             Terminal.json([
                 "ok": true, "records": .integer(verified.records), "contacts": .integer(verified.contacts),
                 "head": AuditJSON.value(for: verified.head), "tail": .string(torn ?? "clean"),
+                "redacted": .array(
+                    verified.redacted.sorted { $0.key < $1.key }.map {
+                        ["sequence": .integer($0.key), "reason": .string($0.value)]
+                    }),
             ])
             return
         }
@@ -57,5 +64,8 @@ struct VerifyCommand: ToolCommand {
             "\(Terminal.good("ok")): \(verified.records) records, \(verified.contacts) contacts, head "
                 + "\(verified.head.sequence) \(verified.head.hash.hex)")
         if let torn { Terminal.line("note: \(torn)") }
+        for (sequence, reason) in verified.redacted.sorted(by: { $0.key < $1.key }) {
+            Terminal.line("[redacted] record \(sequence): \(reason)")
+        }
     }
 }
