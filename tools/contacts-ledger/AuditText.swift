@@ -169,16 +169,20 @@ enum AuditText {
     }
 
     /// A difference between two points, with the words for added, changed and deleted contacts.
-    static func lines(_ diff: LedgerDiff, verbs: (String, String, String) = ("added", "changed", "deleted")) -> [String]
-    {
+    /// A contact in `redacted` gets a `[redacted] REASON` line under its own.
+    static func lines(
+        _ diff: LedgerDiff, verbs: (String, String, String) = ("added", "changed", "deleted"),
+        redacted: [String: String] = [:]
+    ) -> [String] {
         let width = max(verbs.0.count, verbs.1.count, verbs.2.count) + 2
         func pad(_ verb: String) -> String { verb.padding(toLength: width, withPad: " ", startingAt: 0) }
-        var lines = diff.added.map { pad(verbs.0) + $0.identifier + name($0) }
+        func note(_ identifier: String) -> [String] { redacted[identifier].map { ["    [redacted] \($0)"] } ?? [] }
+        var lines = diff.added.flatMap { [pad(verbs.0) + $0.identifier + name($0)] + note($0.identifier) }
         for changed in diff.changed {
             lines.append(pad(verbs.1) + changed.identifier)
-            lines += changed.changes.flatMap { change($0, indent: "    ") }
+            lines += note(changed.identifier) + changed.changes.flatMap { change($0, indent: "    ") }
         }
-        lines += diff.deleted.map { pad(verbs.2) + $0.identifier + name($0) }
+        lines += diff.deleted.flatMap { [pad(verbs.2) + $0.identifier + name($0)] + note($0.identifier) }
         return lines
     }
 }

@@ -61,6 +61,12 @@ struct ExportCommand: ToolCommand {
                 try store.unifiedContact(withIdentifier: $0, keysToFetch: [keys])
             }
         }
+        let redacted = try RedactedContacts.reasons(context, asOf: asOf)
+        for contact in contacts {
+            if let reason = redacted[contact.identifier] {
+                Terminal.errorLine("note: contact \(contact.identifier): [redacted] \(reason)")
+            }
+        }
         let data: Data
         if json {
             data = Data(JSONValue.array(contacts.map(ContactJSON.value(for:))).serializedBytes() + [0x0A])

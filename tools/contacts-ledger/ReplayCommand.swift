@@ -10,12 +10,16 @@ struct ReplayCommand: ToolCommand {
         Re-executes every recorded save request, in order, against a scratch store (in memory, or a new
         ledger at DIR), compares each outcome with the recorded one, and reports the first divergence
         (exit 65). Destructive operations reach only the scratch store; this ledger is only read. An
-        existing, non-empty DIR is refused (exit 73).
+        existing, non-empty DIR is refused (exit 73). A redacted record, a recorded redaction and a later
+        record of a contact with a redacted operation cannot be rebuilt into their requests: they are
+        committed to the scratch store as recorded and listed as `[redacted] record N: REASON` (or
+        `carried record N` for one not itself redacted).
 
         Options:
           --check              Required: compares outcomes (the only mode).
           --to DIR             Keeps the scratch ledger at DIR instead of in memory.
-          --json               Prints {"ok", "recordsMatched", "divergence": {"sequence", "reason"} or null}.
+          --json               Prints {"ok", "recordsMatched", "divergence": {"sequence", "reason"} or null,
+                               "carried": [{"sequence", "reason"}]} ("reason" "" when not redacted).
         """
     static let valued: Set<String> = ["to"]
     static let flags: Set<String> = ["check", "json"]
@@ -42,6 +46,10 @@ struct ReplayCommand: ToolCommand {
                 "divergence": check.firstDivergence.map {
                     ["sequence": .integer($0.sequence), "reason": .string($0.reason)]
                 } ?? .null,
+                "carried": .array(
+                    check.carried.sorted { $0.key < $1.key }.map {
+                        ["sequence": .integer($0.key), "reason": .string($0.value)]
+                    }),
             ])
         }
         if let divergence = check.firstDivergence {
@@ -49,6 +57,9 @@ struct ReplayCommand: ToolCommand {
                 .dataError, "replay diverges at \(divergence) (after \(check.recordsMatched) records matched)")
         }
         if !json {
+            for (sequence, reason) in check.carried.sorted(by: { $0.key < $1.key }) {
+                Terminal.line(reason.isEmpty ? "carried record \(sequence)" : "[redacted] record \(sequence): \(reason)")
+            }
             Terminal.line(
                 "\(Terminal.good("ok")): \(check.recordsMatched) records re-executed against a scratch store; "
                     + "every outcome matched the record")

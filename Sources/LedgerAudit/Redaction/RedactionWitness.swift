@@ -21,15 +21,24 @@ struct RedactionWitness {
         }
     }
 
-    /// The redacted records and their reasons; throws for one that no recorded redaction vouches for.
+    /// The redacted records and their reasons; throws for one whose recorded redactions all vouch
+    /// for other bytes than it holds. A record no recorded redaction names (a copy restored to a
+    /// point before the redaction was recorded) is reported with the reason and that note.
     func check() throws -> [UInt64: String] {
-        for (sequence, found) in redacted.sorted(by: { $0.key < $1.key })
-        where !(vouched[sequence]?.contains(found.digest) ?? false) {
-            throw LedgerInconsistency(
-                sequence: sequence, location: found.location,
-                reason: "is redacted, but no recorded redaction vouches for what it holds")
+        var reasons: [UInt64: String] = [:]
+        for (sequence, found) in redacted.sorted(by: { $0.key < $1.key }) {
+            guard let digests = vouched[sequence] else {
+                reasons[sequence] = found.reason + " (the redaction is recorded after this ledger's head)"
+                continue
+            }
+            guard digests.contains(found.digest) else {
+                throw LedgerInconsistency(
+                    sequence: sequence, location: found.location,
+                    reason: "is redacted, but holds other bytes than its recorded redaction vouches for")
+            }
+            reasons[sequence] = found.reason
         }
-        return redacted.mapValues(\.reason)
+        return reasons
     }
 }
 

@@ -67,9 +67,15 @@ extension LedgerUndo {
         var found: RecordedDelete?
         try newestSegmentsFirst { records in
             for record in records.reversed() where PayloadSearch.mentions(record.payload, needles) {
-                for case .deleteContact(identifier, let container, let creator, let groups, let last)
-                    in try LedgerAuditor.event(of: record).operations
-                {
+                let operations = try LedgerAuditor.event(of: record).operations
+                for case .redacted(let standIn) in operations
+                where standIn.kind == .deleteContact && standIn.contactIdentifier == identifier {
+                    throw UndoError(
+                        .notRevertible,
+                        "contact \(identifier)'s deletion at record \(record.sequence) was redacted "
+                            + "([redacted] \(record.redaction?.reason ?? "")): its values are gone")
+                }
+                for case .deleteContact(identifier, let container, let creator, let groups, let last) in operations {
                     found = RecordedDelete(
                         sequence: record.sequence, containerIdentifier: container, createdBy: creator,
                         groupIdentifiers: groups, last: last)
