@@ -1,4 +1,5 @@
 import ContactsEngine
+import ContactsLedger
 import Foundation
 import LedgerStorage
 
@@ -53,14 +54,13 @@ struct RedactionCarry {
 
     /// Whether the record is carried, noting it if so.
     mutating func carries(_ record: JournalRecord, _ event: LedgerEvent) -> Bool {
-        var carries = record.redaction != nil
+        var carries = record.redaction != nil || event.affectedIdentifiers.contains(where: contacts.contains)
         for operation in event.operations {
             switch operation {
             case .redacted(let standIn): contacts.insert(standIn.contactIdentifier)
             case .redaction: carries = true
             default: break
             }
-            if let contact = operation.contactIdentifier, contacts.contains(contact) { carries = true }
         }
         if carries { carried[record.sequence] = record.redaction?.reason ?? "" }
         return carries
