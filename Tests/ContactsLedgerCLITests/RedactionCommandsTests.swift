@@ -38,24 +38,32 @@ struct RedactionCommandsTests {
         let (work, zeb, _, digest) = try erasureLedger()
         #expect(try !filesHoldingErasedValues(work).isEmpty)
         let erased = try work.succeed(["erase", zeb, "--reason", "erasure request", "--author", "dpo"])
-        #expect(erased.lines == [
-            "deleted at record 4", "redacted record 1", "redacted record 3", "redacted record 4",
-            "recorded at record 5", "head 5",
-        ])
+        #expect(
+            erased.lines == [
+                "deleted at record 4", "redacted record 1", "redacted record 3", "redacted record 4",
+                "recorded at record 5", "head 5",
+            ])
         #expect(try filesHoldingErasedValues(work) == [])
         let verified = try work.succeed(["verify", "--digest", digest])
-        #expect(verified.lines.dropFirst() == [
-            "[redacted] record 1: erasure request", "[redacted] record 3: erasure request",
-            "[redacted] record 4: erasure request",
-        ])
+        #expect(
+            verified.lines.dropFirst() == [
+                "[redacted] record 1: erasure request", "[redacted] record 3: erasure request",
+                "[redacted] record 4: erasure request",
+            ])
         let json = try work.succeed(["verify", "--json"]).json()
-        #expect(json["redacted"] == [["sequence": 1, "reason": "erasure request"], ["sequence": 3, "reason": "erasure request"], ["sequence": 4, "reason": "erasure request"]])
+        #expect(
+            json["redacted"] == [
+                ["sequence": 1, "reason": "erasure request"], ["sequence": 3, "reason": "erasure request"],
+                ["sequence": 4, "reason": "erasure request"],
+            ])
         let again = try work.succeed(["erase", zeb, "--reason", "erasure request", "--json"]).json()
         #expect(again["redacted"] == [])
         #expect(again["recordedAt"] == .null)
     }
 
-    @Test("Every reader of history shows [redacted] with the reason: log, history, show, diff, export, replay, restore, undelete")
+    @Test(
+        "Every reader of history shows [redacted] with the reason: log, history, show, diff, export, replay, restore, undelete"
+    )
     func historyReaders() throws {
         let (work, zeb, alice, _) = try erasureLedger()
         try work.succeed(["erase", zeb, "--reason", "asked to be forgotten"])
@@ -67,9 +75,12 @@ struct RedactionCommandsTests {
         #expect(entry["redacted"] == ["reason": "asked to be forgotten"])
         let history = try work.succeed(["history", zeb]).lines
         #expect(history.filter { $0 == "    [redacted] asked to be forgotten" }.count == 3)
-        expectFailure(try work.run(["show", zeb]), 67, mentioning: "its values were redacted ([redacted] asked to be forgotten)")
+        expectFailure(
+            try work.run(["show", zeb]), 67, mentioning: "its values were redacted ([redacted] asked to be forgotten)")
         #expect(try work.succeed(["show", zeb, "--as-of", "1"]).lines.last == "  [redacted] asked to be forgotten")
-        #expect(try work.succeed(["diff", "--from", "0", "--to", "3"]).stdout.contains("    [redacted] asked to be forgotten"))
+        #expect(
+            try work.succeed(["diff", "--from", "0", "--to", "3"]).stdout.contains(
+                "    [redacted] asked to be forgotten"))
         let export = try work.succeed(["export", "--as-of", "2"])
         #expect(export.stderr.contains("note: contact \(zeb): [redacted] asked to be forgotten"))
         #expect(!export.stdout.contains("Zebulon"))
@@ -79,7 +90,9 @@ struct RedactionCommandsTests {
         #expect(replay.last?.hasPrefix("ok: ") == true)
         try work.succeed(["restore", "--to", work.path + "/restored", "--sequence", "4"])
         let copy = try work.succeed(["--ledger", work.path + "/restored", "verify"]).lines
-        #expect(copy.contains("[redacted] record 1: asked to be forgotten (the redaction is recorded after this ledger's head)"))
+        #expect(
+            copy.contains(
+                "[redacted] record 1: asked to be forgotten (the redaction is recorded after this ledger's head)"))
         expectFailure(try work.run(["undelete", zeb]), 1, mentioning: "was redacted")
         #expect(try work.succeed(["show", alice]).stdout.contains("Alice"))
     }
@@ -115,7 +128,9 @@ struct RedactionCommandsTests {
         try work.succeed(["verify", "--digest", digest])
     }
 
-    @Test("erase killed with SIGKILL at a random moment: the ledger verifies, and erase run again finishes", arguments: 0..<4)
+    @Test(
+        "erase killed with SIGKILL at a random moment: the ledger verifies, and erase run again finishes",
+        arguments: 0..<4)
     func killed(round: Int) throws {
         let seed = testSeed("erase killed, round \(round)")
         var random = SeededRandom(seed: seed)

@@ -16,7 +16,9 @@ private func redactionLedger(_ path: String) throws -> (records: [JournalRecord]
 }
 
 /// A request that replaces record `sequence`'s payload with `remaining`.
-private func request(_ record: JournalRecord, remaining: [UInt8], reason: String = "erased on request") -> RedactionRequest {
+private func request(
+    _ record: JournalRecord, remaining: [UInt8], reason: String = "erased on request"
+) -> RedactionRequest {
     RedactionRequest(
         sequence: record.sequence, expectedPayloadDigest: SHA256.hash(record.payload), remaining: remaining,
         payloadSchemaVersion: 2, reason: reason)

@@ -58,7 +58,8 @@ struct ReplayCommand: ToolCommand {
         }
         if !json {
             for (sequence, reason) in check.carried.sorted(by: { $0.key < $1.key }) {
-                Terminal.line(reason.isEmpty ? "carried record \(sequence)" : "[redacted] record \(sequence): \(reason)")
+                Terminal.line(
+                    reason.isEmpty ? "carried record \(sequence)" : "[redacted] record \(sequence): \(reason)")
             }
             Terminal.line(
                 "\(Terminal.good("ok")): \(check.recordsMatched) records re-executed against a scratch store; "

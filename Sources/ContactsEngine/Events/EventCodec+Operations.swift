@@ -83,10 +83,8 @@ extension EventCodec {
             if sequence != 0 { encoder.appendVarint(field: Field.sequence.rawValue, value: sequence) }
             encoder.appendVarint(field: Field.kind.rawValue, value: UInt64(undoKind.rawValue))
             encoder.endMessage(message)
-        case .linkContacts, .unlinkContact:
-            encodeLink(operation, into: &encoder)
-        case .redaction, .redacted:
-            encodeRedaction(operation, into: &encoder)
+        case .linkContacts, .unlinkContact: encodeLink(operation, into: &encoder)
+        case .redaction, .redacted: encodeRedaction(operation, into: &encoder)
         }
         return nil
     }

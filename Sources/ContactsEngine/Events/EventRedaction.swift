@@ -55,7 +55,9 @@ package struct RedactedOperation: Sendable, Hashable {
     package var createdBy: String
 
     /// Creates a stand-in.
-    package init(kind: RedactedKind, contactIdentifier: String, containerIdentifier: String = "", createdBy: String = "") {
+    package init(
+        kind: RedactedKind, contactIdentifier: String, containerIdentifier: String = "", createdBy: String = ""
+    ) {
         self.kind = kind
         self.contactIdentifier = contactIdentifier
         self.containerIdentifier = containerIdentifier
@@ -71,7 +73,8 @@ package struct RedactedOperation: Sendable, Hashable {
             standIn = RedactedOperation(
                 kind: .addContact, contactIdentifier: id, containerIdentifier: container, createdBy: createdBy)
         case .updateContact(let id, _, _, _): standIn = RedactedOperation(kind: .updateContact, contactIdentifier: id)
-        case .deleteContact(let id, _, _, _, _): standIn = RedactedOperation(kind: .deleteContact, contactIdentifier: id)
+        case .deleteContact(let id, _, _, _, _):
+            standIn = RedactedOperation(kind: .deleteContact, contactIdentifier: id)
         default: return nil
         }
         return contact == nil || contact == standIn.contactIdentifier ? standIn : nil

@@ -413,7 +413,9 @@ extension Projection {
             if keepingAddsEncoded && record.payloadSchemaVersion == EventCodec.currentSchemaVersion {
                 try EventCodec.decodeCurrent(record.payload, into: &operations)
             } else {
-                for operation in try EventCodec.decode(record.payload, schemaVersion: record.payloadSchemaVersion).operations {
+                for operation in try EventCodec.decode(record.payload, schemaVersion: record.payloadSchemaVersion)
+                    .operations
+                {
                     operations.append(operation)
                 }
             }

@@ -126,14 +126,16 @@ extension LedgerAuditor {
         _ record: JournalRecord, _ event: LedgerEvent, on scratch: ContactStore, sourceDefaultContainer: String,
         asRecorded: Bool
     ) throws -> LedgerEvent? {
-        let storeLevel = asRecorded || event.operations.contains {
-            switch $0 {
-            case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .linkContacts,
-                .unlinkContact:
-                return true
-            default: return false
+        let storeLevel =
+            asRecorded
+            || event.operations.contains {
+                switch $0 {
+                case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .linkContacts,
+                    .unlinkContact:
+                    return true
+                default: return false
+                }
             }
-        }
         let before = scratch.headDigest.sequence
         if storeLevel {
             try scratch.commitOperations(event.operations, author: record.author, requestID: record.requestID)

@@ -100,7 +100,8 @@ public struct LedgerAuditor: Sendable {
         case .redaction(let note):
             return .redaction(
                 RedactionReference(
-                    sequence: note.sequence, contactIdentifier: note.contactIdentifier.isEmpty ? nil : note.contactIdentifier,
+                    sequence: note.sequence,
+                    contactIdentifier: note.contactIdentifier.isEmpty ? nil : note.contactIdentifier,
                     reason: note.reason, erased: note.erased))
         }
     }

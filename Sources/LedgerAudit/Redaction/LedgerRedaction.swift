@@ -114,7 +114,8 @@ public enum LedgerRedaction {
     }
 
     /// Opens the ledger for writing as `client`, which must be the owner.
-    static func openAsOwner(_ path: String, _ client: ClientContext, _ options: RedactionOptions) throws -> ContactStore {
+    static func openAsOwner(_ path: String, _ client: ClientContext, _ options: RedactionOptions) throws -> ContactStore
+    {
         guard client.isOwner else {
             throw ContactStoreError(.authorizationDenied, "only the owner may redact; \(client.identifier) is not")
         }

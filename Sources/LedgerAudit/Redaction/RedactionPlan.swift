@@ -28,7 +28,8 @@ struct RedactionPlan {
     /// Adds one record, whose contact operations (of `contact`, when given) must be redactable.
     mutating func add(sequence: UInt64, contact: String?) throws {
         guard sequence >= 1, sequence <= store.headDigest.sequence else {
-            throw RedactionError(.recordMissing, "record \(sequence) does not exist (the head is \(store.headDigest.sequence))")
+            throw RedactionError(
+                .recordMissing, "record \(sequence) does not exist (the head is \(store.headDigest.sequence))")
         }
         let record = try self.record(sequence)
         let event = try LedgerAuditor.event(of: record)
@@ -124,7 +125,8 @@ struct RedactionPlan {
             throw RedactionError(
                 .currentRevision,
                 "record \(sequence) holds the current \(names) of live contact \(contact): only superseded "
-                    + "revisions and deleted contacts can be redacted; update those values (or delete the contact) first")
+                    + "revisions and deleted contacts can be redacted; update those values (or delete the contact) first"
+            )
         }
     }
 

@@ -116,10 +116,8 @@ public enum JournalRedaction {
         writer.write(UInt32(body.count))
         writer.write(UInt32(0))
         writer.write(bytes: body)
-        var framed = writer.bytes
-        let crc = RecordFrame.frameChecksum(framed, frameStart: 0, bodyLength: body.count)
-        withUnsafeBytes(of: crc.littleEndian) { framed.replaceSubrange(4..<8, with: $0) }
-        return framed
+        writer.overwrite(RecordFrame.frameChecksum(writer.bytes, frameStart: 0, bodyLength: body.count), at: 4)
+        return writer.bytes
     }
 
     /// Removes every file of the snapshot directory (snapshots and any temporary file beside them).
@@ -162,8 +160,9 @@ struct SegmentFrames {
         var previous = header.previousHash
         while offset < bytes.count, bytes[offset...].contains(where: { $0 != 0 }) {
             let location = LedgerLocation(file: path, offset: Int64(offset))
-            guard case .frame(let bodyStart, let bodyLength) = RecordFrame.parse(
-                bytes, at: offset, formatVersion: header.formatVersion)
+            guard
+                case .frame(let bodyStart, let bodyLength) = RecordFrame.parse(
+                    bytes, at: offset, formatVersion: header.formatVersion)
             else { throw StorageError.corruption(location: location, reason: "a record does not check out") }
             let record: JournalRecord
             switch RecordFrame.decodeBody(

@@ -43,7 +43,8 @@ private func erasureLedger(
     request.addMember(zeb.copy(), to: group.copy())
     try store.execute(request)
     try store.link([zeb.identifier, alice.identifier])
-    var update = try store.unifiedContact(withIdentifier: zeb.identifier, keysToFetch: ContactKey.allCases).mutableCopy()
+    var update = try store.unifiedContact(withIdentifier: zeb.identifier, keysToFetch: ContactKey.allCases)
+        .mutableCopy()
     update.nickname = "Zebby"
     request = SaveRequest()
     request.update(update)
@@ -82,7 +83,9 @@ struct LedgerRedactionTests {
         for head in heads { #expect(try auditor.verify(against: head).head == outcome.head) }
         let verified = try auditor.verify()
         #expect(
-            verified.redacted == [1: "erasure request 7", 4: "erasure request 7", outcome.deletedAt!: "erasure request 7"])
+            verified.redacted == [
+                1: "erasure request 7", 4: "erasure request 7", outcome.deletedAt!: "erasure request 7",
+            ])
         #expect(verified.contacts == 1)
 
         // Alice, whose add shared a record with Zebulon's, is whole; Zebulon is gone and unlinked.
@@ -115,7 +118,8 @@ struct LedgerRedactionTests {
         #expect(
             recorded.changes.first
                 == .redaction(
-                    RedactionReference(sequence: 1, contactIdentifier: zeb, reason: "asked to be forgotten", erased: true)))
+                    RedactionReference(
+                        sequence: 1, contactIdentifier: zeb, reason: "asked to be forgotten", erased: true)))
         #expect(try auditor.redactedContacts(through: 1) == [zeb: "asked to be forgotten"])
         // Restore to a point before the erasure was recorded carries the redaction over.
         let restored = try auditor.restore(to: directory.path + "/restored", at: .sequence(2))
@@ -166,7 +170,8 @@ struct LedgerRedactionTests {
                 ledgerAt: directory.ledger, contactIdentifier: zeb, reason: "r", client: .fullAccess("app"))
         }
         #expect(throws: RedactionError(.invalidReason, "a redaction needs a reason (--reason TEXT)")) {
-            try LedgerRedaction.erase(ledgerAt: directory.ledger, contactIdentifier: zeb, reason: " ", client: .owner("o"))
+            try LedgerRedaction.erase(
+                ledgerAt: directory.ledger, contactIdentifier: zeb, reason: " ", client: .owner("o"))
         }
         #expect(throws: RedactionError.self) {
             try LedgerRedaction.redact(
@@ -187,7 +192,8 @@ struct LedgerRedactionTests {
                 RedactionNote(
                     sequence: 7, contactIdentifier: "C", reason: "why", erased: true,
                     remainingDigest: SHA256.hash([1, 2]))),
-            .redacted(RedactedOperation(kind: .addContact, contactIdentifier: "C", containerIdentifier: "K", createdBy: "me")),
+            .redacted(
+                RedactedOperation(kind: .addContact, contactIdentifier: "C", containerIdentifier: "K", createdBy: "me")),
             .redacted(RedactedOperation(kind: .deleteContact, contactIdentifier: "C")),
         ])
         let bytes = EventCodec.encode(event)

@@ -167,9 +167,12 @@ enum EventFixtures {
         .unlinkContact(contactIdentifier: "C1", linkedIdentifiers: ["C2", "C3"]),
         .redaction(
             RedactionNote(
-                sequence: 4, contactIdentifier: "C1", reason: "erasure", erased: true, remainingDigest: SHA256.hash([1]))),
-        .redaction(RedactionNote(sequence: 5, contactIdentifier: "", reason: "", erased: false, remainingDigest: .zero)),
-        .redacted(RedactedOperation(kind: .addContact, contactIdentifier: "C1", containerIdentifier: "K1", createdBy: "app")),
+                sequence: 4, contactIdentifier: "C1", reason: "erasure", erased: true, remainingDigest: SHA256.hash([1])
+            )),
+        .redaction(
+            RedactionNote(sequence: 5, contactIdentifier: "", reason: "", erased: false, remainingDigest: .zero)),
+        .redacted(
+            RedactedOperation(kind: .addContact, contactIdentifier: "C1", containerIdentifier: "K1", createdBy: "app")),
         .redacted(RedactedOperation(kind: .updateContact, contactIdentifier: "C1")),
         .redacted(RedactedOperation(kind: .deleteContact, contactIdentifier: "C1")),
     ]
