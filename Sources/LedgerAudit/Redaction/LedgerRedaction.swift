@@ -48,21 +48,10 @@ public enum LedgerRedaction {
         ledgerAt path: String, sequence: UInt64, contactIdentifier: String?, reason: String, client: ClientContext,
         options: RedactionOptions = RedactionOptions()
     ) throws -> RedactionOutcome {
-        try checkReason(reason)
-        let store = try openAsOwner(path, client, options)
-        let plan: RedactionPlan
-        let recordedAt: UInt64?
-        do {
-            var building = RedactionPlan(store: store, reason: reason, erased: false)
-            try building.add(sequence: sequence, contact: contactIdentifier)
-            plan = building
-            recordedAt = try plan.record(author: options.author)
-        } catch {
-            store.close()
-            throw error
+        try run(path, reason: reason, erased: false, client: client, options: options) { _, plan in
+            try plan.add(sequence: sequence, contact: contactIdentifier)
+            return nil
         }
-        store.close()
-        return try plan.rewrite(path, options, deletedAt: nil, recordedAt: recordedAt)
     }
 
     /// Erases a contact: deletes it if it is live, then redacts every operation of it the ledger
@@ -72,18 +61,30 @@ public enum LedgerRedaction {
         ledgerAt path: String, contactIdentifier: String, reason: String, client: ClientContext,
         options: RedactionOptions = RedactionOptions()
     ) throws -> RedactionOutcome {
+        try run(path, reason: reason, erased: true, client: client, options: options) { store, plan in
+            let deletedAt = try deleteIfLive(contactIdentifier, store, author: options.author)
+            let named = try plan.addEveryRecord(of: contactIdentifier)
+            guard named || deletedAt != nil else {
+                throw RedactionError(.recordMissing, "no record names contact \(contactIdentifier)")
+            }
+            return deletedAt
+        }
+    }
+
+    /// Opens the store as the owner, lets `build` fill the plan (returning the sequence of a delete
+    /// it saved), records the redaction, closes the store and rewrites the records.
+    private static func run(
+        _ path: String, reason: String, erased: Bool, client: ClientContext, options: RedactionOptions,
+        _ build: (ContactStore, inout RedactionPlan) throws -> UInt64?
+    ) throws -> RedactionOutcome {
         try checkReason(reason)
         let store = try openAsOwner(path, client, options)
         let plan: RedactionPlan
         let deletedAt: UInt64?
         let recordedAt: UInt64?
         do {
-            deletedAt = try deleteIfLive(contactIdentifier, store, author: options.author)
-            var building = RedactionPlan(store: store, reason: reason, erased: true)
-            let named = try building.addEveryRecord(of: contactIdentifier)
-            guard named || deletedAt != nil else {
-                throw RedactionError(.recordMissing, "no record names contact \(contactIdentifier)")
-            }
+            var building = RedactionPlan(store: store, reason: reason, erased: erased)
+            deletedAt = try build(store, &building)
             plan = building
             recordedAt = try plan.record(author: options.author)
         } catch {
