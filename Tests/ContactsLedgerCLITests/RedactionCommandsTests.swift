@@ -111,6 +111,8 @@ struct RedactionCommandsTests {
         #expect(redacted["recordedAt"] == 5)
         #expect(try work.succeed(["show", zeb]).stdout.contains("Zed"))
         #expect(try work.succeed(["history", zeb]).lines.contains("    [redacted] old nickname"))
+        expectFailure(try work.run(["restore-contact", zeb, "--to", "3"]), 1, mentioning: "[redacted] old nickname")
+        expectFailure(try work.run(["restore-contact", zeb, "--to", "2"]), 1, mentioning: "was redacted")
         try work.succeed(["verify"])
         try work.succeed(["replay", "--check"])
     }
