@@ -18,8 +18,9 @@ struct ReplayCommand: ToolCommand {
         Options:
           --check              Required: compares outcomes (the only mode).
           --to DIR             Keeps the scratch ledger at DIR instead of in memory.
-          --json               Prints {"ok", "recordsMatched", "divergence": {"sequence", "reason"} or null,
-                               "carried": [{"sequence", "reason"}]} ("reason" "" when not redacted).
+          --json               Prints {"ok", "recordsMatched", "divergence": {"sequence", "reason"} or null},
+                               and "carried": [{"sequence", "reason"}] when records were carried ("reason"
+                               "" for one not itself redacted).
         """
     static let valued: Set<String> = ["to"]
     static let flags: Set<String> = ["check", "json"]
@@ -41,16 +42,16 @@ struct ReplayCommand: ToolCommand {
             try auditor.replayCheck(scratchDirectory: scratch, progress: $0)
         }
         if json {
-            Terminal.json([
-                "ok": .bool(check.firstDivergence == nil), "recordsMatched": .integer(check.recordsMatched),
-                "divergence": check.firstDivergence.map {
-                    ["sequence": .integer($0.sequence), "reason": .string($0.reason)]
-                } ?? .null,
-                "carried": .array(
-                    check.carried.sorted { $0.key < $1.key }.map {
-                        ["sequence": .integer($0.key), "reason": .string($0.value)]
-                    }),
-            ])
+            var pairs: [(String, JSONValue)] = [
+                ("ok", .bool(check.firstDivergence == nil)), ("recordsMatched", .integer(check.recordsMatched)),
+                (
+                    "divergence",
+                    check.firstDivergence.map { ["sequence": .integer($0.sequence), "reason": .string($0.reason)] }
+                        ?? .null
+                ),
+            ]
+            if !check.carried.isEmpty { pairs.append(("carried", RedactedContacts.value(for: check.carried))) }
+            Terminal.json(.object(JSONObject(pairs)))
         }
         if let divergence = check.firstDivergence {
             throw CommandFailure(

@@ -21,8 +21,8 @@ struct VerifyCommand: ToolCommand {
         Options:
           --digest SEQUENCE:HASH
                                A head digest written down earlier (by `digest`).
-          --json               Prints {"ok", "records", "contacts", "head": {"sequence", "hash"}, "tail",
-                               "redacted": [{"sequence", "reason"}]}.
+          --json               Prints {"ok", "records", "contacts", "head": {"sequence", "hash"}, "tail"},
+                               and "redacted": [{"sequence", "reason"}] when records are redacted.
         """
     static let valued: Set<String> = ["digest"]
     static let flags: Set<String> = ["json"]
@@ -50,14 +50,12 @@ struct VerifyCommand: ToolCommand {
             torn = "torn final record at \(location) (\(dropped) bytes, \(reason)); opening for writing truncates it"
         }
         if json {
-            Terminal.json([
-                "ok": true, "records": .integer(verified.records), "contacts": .integer(verified.contacts),
-                "head": AuditJSON.value(for: verified.head), "tail": .string(torn ?? "clean"),
-                "redacted": .array(
-                    verified.redacted.sorted { $0.key < $1.key }.map {
-                        ["sequence": .integer($0.key), "reason": .string($0.value)]
-                    }),
-            ])
+            var pairs: [(String, JSONValue)] = [
+                ("ok", true), ("records", .integer(verified.records)), ("contacts", .integer(verified.contacts)),
+                ("head", AuditJSON.value(for: verified.head)), ("tail", .string(torn ?? "clean")),
+            ]
+            if !verified.redacted.isEmpty { pairs.append(("redacted", RedactedContacts.value(for: verified.redacted))) }
+            Terminal.json(.object(JSONObject(pairs)))
             return
         }
         Terminal.line(
