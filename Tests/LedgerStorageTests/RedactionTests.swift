@@ -114,6 +114,18 @@ struct RedactionTests {
         #expect(try readAll(ledger) == records, "a refused redaction changed the journal")
     }
 
+    @Test("A record in a format version 1 segment is refused before anything is written")
+    func formatVersion1Refused() throws {
+        let directory = TemporaryDirectory()
+        let ledger = try FormatTests.goldenCopy(version: 1, in: directory)
+        let records = try readAll(ledger)
+        let refusal = StorageError.invalidArgument(
+            "journal/00000000000000000001.seg is a format version 1 segment, which cannot hold a redacted record")
+        #expect(throws: refusal) { try JournalRedaction.checkRedactable([1], ledgerAt: ledger) }
+        #expect(throws: refusal) { try JournalRedaction.apply([request(records[0], remaining: [])], ledgerAt: ledger) }
+        #expect(try readAll(ledger) == records)
+    }
+
     @Test("A copy carries a redacted record over with the same chain hash and reason")
     func copyCarriesRedaction() throws {
         let directory = TemporaryDirectory()

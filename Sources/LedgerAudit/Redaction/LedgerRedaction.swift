@@ -86,7 +86,7 @@ public enum LedgerRedaction {
             var building = RedactionPlan(store: store, reason: reason, erased: erased)
             deletedAt = try build(store, &building)
             plan = building
-            recordedAt = try plan.record(author: options.author)
+            recordedAt = try plan.record(author: options.author, path: path, fileSystem: options.fileSystem)
         } catch {
             store.close()
             throw error

@@ -62,10 +62,11 @@ struct RedactionPlan {
         return named
     }
 
-    /// Saves the recorded redaction through the store's save path; returns its sequence, or nil
-    /// when there is nothing to redact.
-    func record(author: String?) throws -> UInt64? {
+    /// Saves the recorded redaction through the store's save path, once the records are known to
+    /// be redactable; returns its sequence, or nil when there is nothing to redact.
+    func record(author: String?, path: String, fileSystem: any FileSystem) throws -> UInt64? {
         guard !notes.isEmpty else { return nil }
+        try JournalRedaction.checkRedactable(requests.map(\.sequence), ledgerAt: path, fileSystem: fileSystem)
         return try store.commitOperations(notes, author: author ?? "", requestID: RandomUUID.make()).sequence
     }
 

@@ -68,6 +68,33 @@ public enum JournalRedaction {
         _ = try reader.verify(against: verified.head)
     }
 
+    /// Throws unless every record can hold a redacted form: it exists and lies in a segment of the
+    /// current format (a format version 1 segment cannot). Run before a redaction is recorded, so
+    /// that one that cannot be written is refused before anything is saved.
+    public static func checkRedactable(
+        _ sequences: [UInt64], ledgerAt path: String, fileSystem: any FileSystem = SystemFileSystem()
+    ) throws(StorageError) {
+        let paths = LedgerPaths(root: path)
+        let starts = try LedgerDirectory.segmentSequences(paths, fileSystem: fileSystem)
+        for first in Set(sequences.compactMap { sequence in starts.last { $0 <= sequence } }) {
+            let segment = paths.segment(firstSequence: first)
+            let file = try fileSystem.open(segment, .readOnly)
+            defer { try? fileSystem.close(file) }
+            let bytes = try fileSystem.read(file, count: SegmentHeader.encodedBytes, at: 0)
+            let header: SegmentHeader
+            switch SegmentHeader.decode(bytes) {
+            case .success(let decoded): header = decoded
+            case .failure(let failure):
+                throw StorageError.corruption(
+                    location: LedgerLocation(file: paths.relative(segment), offset: 0), reason: failure.reason)
+            }
+            guard header.formatVersion != 1 else {
+                throw StorageError.invalidArgument(
+                    "\(paths.relative(segment)) is a format version 1 segment, which cannot hold a redacted record")
+            }
+        }
+    }
+
     /// Writes a segment anew with the requested records in their redacted form, after checking
     /// that every record of the new bytes chains to the same hash as before.
     static func rewriteSegment(
