@@ -15,8 +15,9 @@ struct VerifyCommand: ToolCommand {
         HEAD and the snapshots record as durable, which opening the ledger for writing truncates, is
         reported but is not damage; a damaged record at or below that head, or a journal that ends
         below it, is. A redacted record (`redact`, `erase`) is reported as `[redacted] record N: REASON`,
-        not as damage, when a recorded redaction vouches for what it holds; one that claims redaction
-        without that is damage (65).
+        not as damage: its chain hash is the one it was committed with. One whose recorded redactions
+        all vouch for other bytes than it holds is damage (65); one that no recorded redaction names (a
+        copy restored to a point before the redaction was recorded) is reported with that note.
 
         Options:
           --digest SEQUENCE:HASH
