@@ -127,6 +127,24 @@ struct LedgerRedactionTests {
         #expect(copy.redacted[1]?.hasPrefix("asked to be forgotten") == true)
     }
 
+    @Test("A redacted record rewritten afterwards to hold other bytes fails verify, though its chain holds")
+    func remainingPayloadIsVouched() throws {
+        let directory = StoreDirectory()
+        let (zeb, _, _) = try erasureLedger(directory)
+        _ = try LedgerRedaction.erase(
+            ledgerAt: directory.ledger, contactIdentifier: zeb, reason: "r", client: .owner("o"))
+        var cursor = try JournalReader(at: directory.ledger).records()
+        let first = try #require(try cursor.next())
+        // Someone with the files drops Alice's add from what the redaction left: a valid event.
+        try JournalRedaction.apply(
+            [
+                RedactionRequest(
+                    sequence: 1, expectedPayloadDigest: SHA256.hash(first.payload), remaining: [],
+                    payloadSchemaVersion: 2, reason: "r")
+            ], ledgerAt: directory.ledger)
+        #expect(throws: LedgerInconsistency.self) { try LedgerAuditor(ledgerAt: directory.ledger).verify() }
+    }
+
     @Test("A live contact's current revision is refused; once updated, its superseded revisions can be redacted")
     func supersededOnly() throws {
         let directory = StoreDirectory()
