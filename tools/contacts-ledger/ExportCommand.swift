@@ -53,16 +53,26 @@ struct ExportCommand: ToolCommand {
         let format: ContactStream.Format = json ? .json : .vCard(version)
         var data: [UInt8] = []
         var stream = output == nil ? .standardOutput(format) : ContactStream(format) { data += $0 }
+        // Values redacted by that point are missing from what is written: said on stderr.
+        let redacted = try RedactedContacts.reasons(context, asOf: asOf)
+        func write(_ contact: Contact, to stream: inout ContactStream) throws {
+            if let reason = redacted[contact.identifier] {
+                Terminal.errorLine("note: contact \(contact.identifier): [redacted] \(reason)")
+            }
+            try stream.write(contact)
+        }
         if identifiers.isEmpty {
             // Every contact as itself, linked or not: an export is what an import must give back.
             var request = ContactFetchRequest(keysToFetch: [keys])
             request.unifyResults = false
-            try store.write(request, to: &stream)
+            try stream.writing { stream in
+                try store.forEachContactHoldingReadLocks(with: request) { try write($0, to: &stream) }
+            }
         } else {
             let found = try store.identifiers(identifiers)
             try stream.writing { stream in
                 for identifier in found {
-                    try stream.write(try store.unifiedContact(withIdentifier: identifier, keysToFetch: [keys]))
+                    try write(try store.unifiedContact(withIdentifier: identifier, keysToFetch: [keys]), to: &stream)
                 }
             }
         }

@@ -118,6 +118,10 @@ extension LedgerEvent {
             case .unlinkContact(let contact, let linked):
                 add(contact)
                 linked.forEach(add)
+            case .redacted(let standIn):
+                add(standIn.contactIdentifier)
+            case .redaction(let note):
+                if !note.contactIdentifier.isEmpty { add(note.contactIdentifier) }
             case .undo:
                 break
             }

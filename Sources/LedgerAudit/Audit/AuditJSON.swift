@@ -19,7 +19,10 @@ public enum AuditJSON {
     /// `requestAccess`, `grantAccess`, `revokeAccess`, `linkContacts` `{type, contacts}`,
     /// `unlinkContact` `{type, contact, linked}`, and `undo`, `{type, kind, sequence}`, which names what an undo
     /// undid: `kind` `undelete` or `revert` with the record undone, or `restore` with the point a
-    /// contact was brought back to). An undo's entry also has `undoes`, `{kind, sequence}`.
+    /// contact was brought back to). An undo's entry also has `undoes`, `{kind, sequence}`. A redacted
+    /// record's entry has `redacted`, `{reason}`, and each removed operation is `redacted`,
+    /// `{type, contact, kind}` (`kind` `created`, `updated` or `deleted`); a recorded redaction is
+    /// `redaction`, `{type, sequence, contact?, reason, erased}`.
     public static func value(for entry: AuditEntry) -> JSONValue {
         var pairs: [(String, JSONValue)] = [
             ("sequence", .integer(entry.sequence)), ("time", .string(RFC3339.string(from: entry.commitDate))),
@@ -28,8 +31,16 @@ public enum AuditJSON {
             ("affectedIdentifiers", .array(entry.affectedIdentifiers.map { .string($0) })),
             ("operations", .array(entry.changes.map(value(for:)))),
         ]
-        if let undoes = entry.undoes { pairs.append(("undoes", value(for: undoes))) }
+        pairs += optionalPairs(for: entry)
         return .object(JSONObject(pairs))
+    }
+
+    /// The keys of an entry after its operations, each present only when it applies.
+    private static func optionalPairs(for entry: AuditEntry) -> [(String, JSONValue)] {
+        var pairs: [(String, JSONValue)] = []
+        if let undoes = entry.undoes { pairs.append(("undoes", value(for: undoes))) }
+        if let reason = entry.redactionReason { pairs.append(("redacted", ["reason": .string(reason)])) }
+        return pairs
     }
 
     /// Appends ``value(for:)-(AuditEntry)``'s compact form to `output` without building the value:
@@ -57,9 +68,11 @@ public enum AuditJSON {
             write(change, to: &output)
         }
         output.append(UInt8(ascii: "]"))
-        if let undoes = entry.undoes {
-            output += #","undoes":"#.utf8
-            value(for: undoes).write(to: &output)
+        for (key, value) in optionalPairs(for: entry) {
+            output.append(UInt8(ascii: ","))
+            JSONValue.writeString(key, to: &output, asciiOnly: false)
+            output.append(UInt8(ascii: ":"))
+            value.write(to: &output)
         }
         output.append(UInt8(ascii: "}"))
     }
@@ -154,6 +167,13 @@ public enum AuditJSON {
             return ["type": "unlinkContact", "contact": .string(contact), "linked": .array(linked.map { .string($0) })]
         case .undo(let reference):
             return ["type": "undo", "kind": .string(reference.kind.rawValue), "sequence": .integer(reference.sequence)]
+        case .redacted(let contact, let kind):
+            return ["type": "redacted", "contact": .string(contact), "kind": .string(kind.rawValue)]
+        case .redaction(let reference):
+            var pairs: [(String, JSONValue)] = [("type", "redaction"), ("sequence", .integer(reference.sequence))]
+            if let contact = reference.contactIdentifier { pairs.append(("contact", .string(contact))) }
+            pairs += [("reason", .string(reference.reason)), ("erased", .bool(reference.erased))]
+            return .object(JSONObject(pairs))
         }
     }
 
@@ -171,7 +191,7 @@ public enum AuditJSON {
 
     /// One revision of a contact: `{sequence, time, author, requestId, kind, changes}`, `kind`
     /// being `created`, `updated` or `deleted`, and `undoes`, `{kind, sequence}`, when the record
-    /// that made it is an undo.
+    /// that made it is an undo, and `redacted`, `{reason}`, when its values were redacted.
     public static func value(for revision: ContactRevision) -> JSONValue {
         var pairs: [(String, JSONValue)] = [
             ("sequence", .integer(revision.sequence)), ("time", .string(RFC3339.string(from: revision.commitDate))),
@@ -179,6 +199,7 @@ public enum AuditJSON {
             ("kind", .string(revision.kind.rawValue)), ("changes", value(for: revision.changes)),
         ]
         if let undoes = revision.undoes { pairs.append(("undoes", value(for: undoes))) }
+        if let reason = revision.redactionReason { pairs.append(("redacted", ["reason": .string(reason)])) }
         return .object(JSONObject(pairs))
     }
 

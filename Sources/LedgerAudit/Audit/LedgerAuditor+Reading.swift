@@ -43,7 +43,7 @@ extension LedgerAuditor {
         return AuditEntry(
             sequence: record.sequence, commitDate: record.commitDate, author: record.author,
             requestIdentifier: record.requestID, hash: record.hash, changes: seen.operations.map(Self.change),
-            affectedIdentifiers: affected)
+            affectedIdentifiers: affected, redactionReason: record.redaction?.reason)
     }
 
     /// The newest `limit` records matching a filter, oldest first, read from the newest end: it

@@ -169,13 +169,16 @@ struct AuditJSONTests {
             .grantAccess(clientIdentifier: "app", contactIdentifiers: ["C"]),
             .linkContacts(contactIdentifiers: ["C", "D"]),
             .undo(UndoReference(kind: .restore, sequence: 3)),
+            .redacted(contactIdentifier: "C", kind: .updated),
+            .redaction(RedactionReference(sequence: 4, contactIdentifier: "C", reason: "asked", erased: true)),
         ]
         for (index, change) in operations.enumerated() {
-            let entry = AuditEntry(
+            var entry = AuditEntry(
                 sequence: UInt64(index + 1), commitDate: Date(timeIntervalSince1970: 1_714_555_800.25),
                 author: "an \"author\"\t€", requestIdentifier: UUID(), hash: .zero,
                 changes: [change, .removeMember(contactIdentifier: "C", groupIdentifier: "G")],
                 affectedIdentifiers: ["C", "G\u{1}"])
+            if index % 2 == 1 { entry.redactionReason = "a \"reason\"" }
             var bytes: [UInt8] = []
             AuditJSON.write(entry, to: &bytes)
             #expect(bytes == AuditJSON.value(for: entry).serializedBytes(), "operation \(index)")
