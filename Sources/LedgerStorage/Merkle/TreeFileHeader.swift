@@ -1,0 +1,81 @@
+import Foundation
+
+/// The header of the `TREE` file: how many leaves the file's nodes cover, and the chain hash of
+/// the record with that sequence, which ties the file to the journal it was built from.
+///
+/// Layout (72 bytes, little-endian): magic `CLMERKLE` (8), format version 1 (2), reserved zero (2),
+/// ledger id (16), leaf count (8), chain hash of record `leaf count`, or zero for none (32), masked
+/// CRC32C of the preceding 68 bytes (4). The nodes follow from offset 72 (``TreeFileLayout``).
+struct TreeFileHeader: Hashable {
+    static let magic: [UInt8] = Array("CLMERKLE".utf8)
+    static let formatVersion: UInt16 = 1
+    static let encodedBytes = 72
+
+    /// The ledger the tree belongs to.
+    var ledgerID: UUID
+    /// The leaf count and the chain hash of the record with that sequence.
+    var head: HeadDigest
+
+    func encoded() -> [UInt8] {
+        var writer = ByteWriter(capacity: Self.encodedBytes)
+        writer.write(bytes: Self.magic)
+        writer.write(Self.formatVersion)
+        writer.write(UInt16(0))
+        writer.write(ledgerID)
+        writer.write(head.sequence)
+        writer.write(head.hash)
+        writer.write(CRC32C.mask(CRC32C.checksum(writer.bytes)))
+        return writer.bytes
+    }
+
+    /// Decodes and checks a header, naming what is wrong when it does not check out.
+    static func decode(_ bytes: [UInt8]) -> Result<TreeFileHeader, DecodeFailure> {
+        guard bytes.count == encodedBytes else {
+            return .failure(DecodeFailure("TREE's header is \(bytes.count) bytes, not \(encodedBytes)"))
+        }
+        guard Array(bytes[0..<8]) == magic else { return .failure(DecodeFailure("TREE has a bad magic")) }
+        let expected = CRC32C.mask(CRC32C.checksum(bytes[0..<68]))
+        var reader = ByteReader(bytes, range: 8..<encodedBytes)
+        do {
+            let version = try reader.readUInt16()
+            let reserved = try reader.readUInt16()
+            let id = try reader.readUUID()
+            let sequence = try reader.readUInt64()
+            let hash = try reader.readDigest()
+            guard try reader.readUInt32() == expected else {
+                return .failure(DecodeFailure("TREE's header checksum does not match"))
+            }
+            guard version == formatVersion, reserved == 0 else {
+                return .failure(DecodeFailure("TREE format version \(version) is not supported"))
+            }
+            return .success(TreeFileHeader(ledgerID: id, head: HeadDigest(sequence: sequence, hash: hash)))
+        } catch {
+            return .failure(DecodeFailure(error.description))
+        }
+    }
+}
+
+/// Where the `TREE` file keeps each node: every perfect subtree's hash, 32 bytes, in the order
+/// the subtrees complete as leaves are appended (post-order), so the file only ever grows at its
+/// end. Appending leaf `i` writes its hash and then the hash of each subtree it completes, lowest
+/// first; `k` leaves take `2k − popcount(k)` nodes.
+enum TreeFileLayout {
+    static let nodeBytes = 32
+
+    /// How many nodes the perfect subtrees of `leaves` leaves number.
+    static func nodeCount(leaves: UInt64) -> UInt64 {
+        2 * leaves - UInt64(leaves.nonzeroBitCount)
+    }
+
+    /// The slot of the perfect subtree of 2^`level` leaves from leaf `index << level`: the nodes
+    /// of the leaves before its last one, then its level.
+    static func slot(level: Int, index: UInt64) -> UInt64 {
+        let lastLeaf = (index + 1) << level - 1
+        return nodeCount(leaves: lastLeaf) + UInt64(level)
+    }
+
+    /// The file offset of a slot.
+    static func offset(ofSlot slot: UInt64) -> Int64 {
+        Int64(TreeFileHeader.encodedBytes) + Int64(slot) * Int64(nodeBytes)
+    }
+}
