@@ -56,7 +56,7 @@ struct CheckpointCommand: ToolCommand {
     func run(_ context: CommandContext) throws {
         try context.requireLedger()
         let prover = try LedgerProver(ledgerAt: context.ledger, lockWaitSeconds: context.waitSeconds)
-        let checkpoint = try prover.checkpoint(size: size, origin: origin)
+        let checkpoint = try outOfRange { () throws(StorageError) in try prover.checkpoint(size: size, origin: origin) }
         prover.tree.close()
         if let output {
             try writeFile(output, checkpoint.text)
@@ -77,6 +77,16 @@ struct CheckpointCommand: ToolCommand {
         } catch {
             throw CommandFailure(.cannotCreate, "cannot write \(path): \(error)")
         }
+    }
+}
+
+/// Runs `body`, turning a size or a sequence the ledger does not hold into a failure (1) that says so.
+func outOfRange<T>(_ body: () throws(StorageError) -> T) throws -> T {
+    do {
+        return try body()
+    } catch {
+        if case .invalidArgument(let message) = error { throw CommandFailure(.failure, message) }
+        throw error
     }
 }
 

@@ -58,12 +58,11 @@ struct ProveCommand: ToolCommand {
         try context.requireLedger()
         let prover = try LedgerProver(ledgerAt: context.ledger, lockWaitSeconds: context.waitSeconds)
         defer { prover.tree.close() }
-        let proof: LedgerProof
-        switch kind {
-        case .inclusion(let sequence, let size):
-            proof = try prover.inclusion(sequence: sequence, size: size)
-        case .consistency(let first, let second):
-            proof = try prover.consistency(first: first, second: second)
+        let proof = try outOfRange { () throws(StorageError) in
+            switch kind {
+            case .inclusion(let sequence, let size): try prover.inclusion(sequence: sequence, size: size)
+            case .consistency(let first, let second): try prover.consistency(first: first, second: second)
+            }
         }
         Terminal.json(proof.json)
     }

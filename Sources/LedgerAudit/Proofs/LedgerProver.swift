@@ -16,6 +16,9 @@ public struct LedgerProver {
     /// `origin` or the ledger's default origin.
     public func checkpoint(size: UInt64? = nil, origin: String? = nil) throws(StorageError) -> TreeCheckpoint {
         let size = size ?? tree.size
+        guard size <= tree.size else {
+            throw StorageError.invalidArgument("the ledger holds \(tree.size) records, not \(size)")
+        }
         return TreeCheckpoint(
             origin: origin ?? TreeCheckpoint.defaultOrigin(ledgerID: tree.identity.ledgerID), size: size,
             rootHash: try tree.root(size: size))
