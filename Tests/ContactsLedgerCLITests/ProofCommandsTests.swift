@@ -75,7 +75,8 @@ private func tamperWithRecord(_ sequence: Int, ledger: String) throws {
     }
     let length = Int(UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16)
     bytes[offset + 8 + length - 1] ^= 0x01
-    let crc = CRC32C.mask(CRC32C.extend(CRC32C.checksum(bytes[offset..<offset + 4]), Array(bytes[offset + 8..<offset + 8 + length])))
+    let crc = CRC32C.mask(
+        CRC32C.extend(CRC32C.checksum(bytes[offset..<offset + 4]), Array(bytes[offset + 8..<offset + 8 + length])))
     for index in 0..<4 { bytes[offset + 4 + index] = UInt8(truncatingIfNeeded: crc >> (8 * index)) }
     try Data(bytes).write(to: URL(fileURLWithPath: segment))
 }
@@ -114,9 +115,12 @@ struct ProofCommandsTests {
         for size in 1...13 {
             let lines = try work.succeed(["checkpoint", "--size", String(size)]).lines
             let root = try #require(Data(base64Encoded: lines[2]))
-            checkpoints.append(["size": .integer(size), "root": .string(root.map { String(format: "%02x", $0) }.joined())])
+            checkpoints.append([
+                "size": .integer(size), "root": .string(root.map { String(format: "%02x", $0) }.joined()),
+            ])
             for sequence in 1...size {
-                proofs.append(try work.succeed(["prove", "inclusion", String(sequence), "--size", String(size)]).json())
+                proofs.append(
+                    try work.succeed(["prove", "inclusion", String(sequence), "--size", String(size)]).json())
             }
             for first in 0...size {
                 proofs.append(try work.succeed(["prove", "consistency", String(first), String(size)]).json())
@@ -140,13 +144,15 @@ struct ProofCommandsTests {
         #expect(ok.stdout.contains("record 3 is in the tree of 6 records of contacts-ledger/"))
         let json = try work.succeed(["verify-proof", inclusion, "--checkpoint", six, "--json"]).json()
         #expect(json["ok"] == true)
-        expectFailure(try work.run(["verify-proof", inclusion, "--checkpoint", four]), 65, mentioning: "tree of 6 records")
+        expectFailure(
+            try work.run(["verify-proof", inclusion, "--checkpoint", four]), 65, mentioning: "tree of 6 records")
         let consistency = try work.write(try work.succeed(["prove", "consistency", "4", "6"]).stdout, to: "c46")
         try work.succeed(["verify-proof", consistency, "--checkpoint", six, "--checkpoint", four])
         expectFailure(
             try work.run(["verify-proof", consistency, "--checkpoint", six, "--checkpoint", four, "--origin", "x/y"]),
             65, mentioning: "x/y")
-        expectFailure(try work.run(["verify-proof", consistency, "--checkpoint", six]), 65, mentioning: "two checkpoints")
+        expectFailure(
+            try work.run(["verify-proof", consistency, "--checkpoint", six]), 65, mentioning: "two checkpoints")
         let bad = try work.write("contacts-ledger/x\n06\nAAAA\n", to: "bad")
         expectFailure(try work.run(["verify-proof", inclusion, "--checkpoint", bad]), 65, mentioning: "leading zeros")
         expectFailure(try work.run(["verify-proof", "missing", "--checkpoint", six]), 66, mentioning: "missing")
@@ -173,7 +179,8 @@ struct ProofCommandsTests {
         value = .object(object)
         let forged = try work.write(value.serialized(), to: "forged")
         expectFailure(try work.run(["verify-proof", forged, "--checkpoint", checkpoint]), 65, mentioning: "not proven")
-        let mismatched = try work.write(proof.replacingOccurrences(of: "\"leafHash\":\"", with: "\"leafHash\":\"0"), to: "m")
+        let mismatched = try work.write(
+            proof.replacingOccurrences(of: "\"leafHash\":\"", with: "\"leafHash\":\"0"), to: "m")
         expectFailure(try work.run(["verify-proof", mismatched, "--checkpoint", checkpoint]), 65)
         try tamperWithRecord(5, ledger: work.ledger)
         let after = try work.run(["prove", "inclusion", "5"])
@@ -196,13 +203,15 @@ struct ProofCommandsTests {
         let mainCheckpoint = try work.checkpoint(7, to: "main7")
         for index in 0..<4 { try work.succeed(["--ledger", fork, "add", "--given", "Fork\(index)"]) }
         try work.succeed(["--ledger", fork, "checkpoint", "--output", "fork9"])
-        let proof = try work.write(try work.succeed(["--ledger", fork, "prove", "consistency", "7", "9"]).stdout, to: "c")
+        let proof = try work.write(
+            try work.succeed(["--ledger", fork, "prove", "consistency", "7", "9"]).stdout, to: "c")
         expectFailure(
             try work.run(["verify-proof", proof, "--checkpoint", mainCheckpoint, "--checkpoint", work.path + "/fork9"]),
             65, mentioning: "forked")
         // The shared prefix is consistent in both.
         let shared = try work.checkpoint(5, to: "main5")
-        let prefix = try work.write(try work.succeed(["--ledger", fork, "prove", "consistency", "5", "9"]).stdout, to: "p")
+        let prefix = try work.write(
+            try work.succeed(["--ledger", fork, "prove", "consistency", "5", "9"]).stdout, to: "p")
         try work.succeed(["verify-proof", prefix, "--checkpoint", shared, "--checkpoint", work.path + "/fork9"])
     }
 
@@ -220,8 +229,10 @@ struct ProofCommandsTests {
         func verify(_ checkpoint: String) throws -> ToolRun {
             try runProgram(
                 keygen,
-                ["-Y", "verify", "-f", signers, "-I", "keeper@example.com", "-n", "contacts-ledger-checkpoint", "-s",
-                    work.path + "/cp.sig"],
+                [
+                    "-Y", "verify", "-f", signers, "-I", "keeper@example.com", "-n", "contacts-ledger-checkpoint", "-s",
+                    work.path + "/cp.sig",
+                ],
                 input: Data(checkpoint.utf8))
         }
         let text = try String(contentsOfFile: work.path + "/cp", encoding: .utf8)
@@ -234,7 +245,8 @@ struct ProofCommandsTests {
             input: Data(text.utf8))
         #expect(wrongNamespace.status != 0)
         expectFailure(
-            try work.run(["checkpoint", "--output", "cp2", "--sign", work.path + "/nokey"]), 1, mentioning: "no key file")
+            try work.run(["checkpoint", "--output", "cp2", "--sign", work.path + "/nokey"]), 1,
+            mentioning: "no key file")
     }
 }
 

@@ -40,11 +40,14 @@ struct ProveCommand: ToolCommand {
         switch what {
         case "inclusion":
             let words = try arguments.positionals("inclusion", "SEQUENCE")
-            let size = try arguments.single("size").map { text throws(CommandFailure) in try parseCount(text, "--size") }
+            let size = try arguments.single("size").map { text throws(CommandFailure) in try parseCount(text, "--size")
+            }
             kind = .inclusion(sequence: try parseCount(words[1], "SEQUENCE"), size: size)
         case "consistency":
             let words = try arguments.positionals("consistency", "M", "N")
-            guard arguments.value("size") == nil else { throw CommandFailure(.usage, "--size goes with prove inclusion") }
+            guard arguments.value("size") == nil else {
+                throw CommandFailure(.usage, "--size goes with prove inclusion")
+            }
             kind = .consistency(first: try parseCount(words[1], "M"), second: try parseCount(words[2], "N"))
         default:
             throw CommandFailure(

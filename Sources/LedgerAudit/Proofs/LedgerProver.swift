@@ -6,7 +6,9 @@ public struct LedgerProver {
     public let tree: LedgerMerkleTree
 
     /// Opens the tree of the ledger at `path` (building or extending `TREE` as needed).
-    public init(ledgerAt path: String, fileSystem: any FileSystem = SystemFileSystem(), lockWaitSeconds: Double = 10)
+    public init(
+        ledgerAt path: String, fileSystem: any FileSystem = SystemFileSystem(), lockWaitSeconds: Double = 10
+    )
         throws(StorageError)
     {
         tree = try LedgerMerkleTree(ledgerAt: path, fileSystem: fileSystem, lockWaitSeconds: lockWaitSeconds)

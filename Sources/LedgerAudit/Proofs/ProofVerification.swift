@@ -28,7 +28,9 @@ public enum ProofVerification {
         }
     }
 
-    private static func checkpoint(of size: UInt64, in checkpoints: [TreeCheckpoint]) throws(ProofError) -> TreeCheckpoint {
+    private static func checkpoint(
+        of size: UInt64, in checkpoints: [TreeCheckpoint]
+    ) throws(ProofError) -> TreeCheckpoint {
         guard let found = checkpoints.first(where: { $0.size == size }) else {
             let sizes = checkpoints.map { String($0.size) }.joined(separator: ", ")
             throw ProofError("the proof is for a tree of \(size) records, but the checkpoints are of \(sizes)")

@@ -47,7 +47,8 @@ public struct TreeCheckpoint: Sendable, Hashable {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         if let blank = lines.firstIndex(of: "") { lines = Array(lines[..<blank]) }
         guard lines.count >= 3 else {
-            throw ProofError("a checkpoint has an origin line, a tree size line and a root hash line; this has \(lines.count)")
+            throw ProofError(
+                "a checkpoint has an origin line, a tree size line and a root hash line; this has \(lines.count)")
         }
         guard Self.isValidOrigin(lines[0]) else {
             throw ProofError("the checkpoint's origin line \"\(lines[0])\" is empty or holds a space or a +")
@@ -59,6 +60,8 @@ public struct TreeCheckpoint: Sendable, Hashable {
         guard let data = Data(base64Encoded: lines[2]), data.count == 32, data.base64EncodedString() == lines[2] else {
             throw ProofError("the checkpoint's root hash \"\(lines[2])\" is not 32 bytes in standard base64")
         }
-        self.init(origin: lines[0], size: size, rootHash: SHA256Digest(bytes: Array(data)[...]), extensions: Array(lines[3...]))
+        self.init(
+            origin: lines[0], size: size, rootHash: SHA256Digest(bytes: Array(data)[...]),
+            extensions: Array(lines[3...]))
     }
 }

@@ -46,7 +46,8 @@ extension LedgerMerkleTree {
         if header.head.sequence > 0 {
             let first = try cursor.next()
             guard let first, first.sequence == header.head.sequence, first.hash == header.head.hash else {
-                let found = first.map { "record \($0.sequence) has hash \($0.hash.hex)" } ?? "the journal ends before it"
+                let found =
+                    first.map { "record \($0.sequence) has hash \($0.hash.hex)" } ?? "the journal ends before it"
                 try rebuild(
                     file,
                     reason: "it was built from other records: it records hash \(header.head.hash.hex) for record "
