@@ -66,7 +66,7 @@ struct MerkleTreeFileTests {
         #expect(extended.update == .extended(records: 37))
         try expectSound(extended, ledger)
         let size = try FileManager.default.attributesOfItem(atPath: ledger + "/TREE")[.size] as? Int
-        #expect(size == 72 + 32 * (2 * 57 - 57.nonzeroBitCount))
+        #expect(size == 72 + 32 * (2 * 57 - 57.nonzeroBitCount) + 8 * 57)
     }
 
     @Test("A damaged, torn, foreign or stale TREE is rebuilt, never trusted")
@@ -112,7 +112,7 @@ struct MerkleTreeFileTests {
         try makeLedger(at: ledger, count: 11)
         try LedgerMerkleTree(ledgerAt: ledger).close()
         var contents = bytes(of: ledger + "/TREE")
-        let offset = Int(TreeFileLayout.offset(ofSlot: TreeFileLayout.slot(level: 0, index: 6)))
+        let offset = Int(TreeFileLayout.offset(level: 0, index: 6))
         contents[offset] ^= 0xff
         overwrite(ledger + "/TREE", with: contents)
         let tree = try LedgerMerkleTree(ledgerAt: ledger)
@@ -125,6 +125,32 @@ struct MerkleTreeFileTests {
         #expect(reason.contains("record 7"))
         #expect(proof.verifies(root: ReferenceTree.mth(try leaves(ledger)[0..<11])))
         #expect(proof.path == ReferenceTree.path(6, try leaves(ledger)[0..<11]))
+    }
+
+    @Test("A record is read where the tree recorded it, and a wrong offset falls back to a scan")
+    func recordsReadWhereRecorded() throws {
+        let directory = TemporaryDirectory()
+        let ledger = directory.child("l")
+        try makeLedger(at: ledger, count: 30, limits: smallLimits, payloadBytes: 300)
+        #expect(try segmentPaths(ledger).count > 2)
+        let tree = try LedgerMerkleTree(ledgerAt: ledger)
+        let records = try readAll(ledger)
+        for record in records {
+            let read = try #require(tree.recordWhereRecorded(record.sequence))
+            #expect(MerkleLeaf(read) == MerkleLeaf(record))
+            #expect(read.location == record.location)
+        }
+        tree.close()
+        var contents = bytes(of: ledger + "/TREE")
+        let position = Int(TreeFileLayout.recordOffset(leaf: 19))
+        contents[position] ^= 0x10
+        overwrite(ledger + "/TREE", with: contents)
+        let damaged = try LedgerMerkleTree(ledgerAt: ledger)
+        #expect(damaged.recordWhereRecorded(20).map(MerkleLeaf.init) != MerkleLeaf(records[19]))
+        let proof = try damaged.inclusionProof(sequence: 20, size: 30)
+        #expect(proof.leaf == MerkleLeaf(records[19]))
+        #expect(damaged.update == .current)
+        #expect(proof.verifies(root: ReferenceTree.mth(try leaves(ledger)[0..<30])))
     }
 
     @Test("Two trees of one ledger exclude each other, and the second waits no longer than asked")

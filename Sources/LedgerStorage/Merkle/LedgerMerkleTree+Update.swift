@@ -70,7 +70,7 @@ extension LedgerMerkleTree {
         case .success(let header) where header.ledgerID != identity.ledgerID:
             return .failure(DecodeFailure("it belongs to ledger \(header.ledgerID.uuidString)"))
         case .success(let header):
-            let needed = TreeFileLayout.offset(ofSlot: TreeFileLayout.nodeCount(leaves: header.head.sequence))
+            let needed = TreeFileLayout.fileBytes(leaves: header.head.sequence)
             guard size >= needed else {
                 return .failure(DecodeFailure("it is \(size) bytes, short of the \(needed) its header counts"))
             }
@@ -105,9 +105,13 @@ extension LedgerMerkleTree {
     ) throws(StorageError) -> UInt64 {
         var edge = edge
         var pending: [UInt8] = []
-        var offset = TreeFileLayout.offset(ofSlot: TreeFileLayout.nodeCount(leaves: start.sequence))
+        var offset = TreeFileLayout.fileBytes(leaves: start.sequence)
         var last = start
         while let record = try cursor.next() {
+            let recordOffset = UInt64(record.location.offset)
+            for shift in stride(from: 0, to: 64, by: 8) {
+                pending.append(UInt8(truncatingIfNeeded: recordOffset >> shift))
+            }
             var node = EdgeNode(level: 0, hash: MerkleLeaf(record).hash)
             node.hash.append(to: &pending)
             while let top = edge.last, top.level == node.level {

@@ -10,7 +10,7 @@ public struct TreeFileNodes: MerkleNodeSource {
     /// Reads one node; a node the file does not hold in full is damage to the file.
     public mutating func perfectNode(level: Int, index: UInt64) throws(StorageError) -> SHA256Digest {
         precondition((index + 1) << level <= leafCount, "a node past the tree's leaves")
-        let offset = TreeFileLayout.offset(ofSlot: TreeFileLayout.slot(level: level, index: index))
+        let offset = TreeFileLayout.offset(level: level, index: index)
         let bytes = try fileSystem.read(file, count: TreeFileLayout.nodeBytes, at: offset)
         guard bytes.count == TreeFileLayout.nodeBytes else {
             throw StorageError.corruption(
@@ -51,7 +51,7 @@ public final class LedgerMerkleTree {
     public internal(set) var update: TreeFileUpdate
     let fileSystem: any FileSystem
     let reader: JournalReader
-    private var file: OpenFile?
+    var file: OpenFile?
     var view: MerkleTreeView<TreeFileNodes>
 
     /// The path of the tree file of the ledger at `root`.
@@ -101,23 +101,28 @@ public final class LedgerMerkleTree {
     }
 
     /// The inclusion proof of the record with sequence `sequence` in the tree of the first `size`
-    /// records. The leaf is read from the journal and must be the one the tree holds; if it is
-    /// not, the file is rebuilt from the journal before the proof is made.
+    /// records. The leaf is read from the journal and must be the one the tree holds: read where
+    /// the tree recorded the record, and if it is not found there or differs, by a scan of its
+    /// segment; if the scanned record differs too, the file is rebuilt from the journal first.
     public func inclusionProof(sequence: UInt64, size: UInt64) throws(StorageError) -> MerkleInclusionProof {
         guard sequence >= 1, sequence <= size else {
             throw StorageError.invalidArgument("record \(sequence) is not in a tree of \(size) records")
         }
         try checkSize(size)
-        var cursor = try reader.records(from: sequence)
-        guard let record = try cursor.next(), record.sequence == sequence else {
-            throw StorageError.invalidArgument("the journal holds no record \(sequence)")
-        }
-        let leaf = MerkleLeaf(record)
-        if try view.leafHash(index: sequence - 1) != leaf.hash, let file {
-            try rebuild(file, reason: "its leaf for record \(sequence) is not the record's")
+        let stored = try view.leafHash(index: sequence - 1)
+        var leaf = recordWhereRecorded(sequence).map(MerkleLeaf.init)
+        if leaf?.hash != stored {
+            var cursor = try reader.records(from: sequence)
+            guard let record = try cursor.next(), record.sequence == sequence else {
+                throw StorageError.invalidArgument("the journal holds no record \(sequence)")
+            }
+            leaf = MerkleLeaf(record)
+            if leaf?.hash != stored, let file {
+                try rebuild(file, reason: "its leaf for record \(sequence) is not the record's")
+            }
         }
         let path = try view.inclusionPath(index: sequence - 1, size: size)
-        return MerkleInclusionProof(leaf: leaf, treeSize: size, path: path, rootHash: try view.root(size: size))
+        return MerkleInclusionProof(leaf: leaf!, treeSize: size, path: path, rootHash: try view.root(size: size))
     }
 
     /// The consistency proof between the trees of the first `first` and the first `second` records.

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Layout (72 bytes, little-endian): magic `CLMERKLE` (8), format version 1 (2), reserved zero (2),
 /// ledger id (16), leaf count (8), chain hash of record `leaf count`, or zero for none (32), masked
-/// CRC32C of the preceding 68 bytes (4). The nodes follow from offset 72 (``TreeFileLayout``).
+/// CRC32C of the preceding 68 bytes (4). The nodes and record offsets follow from offset 72
+/// (``TreeFileLayout``).
 struct TreeFileHeader: Hashable {
     static let magic: [UInt8] = Array("CLMERKLE".utf8)
     static let formatVersion: UInt16 = 1
@@ -56,26 +57,34 @@ struct TreeFileHeader: Hashable {
 }
 
 /// Where the `TREE` file keeps each node: every perfect subtree's hash, 32 bytes, in the order
-/// the subtrees complete as leaves are appended (post-order), so the file only ever grows at its
-/// end. Appending leaf `i` writes its hash and then the hash of each subtree it completes, lowest
-/// first; `k` leaves take `2k − popcount(k)` nodes.
+/// the subtrees complete as leaves are appended (post-order), each leaf's hash preceded by the
+/// offset of its record in its segment (8 bytes), so the file only ever grows at its end.
+/// Appending leaf `i` writes its record's offset, its hash, and then the hash of each subtree it
+/// completes, lowest first; `k` leaves take `2k − popcount(k)` nodes and `k` offsets.
 enum TreeFileLayout {
     static let nodeBytes = 32
+    static let offsetBytes = 8
 
     /// How many nodes the perfect subtrees of `leaves` leaves number.
     static func nodeCount(leaves: UInt64) -> UInt64 {
         2 * leaves - UInt64(leaves.nonzeroBitCount)
     }
 
-    /// The slot of the perfect subtree of 2^`level` leaves from leaf `index << level`: the nodes
-    /// of the leaves before its last one, then its level.
-    static func slot(level: Int, index: UInt64) -> UInt64 {
-        let lastLeaf = (index + 1) << level - 1
-        return nodeCount(leaves: lastLeaf) + UInt64(level)
+    /// The bytes of a file that holds `leaves` leaves, its header included.
+    static func fileBytes(leaves: UInt64) -> Int64 {
+        Int64(TreeFileHeader.encodedBytes) + Int64(nodeCount(leaves: leaves)) * Int64(nodeBytes)
+            + Int64(leaves) * Int64(offsetBytes)
     }
 
-    /// The file offset of a slot.
-    static func offset(ofSlot slot: UInt64) -> Int64 {
-        Int64(TreeFileHeader.encodedBytes) + Int64(slot) * Int64(nodeBytes)
+    /// Where the perfect subtree of 2^`level` leaves from leaf `index << level` is: after the
+    /// nodes and offsets of the leaves before its last one, that leaf's offset, and its levels below.
+    static func offset(level: Int, index: UInt64) -> Int64 {
+        let lastLeaf = (index + 1) << level - 1
+        return fileBytes(leaves: lastLeaf) + Int64(offsetBytes) + Int64(level) * Int64(nodeBytes)
+    }
+
+    /// Where the offset of leaf `leaf`'s record in its segment is.
+    static func recordOffset(leaf: UInt64) -> Int64 {
+        fileBytes(leaves: leaf)
     }
 }
