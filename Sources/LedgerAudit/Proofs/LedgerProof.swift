@@ -1,4 +1,5 @@
 import ContactsLedger
+import LedgerStorage
 
 /// An inclusion or a consistency proof as `prove` prints it and `verify-proof` reads it: JSON
 /// whose hashes are lowercase hex.
@@ -19,7 +20,7 @@ public enum LedgerProof: Sendable, Hashable {
         case .inclusion(let proof):
             [
                 "proof": "inclusion", "sequence": .integer(proof.leaf.sequence), "leafIndex": .integer(proof.leafIndex),
-                "treeSize": .integer(proof.treeSize), "leaf": .string(HexBytes.text(proof.leaf.bytes)),
+                "treeSize": .integer(proof.treeSize), "leaf": .string(HexText.text(proof.leaf.bytes)),
                 "leafHash": .string(proof.leaf.hash.hex), "path": .array(proof.path.map { .string($0.hex) }),
                 "rootHash": .string(proof.rootHash.hex),
             ]
@@ -97,7 +98,7 @@ private struct ProofFields {
     }
 
     func bytes(_ key: String) throws(ProofError) -> [UInt8] {
-        guard let text = value[key]?.stringValue, let bytes = HexBytes.bytes(text) else {
+        guard let text = value[key]?.stringValue, let bytes = HexText.bytes(text) else {
             throw ProofError("the proof's \"\(key)\" must be hex digits")
         }
         return bytes

@@ -140,12 +140,7 @@ public enum MerkleProofCheck {
             guard sn != 0 else { return false }
             if fn & 1 == 1 || fn == sn {
                 r = MerkleHash.node(p, r)
-                if fn & 1 == 0 {
-                    while fn & 1 == 0 && fn != 0 {
-                        fn >>= 1
-                        sn >>= 1
-                    }
-                }
+                shiftToOddOrZero(&fn, &sn)
             } else {
                 r = MerkleHash.node(r, p)
             }
@@ -180,12 +175,7 @@ public enum MerkleProofCheck {
             if fn & 1 == 1 || fn == sn {
                 fr = MerkleHash.node(c, fr)
                 sr = MerkleHash.node(c, sr)
-                if fn & 1 == 0 {
-                    while fn & 1 == 0 && fn != 0 {
-                        fn >>= 1
-                        sn >>= 1
-                    }
-                }
+                shiftToOddOrZero(&fn, &sn)
             } else {
                 sr = MerkleHash.node(sr, c)
             }
@@ -193,5 +183,14 @@ public enum MerkleProofCheck {
             sn >>= 1
         }
         return fr == firstRoot && sr == secondRoot && sn == 0
+    }
+
+    /// The step both algorithms take after hashing a left sibling: unless `fn` is odd, shift both
+    /// until it is, or is 0.
+    private static func shiftToOddOrZero(_ fn: inout UInt64, _ sn: inout UInt64) {
+        while fn & 1 == 0 && fn != 0 {
+            fn >>= 1
+            sn >>= 1
+        }
     }
 }

@@ -3,14 +3,13 @@ import Foundation
 /// The header of the `TREE` file: how many leaves the file's nodes cover, and the chain hash of
 /// the record with that sequence, which ties the file to the journal it was built from.
 ///
-/// Layout (72 bytes, little-endian): magic `CLMERKLE` (8), format version 1 (2), reserved zero (2),
+/// Layout (72 bytes, little-endian, as `HEAD`'s with its own magic): magic `CLMERKLE` (8), format version 1 (2), reserved zero (2),
 /// ledger id (16), leaf count (8), chain hash of record `leaf count`, or zero for none (32), masked
 /// CRC32C of the preceding 68 bytes (4). The nodes and record offsets follow from offset 72
 /// (``TreeFileLayout``).
 struct TreeFileHeader: Hashable {
     static let magic: [UInt8] = Array("CLMERKLE".utf8)
-    static let formatVersion: UInt16 = 1
-    static let encodedBytes = 72
+    static let encodedBytes = HeadMarker.encodedBytes
 
     /// The ledger the tree belongs to.
     var ledgerID: UUID
@@ -18,40 +17,13 @@ struct TreeFileHeader: Hashable {
     var head: HeadDigest
 
     func encoded() -> [UInt8] {
-        var writer = ByteWriter(capacity: Self.encodedBytes)
-        writer.write(bytes: Self.magic)
-        writer.write(Self.formatVersion)
-        writer.write(UInt16(0))
-        writer.write(ledgerID)
-        writer.write(head.sequence)
-        writer.write(head.hash)
-        writer.write(CRC32C.mask(CRC32C.checksum(writer.bytes)))
-        return writer.bytes
+        HeadMarker.encode(magic: Self.magic, ledgerID: ledgerID, head: head)
     }
 
     /// Decodes and checks a header, naming what is wrong when it does not check out.
     static func decode(_ bytes: [UInt8]) -> Result<TreeFileHeader, DecodeFailure> {
-        guard bytes.count == encodedBytes else {
-            return .failure(DecodeFailure("TREE's header is \(bytes.count) bytes, not \(encodedBytes)"))
-        }
-        guard Array(bytes[0..<8]) == magic else { return .failure(DecodeFailure("TREE has a bad magic")) }
-        let expected = CRC32C.mask(CRC32C.checksum(bytes[0..<68]))
-        var reader = ByteReader(bytes, range: 8..<encodedBytes)
-        do {
-            let version = try reader.readUInt16()
-            let reserved = try reader.readUInt16()
-            let id = try reader.readUUID()
-            let sequence = try reader.readUInt64()
-            let hash = try reader.readDigest()
-            guard try reader.readUInt32() == expected else {
-                return .failure(DecodeFailure("TREE's header checksum does not match"))
-            }
-            guard version == formatVersion, reserved == 0 else {
-                return .failure(DecodeFailure("TREE format version \(version) is not supported"))
-            }
-            return .success(TreeFileHeader(ledgerID: id, head: HeadDigest(sequence: sequence, hash: hash)))
-        } catch {
-            return .failure(DecodeFailure(error.description))
+        HeadMarker.decode(bytes, magic: magic, name: "TREE").map {
+            TreeFileHeader(ledgerID: $0.ledgerID, head: $0.head)
         }
     }
 }
