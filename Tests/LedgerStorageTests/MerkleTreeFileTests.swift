@@ -31,6 +31,14 @@ private func expectSound(
     }
 }
 
+/// A ledger of `count` records in `directory` whose tree has been built, and its path.
+private func ledgerWithTree(_ directory: TemporaryDirectory, count: Int) throws -> String {
+    let ledger = directory.child("l")
+    try makeLedger(at: ledger, count: count)
+    try LedgerMerkleTree(ledgerAt: ledger).close()
+    return ledger
+}
+
 @Suite("Merkle tree: the TREE file")
 struct MerkleTreeFileTests {
     @Test("A record's chain hash is SHA-256 of the previous hash and its leaf, and its leaf reads back")
@@ -72,9 +80,7 @@ struct MerkleTreeFileTests {
     @Test("A damaged, torn, foreign or stale TREE is rebuilt, never trusted")
     func untrustedFilesAreRebuilt() throws {
         let directory = TemporaryDirectory()
-        let ledger = directory.child("l")
-        try makeLedger(at: ledger, count: 9)
-        try LedgerMerkleTree(ledgerAt: ledger).close()
+        let ledger = try ledgerWithTree(directory, count: 9)
         let good = bytes(of: ledger + "/TREE")
         var damaged = good
         damaged[30] ^= 1
@@ -108,9 +114,7 @@ struct MerkleTreeFileTests {
     @Test("An inclusion proof whose stored leaf is not the record's rebuilds the file first")
     func damagedLeafIsRebuilt() throws {
         let directory = TemporaryDirectory()
-        let ledger = directory.child("l")
-        try makeLedger(at: ledger, count: 11)
-        try LedgerMerkleTree(ledgerAt: ledger).close()
+        let ledger = try ledgerWithTree(directory, count: 11)
         var contents = bytes(of: ledger + "/TREE")
         let offset = Int(TreeFileLayout.offset(level: 0, index: 6))
         contents[offset] ^= 0xff

@@ -19,6 +19,13 @@ def node(left, right):
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
+def shift_to_odd_or_zero(fn, sn):
+    while not fn & 1 and fn != 0:
+        fn >>= 1
+        sn >>= 1
+    return fn, sn
+
+
 def verify_inclusion(leaf_hash, index, size, path, root):
     if index >= size:
         return False
@@ -28,10 +35,7 @@ def verify_inclusion(leaf_hash, index, size, path, root):
             return False
         if fn & 1 or fn == sn:
             r = node(p, r)
-            if not fn & 1:
-                while not fn & 1 and fn != 0:
-                    fn >>= 1
-                    sn >>= 1
+            fn, sn = shift_to_odd_or_zero(fn, sn)
         else:
             r = node(r, p)
         fn >>= 1
@@ -57,10 +61,7 @@ def verify_consistency(first, second, first_root, second_root, path):
         if fn & 1 or fn == sn:
             fr = node(c, fr)
             sr = node(c, sr)
-            if not fn & 1:
-                while not fn & 1 and fn != 0:
-                    fn >>= 1
-                    sn >>= 1
+            fn, sn = shift_to_odd_or_zero(fn, sn)
         else:
             sr = node(sr, c)
         fn >>= 1
