@@ -24,6 +24,22 @@ extension Projection {
         indexes = SearchIndexes(defaultCountryCode: indexes.defaultCountryCode)
     }
 
+    /// Whether the indexes were left for the first read that needs them
+    /// (``ProjectionReplay/finish(buildingIndexes:)`` with `false`).
+    package var hasDeferredIndexes: Bool { indexesDeferred }
+
+    /// Builds the indexes a replay left deferred, and maintains them from then on. Every contact
+    /// was checked when it was added or merged, so one that cannot be read for the indexes is a
+    /// broken arena, not bad input.
+    package mutating func buildDeferredIndexes() {
+        guard indexesDeferred else { return }
+        do throws(IndexBuildFailure) {
+            try buildIndexes()
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
     /// Replaces the indexes with ones built from the contacts, in slot order, on two threads.
     /// A thread of its own walks the contacts once, reading the fields the indexes need from the
     /// encoded messages without decoding them (``ContactCodec/forEachIndexedField(in:_:)``): it

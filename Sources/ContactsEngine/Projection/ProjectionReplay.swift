@@ -125,13 +125,14 @@ package final class ProjectionReplay: @unchecked Sendable {
     }
 
     /// Waits for every queued record to be applied and returns the projection, its indexes
-    /// built; throws the error of the first record that could not be decoded.
-    /// Calling it again returns (or throws) the same without waiting.
-    package func finish() throws(ContactStoreError) -> Projection {
+    /// built unless `buildingIndexes` is false (they are then left for
+    /// ``Projection/buildDeferredIndexes()``); throws the error of the first record that could
+    /// not be decoded. Calling it again returns (or throws) the same without waiting.
+    package func finish(buildingIndexes: Bool = true) throws(ContactStoreError) -> Projection {
         if !finished && !filling.isEmpty { hand() }
         waitForApplying()
         if let failure = lock.withLock({ failure }) { throw failure.error }
-        if projection.indexesDeferred {
+        if buildingIndexes && projection.indexesDeferred {
             do throws(Projection.IndexBuildFailure) {
                 try projection.buildIndexes()
             } catch {

@@ -143,7 +143,8 @@ extension CommitPipeline {
             return true
         }
         var projection = restored ?? Projection(ledgerID: reader.identity.ledgerID, defaultCountryCode: client.region)
-        if restored == nil { _ = try Self.replay(reader, into: &projection, through: last) }
+        // Without a snapshot the indexes are built by the first read that uses them.
+        if restored == nil { _ = try Self.replay(reader, into: &projection, through: last, buildingIndexes: false) }
         projection.prepareForQueries()
         self.init(
             backing: point == nil ? .reader(reader) : .frozen(reader), identity: reader.identity,
@@ -235,7 +236,8 @@ extension CommitPipeline {
     /// its head's record, which must carry its chain hash; returns false, having applied
     /// nothing, when it does not or the journal ends before it.
     static func replay(
-        _ reader: JournalReader, into projection: inout Projection, through last: UInt64?
+        _ reader: JournalReader, into projection: inout Projection, through last: UInt64?,
+        buildingIndexes: Bool = true
     )
         throws -> Bool
     {
@@ -270,7 +272,7 @@ extension CommitPipeline {
         } catch let error as StorageError {
             throw ContactStoreError(error)
         }
-        projection = try replay.finish()
+        projection = try replay.finish(buildingIndexes: buildingIndexes)
         return true
     }
 }

@@ -209,8 +209,11 @@ package final class CommitPipeline: @unchecked Sendable {
     }
 
     /// Applies records to the projection with `apply`, leaving their index changes pending
-    /// (decision 0014); call holding `projectionLock` for writing.
+    /// (decision 0014); call holding `projectionLock` for writing. While the indexes are still
+    /// deferred (a read-only open), the records change only the contacts: the build that comes
+    /// with the first search reads them as they are then.
     func applyLeavingIndexChangesPending(_ apply: () -> Void) {
+        if cell.projection.hasDeferredIndexes { return apply() }
         cell.projection.recordIndexChanges()
         apply()
         let changes = cell.projection.takeIndexChanges()
@@ -219,19 +222,41 @@ package final class CommitPipeline: @unchecked Sendable {
 
     /// Reads the state (whose own indexes are empty) and its search indexes, brought up to it,
     /// under the read locks. Both are read where they lie (``ProjectionCell/read(_:)``).
-    package func readState<R>(_ body: (borrowing Projection, borrowing SearchIndexes) throws -> R) rethrows -> R {
-        try projectionLock.read {
+    ///
+    /// A read that does not look at the indexes says so with `usingIndexes: false`: a read-only
+    /// open replays without building them, and only the first read that uses them waits for
+    /// the build, so that `show` or `export` never pays for a search it does not make.
+    package func readState<R>(
+        usingIndexes: Bool = true, _ body: (borrowing Projection, borrowing SearchIndexes) throws -> R
+    ) rethrows -> R {
+        if usingIndexes { buildDeferredIndexes() }
+        return try projectionLock.read {
             catchUpIndexes()
             return try indexLock.read { try cell.read(body) }
         }
     }
 
-    /// Reads the state as ``readState(_:)`` does, with the client's access as of that state, so
-    /// that the access checks, the grants and the contacts a read returns agree.
+    /// Reads the state as ``readState(usingIndexes:_:)`` does, with the client's access as of
+    /// that state, so that the access checks, the grants and the contacts a read returns agree.
     func readStateAndAccess<R>(
-        _ body: (borrowing Projection, borrowing SearchIndexes, ClientAccess) throws -> R
+        usingIndexes: Bool = true, _ body: (borrowing Projection, borrowing SearchIndexes, ClientAccess) throws -> R
     ) rethrows -> R {
-        try readState { projection, indexes in try body(projection, indexes, access) }
+        try readState(usingIndexes: usingIndexes) { projection, indexes in try body(projection, indexes, access) }
+    }
+
+    /// Builds the indexes a read-only open left for the first read that uses them, and hands
+    /// them to the cell, which keeps them apart from the projection.
+    private func buildDeferredIndexes() {
+        guard projectionLock.read({ cell.projection.hasDeferredIndexes }) else { return }
+        projectionLock.write {
+            guard cell.projection.hasDeferredIndexes else { return }
+            cell.projection.buildDeferredIndexes()
+            indexLock.write {
+                let empty = SearchIndexes(defaultCountryCode: cell.projection.indexes.defaultCountryCode)
+                cell.indexes = cell.projection.indexes
+                cell.projection.indexes = empty
+            }
+        }
     }
 
     /// Applies the pending index changes, if any: the indexes then match the state. Called by a

@@ -31,7 +31,7 @@ extension ContactStore {
     ///
     /// Throws ``ContactStoreError/Code/recordDoesNotExist`` if there is none (or a limited client may not see it).
     public func unifiedContact(withIdentifier identifier: String, keysToFetch: [any KeyDescriptor]) throws -> Contact {
-        let found: Contact? = try readStateAndAccess { projection, _, access in
+        let found: Contact? = try readStateAndAccess(usingIndexes: false) { projection, _, access in
             try checkCanRead(access)
             let keys = try keys(keysToFetch, access)
             // Visibility is decided before anything is decoded, so that a contact the client may
@@ -93,7 +93,8 @@ extension ContactStore {
     /// Selects, orders and decodes a request's contacts under one hold of the read locks, giving
     /// each to `visit` as it is decoded.
     private func visitContacts(for request: ContactFetchRequest, _ visit: (Contact) throws -> Void) throws {
-        try readStateAndAccess { projection, indexes, access throws in
+        try readStateAndAccess(usingIndexes: request.predicate?.usesSearchIndexes ?? false) {
+            projection, indexes, access throws in
             try checkCanRead(access)
             let keys = try keys(request.keysToFetch, access)
             var readable = ContactKeySet.all
@@ -124,7 +125,8 @@ extension ContactStore {
         }
     }
 
-    /// The slots a predicate selects, visible to the client, in slot order.
+    /// The slots a predicate selects, visible to the client, in slot order; only a name, email or
+    /// phone predicate reads `indexes` (``ContactPredicate/usesSearchIndexes``).
     private func selectSlots(
         _ projection: Projection, _ indexes: SearchIndexes, _ predicate: ContactPredicate?, _ access: ClientAccess,
         readable: ContactKeySet
@@ -274,5 +276,16 @@ extension ContactStore {
     /// The container new contacts go to when a save request names none.
     public func defaultContainerIdentifier() -> String {
         readState { projection, _ in projection.defaultContainer.identifier }
+    }
+}
+
+extension ContactPredicate {
+    /// Whether the predicate is answered from the search indexes: a name, an email address or a
+    /// phone number.
+    var usesSearchIndexes: Bool {
+        switch kind {
+        case .name, .emailAddress, .phoneNumber: true
+        case .identifiers, .group, .container, .custom: false
+        }
     }
 }

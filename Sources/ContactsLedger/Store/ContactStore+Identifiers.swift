@@ -30,7 +30,7 @@ extension ContactStore {
     /// ``ContactStoreError/Code/recordIdentifierInvalid`` when a prefix matches several, with
     /// the candidates, sorted, as the error's affected identifiers.
     public func resolveIdentifier(_ text: String, kinds: IdentifierKinds = [.contacts, .groups]) throws -> String {
-        let candidates: [String] = try readStateAndAccess { projection, _, access in
+        let candidates: [String] = try readStateAndAccess(usingIndexes: false) { projection, _, access in
             try checkCanRead(access)
             let view = ClientView(client: client, access: access, in: projection)
             if kinds.contains(.contacts), view.sees(text, in: projection) { return [text] }

@@ -173,9 +173,9 @@ public final class ContactStore: Sendable {
 
     /// Reads the state as ``readState(_:)`` does, with the client's access as of that state.
     func readStateAndAccess<R>(
-        _ body: (borrowing Projection, borrowing SearchIndexes, ClientAccess) throws -> R
+        usingIndexes: Bool = true, _ body: (borrowing Projection, borrowing SearchIndexes, ClientAccess) throws -> R
     ) rethrows -> R {
-        try pipeline.readStateAndAccess(body)
+        try pipeline.readStateAndAccess(usingIndexes: usingIndexes, body)
     }
 
     // MARK: Saving

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@testable import ContactsEngine
+@testable import ContactsLedger
+@testable import ContactsModel
+
+/// A read-only open replays without building the search indexes; the first read that uses them
+/// builds them. What every read returns must not depend on when that happens.
+@Suite("Read-only stores: search indexes built by the first search")
+struct DeferredIndexTests {
+    /// Whether the store's indexes are still waiting for their first use (read without using them).
+    private func deferred(_ store: ContactStore) -> Bool {
+        store.pipeline.readState(usingIndexes: false) { projection, _ in projection.hasDeferredIndexes }
+    }
+
+    private func names(_ store: ContactStore, _ query: String) throws -> Set<String> {
+        Set(try store.unifiedContacts(matching: .matchingName(query), keysToFetch: listKeys).map(\.givenName))
+    }
+
+    @Test("Reads by identifier, enumeration and identifier prefixes leave them unbuilt; a search builds them")
+    func builtByTheFirstSearch() throws {
+        let directory = StoreDirectory()
+        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let sample = try seedSampleContacts(writer)
+        let reader = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess("reader"))
+        #expect(deferred(reader))
+        #expect(
+            try reader.unifiedContact(withIdentifier: sample.ada.identifier, keysToFetch: listKeys).givenName == "Ada")
+        #expect(try reader.resolveIdentifier(String(sample.grace.identifier.prefix(8))) == sample.grace.identifier)
+        var all: [String] = []
+        try reader.enumerateContacts(with: ContactFetchRequest(keysToFetch: listKeys)) { contact, _ in
+            all.append(contact.givenName)
+        }
+        #expect(all.count == 4)
+        #expect(deferred(reader))
+        #expect(try names(reader, "ada") == ["Ada"])
+        #expect(!deferred(reader))
+        let byEmail = try reader.unifiedContacts(
+            matching: .matchingEmailAddress("grace@navy.example"), keysToFetch: listKeys)
+        #expect(identifiers(byEmail) == [sample.grace.identifier])
+        let byPhone = try reader.unifiedContacts(
+            matching: .matching(PhoneNumber(stringValue: "+1 415 555 0199")), keysToFetch: listKeys)
+        #expect(identifiers(byPhone) == [sample.grace.identifier])
+    }
+
+    @Test("Records read by refresh before and after the build are found by a search", arguments: [false, true])
+    func refreshAroundTheBuild(searchFirst: Bool) throws {
+        let directory = StoreDirectory()
+        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let sample = try seedSampleContacts(writer)
+        let reader = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess("reader"))
+        if searchFirst { #expect(try names(reader, "ada") == ["Ada"]) }
+        try add([makeContact(given: "Adaline", family: "Ng")], to: writer)
+        var renamed = try writer.unifiedContact(withIdentifier: sample.ada.identifier, keysToFetch: [ContactKeySet.all])
+            .mutableCopy()
+        renamed.givenName = "Augusta"
+        var update = SaveRequest()
+        update.update(renamed)
+        try writer.execute(update)
+        #expect(try reader.refresh() == 2)
+        #expect(deferred(reader) == !searchFirst)
+        #expect(try names(reader, "ada") == ["Adaline"])
+        #expect(try names(reader, "augusta") == ["Augusta"])
+        #expect(!deferred(reader))
+    }
+}
