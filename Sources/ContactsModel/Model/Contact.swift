@@ -63,6 +63,12 @@ public struct Contact: Sendable, Hashable {
         self.revision = revision
     }
 
+    /// A contact that holds its identifier and no other key, as a change-history event names a
+    /// contact that may since have been deleted.
+    public init(identifier: String) {
+        self.init(identifier: identifier, values: ContactValues(), availableKeys: ContactKeySet(.identifier))
+    }
+
     /// Returns a mutable copy with the same identifier, available keys and revision, which
     /// remembers these values as the ones it started from.
     public func mutableCopy() -> MutableContact {
