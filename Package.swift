@@ -148,6 +148,7 @@ let package = Package(
             name: "ContactManagerExampleTests",
             dependencies: ["ContactsCompat"],
             path: "Examples/ContactManager",
+            exclude: ["Package.swift"],
             sources: ["Sources/ContactManager", "Tests/ContactManagerTests"],
             swiftSettings: strict
         ),

@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+// The guide's example (Documentation/Testing-with-ContactsCompat.md): an app's contact manager,
+// written for the Contacts framework, built on Linux against ContactsCompat from outside the
+// ContactsLedger package, so that it sees the public API alone. CONTACT_MANAGER_SWIFT_MODE=5
+// builds it in the Swift 5 language mode; the default is Swift 6.
+import Foundation
+import PackageDescription
+
+let mode: SwiftLanguageMode = ProcessInfo.processInfo.environment["CONTACT_MANAGER_SWIFT_MODE"] == "5" ? .v5 : .v6
+let settings: [SwiftSetting] = [.swiftLanguageMode(mode), .unsafeFlags(["-warnings-as-errors"])]
+
+let package = Package(
+    name: "ContactManager",
+    dependencies: [.package(name: "ContactsLedger", path: "../..")],
+    targets: [
+        .target(
+            name: "ContactManager",
+            dependencies: [.product(name: "ContactsCompat", package: "ContactsLedger")],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "ContactManagerTests",
+            dependencies: ["ContactManager", .product(name: "ContactsCompat", package: "ContactsLedger")],
+            swiftSettings: settings
+        ),
+    ]
+)
