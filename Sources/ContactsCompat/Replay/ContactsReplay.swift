@@ -107,11 +107,13 @@ public final class ContactsReplay: Sendable {
     }
 
     /// Runs `body` with this replay current for the task and the tasks it starts.
+    @discardableResult
     public func run<R>(_ body: () throws -> R) rethrows -> R {
         try Self.$scoped.withValue(self, operation: body)
     }
 
     /// Runs `body` with this replay current for the task and the tasks it starts.
+    @discardableResult
     public func run<R>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
