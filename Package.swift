@@ -139,7 +139,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ContactsCompatTests",
-            dependencies: ["ContactsCompat", "ContactsLedger", "LedgerAudit"],
+            // contacts-ledger: another process that commits to a ledger a replay follows.
+            dependencies: ["ContactsCompat", "ContactsLedger", "LedgerAudit", "contacts-ledger"],
             swiftSettings: strict
         ),
         // The guide's example (Documentation/Testing-with-ContactsCompat.md): the sources of the

@@ -3,6 +3,18 @@ import ContactsLedger
 import Foundation
 import Testing
 
+/// The built `contacts-ledger` binary, found beside the test bundle: another process to commit
+/// to a ledger with.
+func toolPath() throws -> String {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = directory.appendingPathComponent("contacts-ledger").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        directory = directory.deletingLastPathComponent()
+    }
+    throw CNError(.dataAccessError, "contacts-ledger is not built near \(CommandLine.arguments[0])")
+}
+
 /// The user info of the `CNContactStoreDidChange` notifications whose affected identifiers
 /// include one wanted, as they arrive.
 func didChangeNotifications(mentioning identifier: String) -> (AsyncStream<[String: Sendable]>, any NSObjectProtocol) {
@@ -36,6 +48,34 @@ struct NotificationTests {
         let info = try #require(await iterator.next())
         #expect(info[CNNotificationSaveIdentifiersKey] as? [String] == [ada.identifier])
         #expect(info[CNNotificationOriginationExternally] == nil)
+    }
+
+    @Test("A commit by another process, the command-line tool, is read and posted as external")
+    func otherProcess() async throws {
+        let folder = TestFolder()
+        _ = try await recordTwoPeople(in: folder)
+        let replay = try await ContactsReplay(opening: .ledger(at: folder.path, readOnly: true))
+        defer { replay.close() }
+        let (stream, continuation) = AsyncStream<Bool>.makeStream()
+        let token = NotificationCenter.default.addObserver(forName: .CNContactStoreDidChange, object: nil, queue: nil) {
+            note in
+            if note.userInfo?[CNNotificationOriginationExternally] as? Bool == true { continuation.yield(true) }
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        let tool = Process()
+        tool.executableURL = URL(fileURLWithPath: try toolPath())
+        tool.arguments = ["--ledger", folder.path, "add", "--given", "Katherine", "--family", "Johnson"]
+        tool.standardOutput = FileHandle.nullDevice
+        try tool.run()
+        tool.waitUntilExit()
+        #expect(tool.terminationStatus == 0)
+        let predicate = CNContact.predicateForContacts(matchingName: "Katherine Johnson")
+        var found: [CNContact] = []
+        for await _ in stream {
+            found = try replay.run { try CNContactStore().unifiedContacts(matching: predicate, keysToFetch: nameKeys) }
+            if !found.isEmpty { break }
+        }
+        #expect(found.map(\.familyName) == ["Johnson"])
     }
 
     @Test("A commit by another writer of the ledger folder is read and posted as external")
