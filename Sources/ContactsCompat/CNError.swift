@@ -110,7 +110,9 @@ public struct CNError: CustomNSError, @unchecked Sendable, CustomStringConvertib
     public var errorUserInfo: [String: Any] {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message]
         if let affectedRecords { info[CNErrorUserInfoAffectedRecordsKey] = affectedRecords }
-        if let affectedRecordIdentifiers { info[CNErrorUserInfoAffectedRecordIdentifiersKey] = affectedRecordIdentifiers }
+        if let affectedRecordIdentifiers {
+            info[CNErrorUserInfoAffectedRecordIdentifiersKey] = affectedRecordIdentifiers
+        }
         if let keyPaths { info[CNErrorUserInfoKeyPathsKey] = keyPaths }
         if let validationErrors { info[CNErrorUserInfoValidationErrorsKey] = validationErrors }
         return info

@@ -84,7 +84,8 @@ extension CNSaveRequest {
         request.conflictPolicy = .lastWriterWins
         for operation in operations {
             switch operation {
-            case .addContact(let contact, let container): request.add(contact.native, toContainerWithIdentifier: container)
+            case .addContact(let contact, let container):
+                request.add(contact.native, toContainerWithIdentifier: container)
             case .updateContact(let contact): request.update(contact.native)
             case .deleteContact(let contact): request.delete(contact.native)
             case .addGroup(let group, let container): request.add(group.native, toContainerWithIdentifier: container)
@@ -93,7 +94,8 @@ extension CNSaveRequest {
             case .addMember(let contact, let group): request.addMember(contact.native.copy(), to: group.native.copy())
             case .removeMember(let contact, let group):
                 request.removeMember(contact.native.copy(), from: group.native.copy())
-            case .addSubgroup(let subgroup, let group): request.addSubgroup(subgroup.native.copy(), to: group.native.copy())
+            case .addSubgroup(let subgroup, let group):
+                request.addSubgroup(subgroup.native.copy(), to: group.native.copy())
             case .removeSubgroup(let subgroup, let group):
                 request.removeSubgroup(subgroup.native.copy(), from: group.native.copy())
             }

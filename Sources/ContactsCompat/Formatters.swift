@@ -112,7 +112,9 @@ public final class CNPostalAddressFormatter: Formatter, @unchecked Sendable {
 /// written, and 2.1, 3.0 and 4.0 are read. Parsed contacts are new and unsaved.
 public final class CNContactVCardSerialization: NSObject, @unchecked Sendable {
     /// The keys contacts must be fetched with to be serialized.
-    public class func descriptorForRequiredKeys() -> any CNKeyDescriptor { VCardSerialization.descriptorForRequiredKeys() }
+    public class func descriptorForRequiredKeys() -> any CNKeyDescriptor {
+        VCardSerialization.descriptorForRequiredKeys()
+    }
 
     /// The contacts as one vCard file, one card each, in order.
     public class func data(with contacts: [CNContact]) throws -> Data {

@@ -63,13 +63,15 @@ public let CNLabelContactRelationAunt: String = Label.contactRelationAunt
 /// The framework's `CNLabelContactRelationAuntFathersBrothersWife`.
 public let CNLabelContactRelationAuntFathersBrothersWife: String = Label.contactRelationAuntFathersBrothersWife
 /// The framework's `CNLabelContactRelationAuntFathersElderBrothersWife`.
-public let CNLabelContactRelationAuntFathersElderBrothersWife: String = Label.contactRelationAuntFathersElderBrothersWife
+public let CNLabelContactRelationAuntFathersElderBrothersWife: String = Label
+    .contactRelationAuntFathersElderBrothersWife
 /// The framework's `CNLabelContactRelationAuntFathersElderSister`.
 public let CNLabelContactRelationAuntFathersElderSister: String = Label.contactRelationAuntFathersElderSister
 /// The framework's `CNLabelContactRelationAuntFathersSister`.
 public let CNLabelContactRelationAuntFathersSister: String = Label.contactRelationAuntFathersSister
 /// The framework's `CNLabelContactRelationAuntFathersYoungerBrothersWife`.
-public let CNLabelContactRelationAuntFathersYoungerBrothersWife: String = Label.contactRelationAuntFathersYoungerBrothersWife
+public let CNLabelContactRelationAuntFathersYoungerBrothersWife: String = Label
+    .contactRelationAuntFathersYoungerBrothersWife
 /// The framework's `CNLabelContactRelationAuntFathersYoungerSister`.
 public let CNLabelContactRelationAuntFathersYoungerSister: String = Label.contactRelationAuntFathersYoungerSister
 /// The framework's `CNLabelContactRelationAuntMothersBrothersWife`.
@@ -91,11 +93,13 @@ public let CNLabelContactRelationBoyfriend: String = Label.contactRelationBoyfri
 /// The framework's `CNLabelContactRelationBrotherInLaw`.
 public let CNLabelContactRelationBrotherInLaw: String = Label.contactRelationBrotherInLaw
 /// The framework's `CNLabelContactRelationBrotherInLawElderSistersHusband`.
-public let CNLabelContactRelationBrotherInLawElderSistersHusband: String = Label.contactRelationBrotherInLawElderSistersHusband
+public let CNLabelContactRelationBrotherInLawElderSistersHusband: String = Label
+    .contactRelationBrotherInLawElderSistersHusband
 /// The framework's `CNLabelContactRelationBrotherInLawHusbandsBrother`.
 public let CNLabelContactRelationBrotherInLawHusbandsBrother: String = Label.contactRelationBrotherInLawHusbandsBrother
 /// The framework's `CNLabelContactRelationBrotherInLawHusbandsSistersHusband`.
-public let CNLabelContactRelationBrotherInLawHusbandsSistersHusband: String = Label.contactRelationBrotherInLawHusbandsSistersHusband
+public let CNLabelContactRelationBrotherInLawHusbandsSistersHusband: String = Label
+    .contactRelationBrotherInLawHusbandsSistersHusband
 /// The framework's `CNLabelContactRelationBrotherInLawSistersHusband`.
 public let CNLabelContactRelationBrotherInLawSistersHusband: String = Label.contactRelationBrotherInLawSistersHusband
 /// The framework's `CNLabelContactRelationBrotherInLawSpousesBrother`.
@@ -103,9 +107,11 @@ public let CNLabelContactRelationBrotherInLawSpousesBrother: String = Label.cont
 /// The framework's `CNLabelContactRelationBrotherInLawWifesBrother`.
 public let CNLabelContactRelationBrotherInLawWifesBrother: String = Label.contactRelationBrotherInLawWifesBrother
 /// The framework's `CNLabelContactRelationBrotherInLawWifesSistersHusband`.
-public let CNLabelContactRelationBrotherInLawWifesSistersHusband: String = Label.contactRelationBrotherInLawWifesSistersHusband
+public let CNLabelContactRelationBrotherInLawWifesSistersHusband: String = Label
+    .contactRelationBrotherInLawWifesSistersHusband
 /// The framework's `CNLabelContactRelationBrotherInLawYoungerSistersHusband`.
-public let CNLabelContactRelationBrotherInLawYoungerSistersHusband: String = Label.contactRelationBrotherInLawYoungerSistersHusband
+public let CNLabelContactRelationBrotherInLawYoungerSistersHusband: String = Label
+    .contactRelationBrotherInLawYoungerSistersHusband
 /// The framework's `CNLabelContactRelationChildInLaw`.
 public let CNLabelContactRelationChildInLaw: String = Label.contactRelationChildInLaw
 /// The framework's `CNLabelContactRelationCoBrotherInLaw`.
@@ -125,25 +131,32 @@ public let CNLabelContactRelationColleague: String = Label.contactRelationCollea
 /// The framework's `CNLabelContactRelationCousin`.
 public let CNLabelContactRelationCousin: String = Label.contactRelationCousin
 /// The framework's `CNLabelContactRelationCousinFathersBrothersDaughter`.
-public let CNLabelContactRelationCousinFathersBrothersDaughter: String = Label.contactRelationCousinFathersBrothersDaughter
+public let CNLabelContactRelationCousinFathersBrothersDaughter: String = Label
+    .contactRelationCousinFathersBrothersDaughter
 /// The framework's `CNLabelContactRelationCousinFathersBrothersSon`.
 public let CNLabelContactRelationCousinFathersBrothersSon: String = Label.contactRelationCousinFathersBrothersSon
 /// The framework's `CNLabelContactRelationCousinFathersSistersDaughter`.
-public let CNLabelContactRelationCousinFathersSistersDaughter: String = Label.contactRelationCousinFathersSistersDaughter
+public let CNLabelContactRelationCousinFathersSistersDaughter: String = Label
+    .contactRelationCousinFathersSistersDaughter
 /// The framework's `CNLabelContactRelationCousinFathersSistersSon`.
 public let CNLabelContactRelationCousinFathersSistersSon: String = Label.contactRelationCousinFathersSistersSon
 /// The framework's `CNLabelContactRelationCousinGrandparentsSiblingsChild`.
-public let CNLabelContactRelationCousinGrandparentsSiblingsChild: String = Label.contactRelationCousinGrandparentsSiblingsChild
+public let CNLabelContactRelationCousinGrandparentsSiblingsChild: String = Label
+    .contactRelationCousinGrandparentsSiblingsChild
 /// The framework's `CNLabelContactRelationCousinGrandparentsSiblingsDaughter`.
-public let CNLabelContactRelationCousinGrandparentsSiblingsDaughter: String = Label.contactRelationCousinGrandparentsSiblingsDaughter
+public let CNLabelContactRelationCousinGrandparentsSiblingsDaughter: String = Label
+    .contactRelationCousinGrandparentsSiblingsDaughter
 /// The framework's `CNLabelContactRelationCousinGrandparentsSiblingsSon`.
-public let CNLabelContactRelationCousinGrandparentsSiblingsSon: String = Label.contactRelationCousinGrandparentsSiblingsSon
+public let CNLabelContactRelationCousinGrandparentsSiblingsSon: String = Label
+    .contactRelationCousinGrandparentsSiblingsSon
 /// The framework's `CNLabelContactRelationCousinMothersBrothersDaughter`.
-public let CNLabelContactRelationCousinMothersBrothersDaughter: String = Label.contactRelationCousinMothersBrothersDaughter
+public let CNLabelContactRelationCousinMothersBrothersDaughter: String = Label
+    .contactRelationCousinMothersBrothersDaughter
 /// The framework's `CNLabelContactRelationCousinMothersBrothersSon`.
 public let CNLabelContactRelationCousinMothersBrothersSon: String = Label.contactRelationCousinMothersBrothersSon
 /// The framework's `CNLabelContactRelationCousinMothersSistersDaughter`.
-public let CNLabelContactRelationCousinMothersSistersDaughter: String = Label.contactRelationCousinMothersSistersDaughter
+public let CNLabelContactRelationCousinMothersSistersDaughter: String = Label
+    .contactRelationCousinMothersSistersDaughter
 /// The framework's `CNLabelContactRelationCousinMothersSistersSon`.
 public let CNLabelContactRelationCousinMothersSistersSon: String = Label.contactRelationCousinMothersSistersSon
 /// The framework's `CNLabelContactRelationCousinOrSiblingsChild`.
@@ -151,7 +164,8 @@ public let CNLabelContactRelationCousinOrSiblingsChild: String = Label.contactRe
 /// The framework's `CNLabelContactRelationCousinParentsSiblingsChild`.
 public let CNLabelContactRelationCousinParentsSiblingsChild: String = Label.contactRelationCousinParentsSiblingsChild
 /// The framework's `CNLabelContactRelationCousinParentsSiblingsDaughter`.
-public let CNLabelContactRelationCousinParentsSiblingsDaughter: String = Label.contactRelationCousinParentsSiblingsDaughter
+public let CNLabelContactRelationCousinParentsSiblingsDaughter: String = Label
+    .contactRelationCousinParentsSiblingsDaughter
 /// The framework's `CNLabelContactRelationCousinParentsSiblingsSon`.
 public let CNLabelContactRelationCousinParentsSiblingsSon: String = Label.contactRelationCousinParentsSiblingsSon
 /// The framework's `CNLabelContactRelationDaughterInLaw`.
@@ -167,29 +181,41 @@ public let CNLabelContactRelationElderBrotherInLaw: String = Label.contactRelati
 /// The framework's `CNLabelContactRelationElderCousin`.
 public let CNLabelContactRelationElderCousin: String = Label.contactRelationElderCousin
 /// The framework's `CNLabelContactRelationElderCousinFathersBrothersDaughter`.
-public let CNLabelContactRelationElderCousinFathersBrothersDaughter: String = Label.contactRelationElderCousinFathersBrothersDaughter
+public let CNLabelContactRelationElderCousinFathersBrothersDaughter: String = Label
+    .contactRelationElderCousinFathersBrothersDaughter
 /// The framework's `CNLabelContactRelationElderCousinFathersBrothersSon`.
-public let CNLabelContactRelationElderCousinFathersBrothersSon: String = Label.contactRelationElderCousinFathersBrothersSon
+public let CNLabelContactRelationElderCousinFathersBrothersSon: String = Label
+    .contactRelationElderCousinFathersBrothersSon
 /// The framework's `CNLabelContactRelationElderCousinFathersSistersDaughter`.
-public let CNLabelContactRelationElderCousinFathersSistersDaughter: String = Label.contactRelationElderCousinFathersSistersDaughter
+public let CNLabelContactRelationElderCousinFathersSistersDaughter: String = Label
+    .contactRelationElderCousinFathersSistersDaughter
 /// The framework's `CNLabelContactRelationElderCousinFathersSistersSon`.
-public let CNLabelContactRelationElderCousinFathersSistersSon: String = Label.contactRelationElderCousinFathersSistersSon
+public let CNLabelContactRelationElderCousinFathersSistersSon: String = Label
+    .contactRelationElderCousinFathersSistersSon
 /// The framework's `CNLabelContactRelationElderCousinMothersBrothersDaughter`.
-public let CNLabelContactRelationElderCousinMothersBrothersDaughter: String = Label.contactRelationElderCousinMothersBrothersDaughter
+public let CNLabelContactRelationElderCousinMothersBrothersDaughter: String = Label
+    .contactRelationElderCousinMothersBrothersDaughter
 /// The framework's `CNLabelContactRelationElderCousinMothersBrothersSon`.
-public let CNLabelContactRelationElderCousinMothersBrothersSon: String = Label.contactRelationElderCousinMothersBrothersSon
+public let CNLabelContactRelationElderCousinMothersBrothersSon: String = Label
+    .contactRelationElderCousinMothersBrothersSon
 /// The framework's `CNLabelContactRelationElderCousinMothersSiblingsDaughterOrFathersSistersDaughter`.
-public let CNLabelContactRelationElderCousinMothersSiblingsDaughterOrFathersSistersDaughter: String = Label.contactRelationElderCousinMothersSiblingsDaughterOrFathersSistersDaughter
+public let CNLabelContactRelationElderCousinMothersSiblingsDaughterOrFathersSistersDaughter: String = Label
+    .contactRelationElderCousinMothersSiblingsDaughterOrFathersSistersDaughter
 /// The framework's `CNLabelContactRelationElderCousinMothersSiblingsSonOrFathersSistersSon`.
-public let CNLabelContactRelationElderCousinMothersSiblingsSonOrFathersSistersSon: String = Label.contactRelationElderCousinMothersSiblingsSonOrFathersSistersSon
+public let CNLabelContactRelationElderCousinMothersSiblingsSonOrFathersSistersSon: String = Label
+    .contactRelationElderCousinMothersSiblingsSonOrFathersSistersSon
 /// The framework's `CNLabelContactRelationElderCousinMothersSistersDaughter`.
-public let CNLabelContactRelationElderCousinMothersSistersDaughter: String = Label.contactRelationElderCousinMothersSistersDaughter
+public let CNLabelContactRelationElderCousinMothersSistersDaughter: String = Label
+    .contactRelationElderCousinMothersSistersDaughter
 /// The framework's `CNLabelContactRelationElderCousinMothersSistersSon`.
-public let CNLabelContactRelationElderCousinMothersSistersSon: String = Label.contactRelationElderCousinMothersSistersSon
+public let CNLabelContactRelationElderCousinMothersSistersSon: String = Label
+    .contactRelationElderCousinMothersSistersSon
 /// The framework's `CNLabelContactRelationElderCousinParentsSiblingsDaughter`.
-public let CNLabelContactRelationElderCousinParentsSiblingsDaughter: String = Label.contactRelationElderCousinParentsSiblingsDaughter
+public let CNLabelContactRelationElderCousinParentsSiblingsDaughter: String = Label
+    .contactRelationElderCousinParentsSiblingsDaughter
 /// The framework's `CNLabelContactRelationElderCousinParentsSiblingsSon`.
-public let CNLabelContactRelationElderCousinParentsSiblingsSon: String = Label.contactRelationElderCousinParentsSiblingsSon
+public let CNLabelContactRelationElderCousinParentsSiblingsSon: String = Label
+    .contactRelationElderCousinParentsSiblingsSon
 /// The framework's `CNLabelContactRelationElderSibling`.
 public let CNLabelContactRelationElderSibling: String = Label.contactRelationElderSibling
 /// The framework's `CNLabelContactRelationElderSiblingInLaw`.
@@ -229,7 +255,8 @@ public let CNLabelContactRelationGrandchildOrSiblingsChild: String = Label.conta
 /// The framework's `CNLabelContactRelationGranddaughter`.
 public let CNLabelContactRelationGranddaughter: String = Label.contactRelationGranddaughter
 /// The framework's `CNLabelContactRelationGranddaughterDaughtersDaughter`.
-public let CNLabelContactRelationGranddaughterDaughtersDaughter: String = Label.contactRelationGranddaughterDaughtersDaughter
+public let CNLabelContactRelationGranddaughterDaughtersDaughter: String = Label
+    .contactRelationGranddaughterDaughtersDaughter
 /// The framework's `CNLabelContactRelationGranddaughterSonsDaughter`.
 public let CNLabelContactRelationGranddaughterSonsDaughter: String = Label.contactRelationGranddaughterSonsDaughter
 /// The framework's `CNLabelContactRelationGrandfather`.
@@ -253,9 +280,11 @@ public let CNLabelContactRelationGrandnephewSistersGrandson: String = Label.cont
 /// The framework's `CNLabelContactRelationGrandniece`.
 public let CNLabelContactRelationGrandniece: String = Label.contactRelationGrandniece
 /// The framework's `CNLabelContactRelationGrandnieceBrothersGranddaughter`.
-public let CNLabelContactRelationGrandnieceBrothersGranddaughter: String = Label.contactRelationGrandnieceBrothersGranddaughter
+public let CNLabelContactRelationGrandnieceBrothersGranddaughter: String = Label
+    .contactRelationGrandnieceBrothersGranddaughter
 /// The framework's `CNLabelContactRelationGrandnieceSistersGranddaughter`.
-public let CNLabelContactRelationGrandnieceSistersGranddaughter: String = Label.contactRelationGrandnieceSistersGranddaughter
+public let CNLabelContactRelationGrandnieceSistersGranddaughter: String = Label
+    .contactRelationGrandnieceSistersGranddaughter
 /// The framework's `CNLabelContactRelationGrandparent`.
 public let CNLabelContactRelationGrandparent: String = Label.contactRelationGrandparent
 /// The framework's `CNLabelContactRelationGrandson`.
@@ -269,7 +298,8 @@ public let CNLabelContactRelationGranduncle: String = Label.contactRelationGrand
 /// The framework's `CNLabelContactRelationGreatGrandchild`.
 public let CNLabelContactRelationGreatGrandchild: String = Label.contactRelationGreatGrandchild
 /// The framework's `CNLabelContactRelationGreatGrandchildOrSiblingsGrandchild`.
-public let CNLabelContactRelationGreatGrandchildOrSiblingsGrandchild: String = Label.contactRelationGreatGrandchildOrSiblingsGrandchild
+public let CNLabelContactRelationGreatGrandchildOrSiblingsGrandchild: String = Label
+    .contactRelationGreatGrandchildOrSiblingsGrandchild
 /// The framework's `CNLabelContactRelationGreatGranddaughter`.
 public let CNLabelContactRelationGreatGranddaughter: String = Label.contactRelationGreatGranddaughter
 /// The framework's `CNLabelContactRelationGreatGrandfather`.
@@ -301,25 +331,29 @@ public let CNLabelContactRelationNephew: String = Label.contactRelationNephew
 /// The framework's `CNLabelContactRelationNephewBrothersSon`.
 public let CNLabelContactRelationNephewBrothersSon: String = Label.contactRelationNephewBrothersSon
 /// The framework's `CNLabelContactRelationNephewBrothersSonOrHusbandsSiblingsSon`.
-public let CNLabelContactRelationNephewBrothersSonOrHusbandsSiblingsSon: String = Label.contactRelationNephewBrothersSonOrHusbandsSiblingsSon
+public let CNLabelContactRelationNephewBrothersSonOrHusbandsSiblingsSon: String = Label
+    .contactRelationNephewBrothersSonOrHusbandsSiblingsSon
 /// The framework's `CNLabelContactRelationNephewOrCousin`.
 public let CNLabelContactRelationNephewOrCousin: String = Label.contactRelationNephewOrCousin
 /// The framework's `CNLabelContactRelationNephewSistersSon`.
 public let CNLabelContactRelationNephewSistersSon: String = Label.contactRelationNephewSistersSon
 /// The framework's `CNLabelContactRelationNephewSistersSonOrWifesSiblingsSon`.
-public let CNLabelContactRelationNephewSistersSonOrWifesSiblingsSon: String = Label.contactRelationNephewSistersSonOrWifesSiblingsSon
+public let CNLabelContactRelationNephewSistersSonOrWifesSiblingsSon: String = Label
+    .contactRelationNephewSistersSonOrWifesSiblingsSon
 /// The framework's `CNLabelContactRelationNiece`.
 public let CNLabelContactRelationNiece: String = Label.contactRelationNiece
 /// The framework's `CNLabelContactRelationNieceBrothersDaughter`.
 public let CNLabelContactRelationNieceBrothersDaughter: String = Label.contactRelationNieceBrothersDaughter
 /// The framework's `CNLabelContactRelationNieceBrothersDaughterOrHusbandsSiblingsDaughter`.
-public let CNLabelContactRelationNieceBrothersDaughterOrHusbandsSiblingsDaughter: String = Label.contactRelationNieceBrothersDaughterOrHusbandsSiblingsDaughter
+public let CNLabelContactRelationNieceBrothersDaughterOrHusbandsSiblingsDaughter: String = Label
+    .contactRelationNieceBrothersDaughterOrHusbandsSiblingsDaughter
 /// The framework's `CNLabelContactRelationNieceOrCousin`.
 public let CNLabelContactRelationNieceOrCousin: String = Label.contactRelationNieceOrCousin
 /// The framework's `CNLabelContactRelationNieceSistersDaughter`.
 public let CNLabelContactRelationNieceSistersDaughter: String = Label.contactRelationNieceSistersDaughter
 /// The framework's `CNLabelContactRelationNieceSistersDaughterOrWifesSiblingsDaughter`.
-public let CNLabelContactRelationNieceSistersDaughterOrWifesSiblingsDaughter: String = Label.contactRelationNieceSistersDaughterOrWifesSiblingsDaughter
+public let CNLabelContactRelationNieceSistersDaughterOrWifesSiblingsDaughter: String = Label
+    .contactRelationNieceSistersDaughterOrWifesSiblingsDaughter
 /// The framework's `CNLabelContactRelationParentInLaw`.
 public let CNLabelContactRelationParentInLaw: String = Label.contactRelationParentInLaw
 /// The framework's `CNLabelContactRelationParentsElderSibling`.
@@ -327,17 +361,23 @@ public let CNLabelContactRelationParentsElderSibling: String = Label.contactRela
 /// The framework's `CNLabelContactRelationParentsSibling`.
 public let CNLabelContactRelationParentsSibling: String = Label.contactRelationParentsSibling
 /// The framework's `CNLabelContactRelationParentsSiblingFathersElderSibling`.
-public let CNLabelContactRelationParentsSiblingFathersElderSibling: String = Label.contactRelationParentsSiblingFathersElderSibling
+public let CNLabelContactRelationParentsSiblingFathersElderSibling: String = Label
+    .contactRelationParentsSiblingFathersElderSibling
 /// The framework's `CNLabelContactRelationParentsSiblingFathersSibling`.
-public let CNLabelContactRelationParentsSiblingFathersSibling: String = Label.contactRelationParentsSiblingFathersSibling
+public let CNLabelContactRelationParentsSiblingFathersSibling: String = Label
+    .contactRelationParentsSiblingFathersSibling
 /// The framework's `CNLabelContactRelationParentsSiblingFathersYoungerSibling`.
-public let CNLabelContactRelationParentsSiblingFathersYoungerSibling: String = Label.contactRelationParentsSiblingFathersYoungerSibling
+public let CNLabelContactRelationParentsSiblingFathersYoungerSibling: String = Label
+    .contactRelationParentsSiblingFathersYoungerSibling
 /// The framework's `CNLabelContactRelationParentsSiblingMothersElderSibling`.
-public let CNLabelContactRelationParentsSiblingMothersElderSibling: String = Label.contactRelationParentsSiblingMothersElderSibling
+public let CNLabelContactRelationParentsSiblingMothersElderSibling: String = Label
+    .contactRelationParentsSiblingMothersElderSibling
 /// The framework's `CNLabelContactRelationParentsSiblingMothersSibling`.
-public let CNLabelContactRelationParentsSiblingMothersSibling: String = Label.contactRelationParentsSiblingMothersSibling
+public let CNLabelContactRelationParentsSiblingMothersSibling: String = Label
+    .contactRelationParentsSiblingMothersSibling
 /// The framework's `CNLabelContactRelationParentsSiblingMothersYoungerSibling`.
-public let CNLabelContactRelationParentsSiblingMothersYoungerSibling: String = Label.contactRelationParentsSiblingMothersYoungerSibling
+public let CNLabelContactRelationParentsSiblingMothersYoungerSibling: String = Label
+    .contactRelationParentsSiblingMothersYoungerSibling
 /// The framework's `CNLabelContactRelationParentsYoungerSibling`.
 public let CNLabelContactRelationParentsYoungerSibling: String = Label.contactRelationParentsYoungerSibling
 /// The framework's `CNLabelContactRelationSibling`.
@@ -351,19 +391,23 @@ public let CNLabelContactRelationSisterInLaw: String = Label.contactRelationSist
 /// The framework's `CNLabelContactRelationSisterInLawBrothersWife`.
 public let CNLabelContactRelationSisterInLawBrothersWife: String = Label.contactRelationSisterInLawBrothersWife
 /// The framework's `CNLabelContactRelationSisterInLawElderBrothersWife`.
-public let CNLabelContactRelationSisterInLawElderBrothersWife: String = Label.contactRelationSisterInLawElderBrothersWife
+public let CNLabelContactRelationSisterInLawElderBrothersWife: String = Label
+    .contactRelationSisterInLawElderBrothersWife
 /// The framework's `CNLabelContactRelationSisterInLawHusbandsBrothersWife`.
-public let CNLabelContactRelationSisterInLawHusbandsBrothersWife: String = Label.contactRelationSisterInLawHusbandsBrothersWife
+public let CNLabelContactRelationSisterInLawHusbandsBrothersWife: String = Label
+    .contactRelationSisterInLawHusbandsBrothersWife
 /// The framework's `CNLabelContactRelationSisterInLawHusbandsSister`.
 public let CNLabelContactRelationSisterInLawHusbandsSister: String = Label.contactRelationSisterInLawHusbandsSister
 /// The framework's `CNLabelContactRelationSisterInLawSpousesSister`.
 public let CNLabelContactRelationSisterInLawSpousesSister: String = Label.contactRelationSisterInLawSpousesSister
 /// The framework's `CNLabelContactRelationSisterInLawWifesBrothersWife`.
-public let CNLabelContactRelationSisterInLawWifesBrothersWife: String = Label.contactRelationSisterInLawWifesBrothersWife
+public let CNLabelContactRelationSisterInLawWifesBrothersWife: String = Label
+    .contactRelationSisterInLawWifesBrothersWife
 /// The framework's `CNLabelContactRelationSisterInLawWifesSister`.
 public let CNLabelContactRelationSisterInLawWifesSister: String = Label.contactRelationSisterInLawWifesSister
 /// The framework's `CNLabelContactRelationSisterInLawYoungerBrothersWife`.
-public let CNLabelContactRelationSisterInLawYoungerBrothersWife: String = Label.contactRelationSisterInLawYoungerBrothersWife
+public let CNLabelContactRelationSisterInLawYoungerBrothersWife: String = Label
+    .contactRelationSisterInLawYoungerBrothersWife
 /// The framework's `CNLabelContactRelationSonInLaw`.
 public let CNLabelContactRelationSonInLaw: String = Label.contactRelationSonInLaw
 /// The framework's `CNLabelContactRelationSonInLawOrBrotherInLaw`.
@@ -395,13 +439,15 @@ public let CNLabelContactRelationUncleFathersBrother: String = Label.contactRela
 /// The framework's `CNLabelContactRelationUncleFathersElderBrother`.
 public let CNLabelContactRelationUncleFathersElderBrother: String = Label.contactRelationUncleFathersElderBrother
 /// The framework's `CNLabelContactRelationUncleFathersElderSistersHusband`.
-public let CNLabelContactRelationUncleFathersElderSistersHusband: String = Label.contactRelationUncleFathersElderSistersHusband
+public let CNLabelContactRelationUncleFathersElderSistersHusband: String = Label
+    .contactRelationUncleFathersElderSistersHusband
 /// The framework's `CNLabelContactRelationUncleFathersSistersHusband`.
 public let CNLabelContactRelationUncleFathersSistersHusband: String = Label.contactRelationUncleFathersSistersHusband
 /// The framework's `CNLabelContactRelationUncleFathersYoungerBrother`.
 public let CNLabelContactRelationUncleFathersYoungerBrother: String = Label.contactRelationUncleFathersYoungerBrother
 /// The framework's `CNLabelContactRelationUncleFathersYoungerSistersHusband`.
-public let CNLabelContactRelationUncleFathersYoungerSistersHusband: String = Label.contactRelationUncleFathersYoungerSistersHusband
+public let CNLabelContactRelationUncleFathersYoungerSistersHusband: String = Label
+    .contactRelationUncleFathersYoungerSistersHusband
 /// The framework's `CNLabelContactRelationUncleMothersBrother`.
 public let CNLabelContactRelationUncleMothersBrother: String = Label.contactRelationUncleMothersBrother
 /// The framework's `CNLabelContactRelationUncleMothersElderBrother`.
@@ -425,29 +471,41 @@ public let CNLabelContactRelationYoungerBrotherInLaw: String = Label.contactRela
 /// The framework's `CNLabelContactRelationYoungerCousin`.
 public let CNLabelContactRelationYoungerCousin: String = Label.contactRelationYoungerCousin
 /// The framework's `CNLabelContactRelationYoungerCousinFathersBrothersDaughter`.
-public let CNLabelContactRelationYoungerCousinFathersBrothersDaughter: String = Label.contactRelationYoungerCousinFathersBrothersDaughter
+public let CNLabelContactRelationYoungerCousinFathersBrothersDaughter: String = Label
+    .contactRelationYoungerCousinFathersBrothersDaughter
 /// The framework's `CNLabelContactRelationYoungerCousinFathersBrothersSon`.
-public let CNLabelContactRelationYoungerCousinFathersBrothersSon: String = Label.contactRelationYoungerCousinFathersBrothersSon
+public let CNLabelContactRelationYoungerCousinFathersBrothersSon: String = Label
+    .contactRelationYoungerCousinFathersBrothersSon
 /// The framework's `CNLabelContactRelationYoungerCousinFathersSistersDaughter`.
-public let CNLabelContactRelationYoungerCousinFathersSistersDaughter: String = Label.contactRelationYoungerCousinFathersSistersDaughter
+public let CNLabelContactRelationYoungerCousinFathersSistersDaughter: String = Label
+    .contactRelationYoungerCousinFathersSistersDaughter
 /// The framework's `CNLabelContactRelationYoungerCousinFathersSistersSon`.
-public let CNLabelContactRelationYoungerCousinFathersSistersSon: String = Label.contactRelationYoungerCousinFathersSistersSon
+public let CNLabelContactRelationYoungerCousinFathersSistersSon: String = Label
+    .contactRelationYoungerCousinFathersSistersSon
 /// The framework's `CNLabelContactRelationYoungerCousinMothersBrothersDaughter`.
-public let CNLabelContactRelationYoungerCousinMothersBrothersDaughter: String = Label.contactRelationYoungerCousinMothersBrothersDaughter
+public let CNLabelContactRelationYoungerCousinMothersBrothersDaughter: String = Label
+    .contactRelationYoungerCousinMothersBrothersDaughter
 /// The framework's `CNLabelContactRelationYoungerCousinMothersBrothersSon`.
-public let CNLabelContactRelationYoungerCousinMothersBrothersSon: String = Label.contactRelationYoungerCousinMothersBrothersSon
+public let CNLabelContactRelationYoungerCousinMothersBrothersSon: String = Label
+    .contactRelationYoungerCousinMothersBrothersSon
 /// The framework's `CNLabelContactRelationYoungerCousinMothersSiblingsDaughterOrFathersSistersDaughter`.
-public let CNLabelContactRelationYoungerCousinMothersSiblingsDaughterOrFathersSistersDaughter: String = Label.contactRelationYoungerCousinMothersSiblingsDaughterOrFathersSistersDaughter
+public let CNLabelContactRelationYoungerCousinMothersSiblingsDaughterOrFathersSistersDaughter: String = Label
+    .contactRelationYoungerCousinMothersSiblingsDaughterOrFathersSistersDaughter
 /// The framework's `CNLabelContactRelationYoungerCousinMothersSiblingsSonOrFathersSistersSon`.
-public let CNLabelContactRelationYoungerCousinMothersSiblingsSonOrFathersSistersSon: String = Label.contactRelationYoungerCousinMothersSiblingsSonOrFathersSistersSon
+public let CNLabelContactRelationYoungerCousinMothersSiblingsSonOrFathersSistersSon: String = Label
+    .contactRelationYoungerCousinMothersSiblingsSonOrFathersSistersSon
 /// The framework's `CNLabelContactRelationYoungerCousinMothersSistersDaughter`.
-public let CNLabelContactRelationYoungerCousinMothersSistersDaughter: String = Label.contactRelationYoungerCousinMothersSistersDaughter
+public let CNLabelContactRelationYoungerCousinMothersSistersDaughter: String = Label
+    .contactRelationYoungerCousinMothersSistersDaughter
 /// The framework's `CNLabelContactRelationYoungerCousinMothersSistersSon`.
-public let CNLabelContactRelationYoungerCousinMothersSistersSon: String = Label.contactRelationYoungerCousinMothersSistersSon
+public let CNLabelContactRelationYoungerCousinMothersSistersSon: String = Label
+    .contactRelationYoungerCousinMothersSistersSon
 /// The framework's `CNLabelContactRelationYoungerCousinParentsSiblingsDaughter`.
-public let CNLabelContactRelationYoungerCousinParentsSiblingsDaughter: String = Label.contactRelationYoungerCousinParentsSiblingsDaughter
+public let CNLabelContactRelationYoungerCousinParentsSiblingsDaughter: String = Label
+    .contactRelationYoungerCousinParentsSiblingsDaughter
 /// The framework's `CNLabelContactRelationYoungerCousinParentsSiblingsSon`.
-public let CNLabelContactRelationYoungerCousinParentsSiblingsSon: String = Label.contactRelationYoungerCousinParentsSiblingsSon
+public let CNLabelContactRelationYoungerCousinParentsSiblingsSon: String = Label
+    .contactRelationYoungerCousinParentsSiblingsSon
 /// The framework's `CNLabelContactRelationYoungerSibling`.
 public let CNLabelContactRelationYoungerSibling: String = Label.contactRelationYoungerSibling
 /// The framework's `CNLabelContactRelationYoungerSiblingInLaw`.

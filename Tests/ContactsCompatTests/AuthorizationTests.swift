@@ -4,11 +4,13 @@ import Testing
 
 @Suite("Authorization as the replay sets it: statuses, requestAccess, limited access")
 struct AuthorizationTests {
-    @Test("authorizationStatus(for:) reports the replay's status", arguments: [
-        (ContactsReplay.Authorization.authorized, CNAuthorizationStatus.authorized), (.denied, .denied),
-        (.restricted, .restricted), (.notDetermined(answer: .authorized), .notDetermined),
-        (.limited(grantedIdentifiers: []), .limited),
-    ])
+    @Test(
+        "authorizationStatus(for:) reports the replay's status",
+        arguments: [
+            (ContactsReplay.Authorization.authorized, CNAuthorizationStatus.authorized), (.denied, .denied),
+            (.restricted, .restricted), (.notDetermined(answer: .authorized), .notDetermined),
+            (.limited(grantedIdentifiers: []), .limited),
+        ])
     func status(authorization: ContactsReplay.Authorization, expected: CNAuthorizationStatus) async throws {
         let replay = try await ContactsReplay(authorization: authorization)
         defer { replay.close() }
@@ -23,7 +25,8 @@ struct AuthorizationTests {
             replay.run {
                 let store = CNContactStore()
                 #expect {
-                    try store.unifiedContacts(matching: CNContact.predicateForContacts(matchingName: "a"), keysToFetch: nameKeys)
+                    try store.unifiedContacts(
+                        matching: CNContact.predicateForContacts(matchingName: "a"), keysToFetch: nameKeys)
                 } throws: { code($0) == .authorizationDenied }
                 #expect { try add([person("Ada", "Lovelace")], to: store) } throws: { code($0) == .authorizationDenied }
             }
@@ -55,7 +58,9 @@ struct AuthorizationTests {
         defer { replay.close() }
         let store = replay.run { CNContactStore() }
         let (granted, failed) = await withCheckedContinuation { continuation in
-            store.requestAccess(for: .contacts) { granted, error in continuation.resume(returning: (granted, error != nil)) }
+            store.requestAccess(for: .contacts) { granted, error in
+                continuation.resume(returning: (granted, error != nil))
+            }
         }
         #expect(granted && !failed)
     }

@@ -17,7 +17,9 @@ func person(_ given: String, _ family: String, email: String? = nil, phone: Stri
     contact.familyName = family
     if let email { contact.emailAddresses = [CNLabeledValue(label: CNLabelHome, value: email as NSString)] }
     if let phone {
-        contact.phoneNumbers = [CNLabeledValue(label: CNLabelPhoneNumberMobile, value: CNPhoneNumber(stringValue: phone))]
+        contact.phoneNumbers = [
+            CNLabeledValue(label: CNLabelPhoneNumberMobile, value: CNPhoneNumber(stringValue: phone))
+        ]
     }
     return contact
 }
@@ -52,7 +54,8 @@ func folderContents(_ path: String) throws -> [String: Data] {
     let names = try FileManager.default.subpathsOfDirectory(atPath: path)
     for name in names {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue
+        {
             contents[name] = try Data(contentsOf: URL(fileURLWithPath: path + "/" + name))
         }
     }

@@ -27,21 +27,29 @@ struct ContactObjectTests {
         contact.organizationName = "Analytical Engines"
         contact.note = "met at the exhibition"
         contact.birthday = DateComponents(month: 12, day: 10)
-        contact.dates = [CNLabeledValue(label: CNLabelDateAnniversary, value: DateComponents(month: 6, day: 8) as NSDateComponents)]
+        contact.dates = [
+            CNLabeledValue(label: CNLabelDateAnniversary, value: DateComponents(month: 6, day: 8) as NSDateComponents)
+        ]
         let address = CNMutablePostalAddress()
         address.street = "12 St James's Square"
         address.city = "London"
         address.isoCountryCode = "gb"
         contact.postalAddresses = [CNLabeledValue(label: CNLabelWork, value: address)]
-        contact.urlAddresses = [CNLabeledValue(label: CNLabelURLAddressHomePage, value: "https://example.com" as NSString)]
-        contact.contactRelations = [CNLabeledValue(label: CNLabelContactRelationFather, value: CNContactRelation(name: "Lord Byron"))]
+        contact.urlAddresses = [
+            CNLabeledValue(label: CNLabelURLAddressHomePage, value: "https://example.com" as NSString)
+        ]
+        contact.contactRelations = [
+            CNLabeledValue(label: CNLabelContactRelationFather, value: CNContactRelation(name: "Lord Byron"))
+        ]
         contact.socialProfiles = [
             CNLabeledValue(
                 label: nil,
-                value: CNSocialProfile(urlString: nil, username: "ada", userIdentifier: nil, service: CNSocialProfileServiceTwitter))
+                value: CNSocialProfile(
+                    urlString: nil, username: "ada", userIdentifier: nil, service: CNSocialProfileServiceTwitter))
         ]
         contact.instantMessageAddresses = [
-            CNLabeledValue(label: nil, value: CNInstantMessageAddress(username: "ada", service: CNInstantMessageServiceSkype))
+            CNLabeledValue(
+                label: nil, value: CNInstantMessageAddress(username: "ada", service: CNInstantMessageServiceSkype))
         ]
         contact.imageData = Data([1, 2, 3])
         #expect(contact.contactType == .organization)
@@ -86,7 +94,8 @@ struct ContactObjectTests {
 
     @Test("A labeled value keeps its identifier through settingLabel and settingValue")
     func labeledValues() {
-        let number = CNLabeledValue(label: CNLabelPhoneNumberMobile, value: CNPhoneNumber(stringValue: "+44 20 7946 0001"))
+        let number = CNLabeledValue(
+            label: CNLabelPhoneNumberMobile, value: CNPhoneNumber(stringValue: "+44 20 7946 0001"))
         let relabeled = number.settingLabel(CNLabelWork)
         let renumbered = number.settingValue(CNPhoneNumber(stringValue: "+44 20 7946 0002"))
         let both = number.settingLabel(CNLabelHome, value: CNPhoneNumber(stringValue: "1"))

@@ -17,11 +17,13 @@ struct FetchTests {
             }
             #expect(try ids(CNContact.predicateForContacts(matchingName: "ada love")) == [people.ada])
             #expect(try ids(CNContact.predicateForContacts(matchingName: "nobody")) == [])
-            #expect(try ids(CNContact.predicateForContacts(matchingEmailAddress: "GRACE@example.com")) == [people.grace])
+            #expect(
+                try ids(CNContact.predicateForContacts(matchingEmailAddress: "GRACE@example.com")) == [people.grace])
             #expect(
                 try ids(CNContact.predicateForContacts(matching: CNPhoneNumber(stringValue: "+44 20 7946 0001")))
                     == [people.ada])
-            #expect(try Set(ids(CNContact.predicateForContacts(withIdentifiers: [people.ada, people.grace]))).count == 2)
+            #expect(
+                try Set(ids(CNContact.predicateForContacts(withIdentifiers: [people.ada, people.grace]))).count == 2)
             let container = store.defaultContainerIdentifier()
             #expect(try ids(CNContact.predicateForContactsInContainer(withIdentifier: container)).count == 2)
         }
@@ -75,7 +77,10 @@ struct FetchTests {
                 let ada = person("Ada", "Lovelace")
                 ada.note = entitled ? "first programmer" : ""
                 try add([ada], to: store)
-                let fetch = { try store.unifiedContact(withIdentifier: ada.identifier, keysToFetch: [CNContactNoteKey as NSString]) }
+                let fetch = {
+                    try store.unifiedContact(
+                        withIdentifier: ada.identifier, keysToFetch: [CNContactNoteKey as NSString])
+                }
                 if entitled {
                     #expect(try fetch().note == "first programmer")
                 } else {
@@ -99,7 +104,10 @@ struct FetchTests {
             } catch CNError.recordDoesNotExist {
                 // The framework's catch pattern matches.
             }
-            #expect(try store.unifiedContacts(matching: CNContact.predicateForContacts(matchingName: "x"), keysToFetch: nameKeys).isEmpty)
+            #expect(
+                try store.unifiedContacts(
+                    matching: CNContact.predicateForContacts(matchingName: "x"), keysToFetch: nameKeys
+                ).isEmpty)
         }
     }
 
@@ -124,7 +132,8 @@ struct FetchTests {
             #expect(names == ["Hopper", "Lovelace"])
             request.mutableObjects = true
             var mutable = true
-            try store.enumerateContacts(with: request) { contact, _ in mutable = mutable && contact is CNMutableContact }
+            try store.enumerateContacts(with: request) { contact, _ in mutable = mutable && contact is CNMutableContact
+            }
             #expect(mutable)
             request.predicate = CNContact.predicateForContacts(matchingName: "nobody")
             var called = false
@@ -149,17 +158,22 @@ struct FetchTests {
             try store.execute(request)
             let container = store.defaultContainerIdentifier()
             #expect(try store.groups(matching: nil).map(\.name) == ["Mathematicians"])
-            #expect(try store.groups(matching: CNGroup.predicateForGroups(withIdentifiers: [group.identifier])).count == 1)
-            #expect(try store.groups(matching: CNGroup.predicateForGroupsInContainer(withIdentifier: container)).count == 1)
+            #expect(
+                try store.groups(matching: CNGroup.predicateForGroups(withIdentifiers: [group.identifier])).count == 1)
+            #expect(
+                try store.groups(matching: CNGroup.predicateForGroupsInContainer(withIdentifier: container)).count == 1)
             #expect(try store.containers(matching: nil).map(\.identifier) == [container])
             let ofContact = try store.containers(
                 matching: CNContainer.predicateForContainerOfContact(withIdentifier: ada.identifier))
             #expect(ofContact.map(\.identifier) == [container])
             #expect(
-                try store.containers(matching: CNContainer.predicateForContainerOfGroup(withIdentifier: group.identifier))
-                    .count == 1)
+                try store.containers(
+                    matching: CNContainer.predicateForContainerOfGroup(withIdentifier: group.identifier)
+                )
+                .count == 1)
             let members = try store.unifiedContacts(
-                matching: CNContact.predicateForContactsInGroup(withIdentifier: group.identifier), keysToFetch: nameKeys)
+                matching: CNContact.predicateForContactsInGroup(withIdentifier: group.identifier), keysToFetch: nameKeys
+            )
             #expect(members.map(\.identifier) == [ada.identifier])
         }
     }

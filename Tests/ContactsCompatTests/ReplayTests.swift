@@ -54,7 +54,10 @@ struct ReplayTests {
         let ada = person("Ada", "Lovelace")
         try await Task.detached { try add([ada], to: CNContactStore()) }.value
         replay.uninstall()
-        #expect(try replay.run { try CNContactStore().unifiedContact(withIdentifier: ada.identifier, keysToFetch: nameKeys) }.givenName == "Ada")
+        #expect(
+            try replay.run {
+                try CNContactStore().unifiedContact(withIdentifier: ada.identifier, keysToFetch: nameKeys)
+            }.givenName == "Ada")
     }
 
     @Test("The issued requests list author, changes and outcome, failed ones included, and compare with a golden")

@@ -18,7 +18,9 @@ struct SaveRequestTests {
             let update = CNSaveRequest()
             update.update(copy)
             try store.execute(update)
-            #expect(try store.unifiedContact(withIdentifier: ada.identifier, keysToFetch: nameKeys).givenName == "Augusta Ada")
+            #expect(
+                try store.unifiedContact(withIdentifier: ada.identifier, keysToFetch: nameKeys).givenName
+                    == "Augusta Ada")
             #expect(copy.givenName == "Augusta Ada" && !copy.isKeyAvailable(CNContactNoteKey))
             let delete = CNSaveRequest()
             delete.delete(copy)
@@ -59,9 +61,15 @@ struct SaveRequestTests {
             request.add(person("Ada", "Lovelace"), toContainerWithIdentifier: nil)
             try store.execute(request)
             #expect { try store.execute(request) } throws: { code($0) == .insertedRecordAlreadyExists }
-            #expect(try store.unifiedContacts(matching: CNContact.predicateForContacts(matchingName: "Ada"), keysToFetch: nameKeys).count == 1)
+            #expect(
+                try store.unifiedContacts(
+                    matching: CNContact.predicateForContacts(matchingName: "Ada"), keysToFetch: nameKeys
+                ).count == 1)
         }
-        #expect(try replay.issuedRequests().map(\.outcome) == [.committed(sequence: 1), .failed(.insertedRecordAlreadyExists)])
+        #expect(
+            try replay.issuedRequests().map(\.outcome) == [
+                .committed(sequence: 1), .failed(.insertedRecordAlreadyExists),
+            ])
     }
 
     @Test("A contact from another store's ledger is, in this one, a record that does not exist")
@@ -110,7 +118,8 @@ struct SaveRequestTests {
                 keysToFetch: nameKeys)
             #expect(all.map(\.identifier) == [ada.identifier])
             let members = try store.unifiedContacts(
-                matching: CNContact.predicateForContactsInGroup(withIdentifier: group.identifier), keysToFetch: nameKeys)
+                matching: CNContact.predicateForContactsInGroup(withIdentifier: group.identifier), keysToFetch: nameKeys
+            )
             #expect(members.count == 1)
             group.name = "Best friends"
             let rename = CNSaveRequest()

@@ -17,9 +17,11 @@ struct RecordNames {
 
     /// The name of a contact from the name keys it holds, or nil when it holds none that is set.
     static func name(of contact: Contact) -> String? {
-        name(from: Dictionary(uniqueKeysWithValues: nameKeys.filter(contact.isKeyAvailable).map { key in
-            (key, value(of: key, in: contact))
-        }))
+        name(
+            from: Dictionary(
+                uniqueKeysWithValues: nameKeys.filter(contact.isKeyAvailable).map { key in
+                    (key, value(of: key, in: contact))
+                }))
     }
 
     /// The name made of `parts`: given and family name, or else the organization.

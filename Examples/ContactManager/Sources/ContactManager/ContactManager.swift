@@ -1,3 +1,5 @@
+import Foundation
+
 // An app's contact manager, written for the Contacts framework: on Apple platforms it uses the
 // framework, elsewhere ContactsCompat, with the same code.
 #if canImport(Contacts)
@@ -5,7 +7,6 @@
 #else
     import ContactsCompat
 #endif
-import Foundation
 
 /// Lists, adds, renames and deletes contacts, and reloads its list when the address book changes.
 public final class ContactManager: @unchecked Sendable {
@@ -75,8 +76,9 @@ public final class ContactManager: @unchecked Sendable {
     /// Changes a contact's given name: fetches it with the name keys alone and updates a mutable copy.
     public func rename(_ identifier: String, givenName: String) throws {
         let keys = [CNContactGivenNameKey as CNKeyDescriptor]
-        guard let contact = try store.unifiedContact(withIdentifier: identifier, keysToFetch: keys).mutableCopy()
-            as? CNMutableContact
+        guard
+            let contact = try store.unifiedContact(withIdentifier: identifier, keysToFetch: keys).mutableCopy()
+                as? CNMutableContact
         else { return }
         contact.givenName = givenName
         let request = CNSaveRequest()
@@ -88,8 +90,9 @@ public final class ContactManager: @unchecked Sendable {
     /// Deletes a contact.
     public func delete(_ identifier: String) throws {
         let keys: [CNKeyDescriptor] = []
-        guard let contact = try store.unifiedContact(withIdentifier: identifier, keysToFetch: keys).mutableCopy()
-            as? CNMutableContact
+        guard
+            let contact = try store.unifiedContact(withIdentifier: identifier, keysToFetch: keys).mutableCopy()
+                as? CNMutableContact
         else { return }
         let request = CNSaveRequest()
         request.transactionAuthor = Self.author
