@@ -40,20 +40,24 @@ enum CompatKeys {
         return keys
     }
 
-    /// The keys one descriptor names.
+    /// The keys one descriptor names; strings, the common case, are tried first.
     private static func keys(of descriptor: any CNKeyDescriptor) throws(CNError) -> ContactKeySet {
         switch descriptor {
-        case let set as ContactKeySet: return set
         case let string as String: return ContactKeySet(try key(string))
+        case let set as ContactKeySet: return set
         case let string as NSString: return ContactKeySet(try key(string as String))
         default:
             throw CNError(.unauthorizedKeys, "\(type(of: descriptor)) is not a contact key descriptor")
         }
     }
 
+    /// Every key by its string: one hash lookup, where `ContactKey(rawValue:)` compares the
+    /// string with each key's in turn, on every fetch.
+    private static let byString = Dictionary(uniqueKeysWithValues: ContactKey.allCases.map { ($0.rawValue, $0) })
+
     /// The contact key a framework key string names.
     static func key(_ string: String) throws(CNError) -> ContactKey {
-        guard let key = ContactKey(rawValue: string) else {
+        guard let key = byString[string] else {
             throw CNError(.unauthorizedKeys, "\"\(string)\" is not a contact key", keyPaths: [string])
         }
         return key
