@@ -110,3 +110,25 @@ struct ReplayTests {
         #expect(entries.map(\.sequence) == [1])
     }
 }
+
+@Suite("The guide shows the example that swift test compiles and runs")
+struct GuideTests {
+    /// The package's root, from this file's path.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test(
+        "Each file of the example appears whole in the guide",
+        arguments: [
+            "Examples/ContactManager/Sources/ContactManager/ContactManager.swift",
+            "Examples/ContactManager/Tests/ContactManagerTests/ContactManagerTests.swift",
+            "Examples/ContactManager/Package.swift",
+        ])
+    func exampleInGuide(path: String) throws {
+        let guide = try String(
+            contentsOf: Self.root.appendingPathComponent("Documentation/Testing-with-ContactsCompat.md"),
+            encoding: .utf8)
+        let file = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+        #expect(guide.contains("```swift\n" + file.trimmingCharacters(in: .newlines) + "\n```"))
+    }
+}

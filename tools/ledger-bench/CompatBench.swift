@@ -34,7 +34,8 @@ struct CompatBench {
             }
             let (nativeMedian, compatMedian) = (percentile(nativeTimes, 0.5), percentile(compatTimes, 0.5))
             figures[operation.rawValue] = [
-                "native_p50_us": nativeMedian, "compat_p50_us": compatMedian, "compat_vs_native": compatMedian / nativeMedian,
+                "native_p50_us": nativeMedian, "compat_p50_us": compatMedian,
+                "compat_vs_native": compatMedian / nativeMedian,
                 "operations": sample.count,
             ]
         }
