@@ -7,19 +7,7 @@ struct PartialContactTests {
     @Test("A fetched contact without the family name stops the program when it is read")
     func unfetchedKeyTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let replay = try await ContactsReplay()
-            try replay.run {
-                let store = CNContactStore()
-                let ada = CNMutableContact()
-                ada.givenName = "Ada"
-                ada.familyName = "Lovelace"
-                let request = CNSaveRequest()
-                request.add(ada, toContainerWithIdentifier: nil)
-                try store.execute(request)
-                let fetched = try store.unifiedContact(
-                    withIdentifier: ada.identifier, keysToFetch: [CNContactGivenNameKey as NSString])
-                _ = fetched.familyName
-            }
+            _ = try await savedAdaFetchedWithGivenName().familyName
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("CNPropertyNotFetchedException"))
@@ -29,19 +17,8 @@ struct PartialContactTests {
     @Test("A mutable copy of a partial contact stops the program when an unfetched key is set")
     func unfetchedKeySetTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let replay = try await ContactsReplay()
-            try replay.run {
-                let store = CNContactStore()
-                let ada = CNMutableContact()
-                ada.givenName = "Ada"
-                let request = CNSaveRequest()
-                request.add(ada, toContainerWithIdentifier: nil)
-                try store.execute(request)
-                let fetched = try store.unifiedContact(
-                    withIdentifier: ada.identifier, keysToFetch: [CNContactGivenNameKey as NSString])
-                let copy = fetched.mutableCopy() as? CNMutableContact
-                copy?.jobTitle = "Analyst"
-            }
+            let copy = try await savedAdaFetchedWithGivenName().mutableCopy() as? CNMutableContact
+            copy?.jobTitle = "Analyst"
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("jobTitle"))
@@ -63,5 +40,18 @@ struct PartialContactTests {
             #expect(!fetched.areKeysAvailable(nameKeys))
             #expect(fetched.givenName == "Ada")
         }
+    }
+}
+
+/// Saves Ada Lovelace in a new replay and fetches her with the given name alone (for an exit
+/// test, whose body captures nothing).
+func savedAdaFetchedWithGivenName() async throws -> CNContact {
+    let replay = try await ContactsReplay()
+    return try replay.run {
+        let store = CNContactStore()
+        let ada = person("Ada", "Lovelace")
+        try add([ada], to: store)
+        return try store.unifiedContact(
+            withIdentifier: ada.identifier, keysToFetch: [CNContactGivenNameKey as NSString])
     }
 }

@@ -132,3 +132,44 @@ struct GuideTests {
         #expect(guide.contains("```swift\n" + file.trimmingCharacters(in: .newlines) + "\n```"))
     }
 }
+
+@Suite("Fetch results with their history token, and copies as of a time")
+struct FetchResultTests {
+    @Test("enumeratorForContact(fetchRequest:) gives the contacts and the token of the state they were read from")
+    func contactEnumerator() async throws {
+        let replay = try await ContactsReplay()
+        defer { replay.close() }
+        try replay.run {
+            let store = CNContactStore()
+            try add([person("Ada", "Lovelace"), person("Grace", "Hopper")], to: store)
+            let request = CNContactFetchRequest(keysToFetch: nameKeys)
+            request.sortOrder = .givenName
+            request.unifyResults = false
+            let result = try store.enumeratorForContact(fetchRequest: request)
+            var names: [String] = []
+            while let contact = result.value.nextObject() as? CNContact { names.append(contact.givenName) }
+            #expect(names == ["Ada", "Grace"])
+            #expect(result.currentHistoryToken == store.currentHistoryToken)
+        }
+    }
+
+    @Test("A copy as of a time shows the records committed by then")
+    func copyAsOfTime() async throws {
+        let folder = TestFolder()
+        let people = try await recordTwoPeople(in: folder)
+        let cut = Date()
+        try await Task.sleep(for: .milliseconds(20))
+        let later = try await ContactsReplay(opening: .ledger(at: folder.path))
+        try later.run { try add([person("Alan", "Turing")], to: CNContactStore()) }
+        later.close()
+        let replay = try await ContactsReplay(opening: .copy(ofLedgerAt: folder.path, through: .time(cut)))
+        defer { replay.close() }
+        var seen: [String] = []
+        try replay.run {
+            try CNContactStore().enumerateContacts(with: CNContactFetchRequest(keysToFetch: nameKeys)) { contact, _ in
+                seen.append(contact.identifier)
+            }
+        }
+        #expect(Set(seen) == [people.ada, people.grace])
+    }
+}
