@@ -149,7 +149,7 @@ let package = Package(
             name: "ContactManagerExampleTests",
             dependencies: ["ContactsCompat"],
             path: "Examples/ContactManager",
-            exclude: ["Package.swift"],
+            exclude: ["Package.swift", "Sources/ContactsCompatPublicAPI"],
             sources: ["Sources/ContactManager", "Tests/ContactManagerTests"],
             swiftSettings: strict
         ),
