@@ -68,7 +68,7 @@ public final class ContactsReplay: Sendable {
         self.clientIdentifier = clientIdentifier
         bridge = ChangeBridge(store: opened.store)
         if case .ledger(let path, true) = source {
-            watcher = try JournalWatcher(ledgerAt: path, store: opened.store)
+            watcher = JournalWatcher(ledgerAt: path, store: opened.store)
         } else {
             watcher = nil
         }
