@@ -1,3 +1,4 @@
+import ContactsInterchange
 import ContactsLedger
 import Foundation
 import LedgerAudit
@@ -25,6 +26,57 @@ struct OutputTests {
         #expect(json.arrayValue?.count == 2)
         #expect(json.arrayValue?.first { $0["identifier"] == .string(ada) }?["imageData"] == .null)
         expectFailure(try work.run(["export", "--vcard-version", "5"]), 64, mentioning: "--vcard-version")
+    }
+
+    @Test("list --json, export and log --json over thousands of contacts write exactly the library's forms")
+    func largeOutputsMatchTheLibrary() throws {
+        let work = try WorkDirectory().initLedger()
+        let store = try ContactStore(ledgerAt: work.ledger, client: .fullAccess("test"), create: false)
+        // Several batches of the writers, records of different sizes, and text that needs escaping.
+        for batch in 0..<5 {
+            var request = SaveRequest()
+            for index in 0..<(batch * 400 + 1) {
+                var contact = MutableContact()
+                contact.givenName = index % 7 == 0 ? "Zoë \"\(index)\"" : "Given \(index)"
+                contact.familyName = "Family\n\(batch)"
+                contact.emailAddresses = [LabeledValue(label: Label.home, value: "p\(index)@example.com")]
+                contact.phoneNumbers = [
+                    LabeledValue(label: Label.phoneNumberMobile, value: PhoneNumber(stringValue: "+1 202 555 \(index)"))
+                ]
+                contact.note = "note \(index)"
+                request.add(contact, toContainerWithIdentifier: nil)
+            }
+            try store.execute(request)
+        }
+        var all = ContactFetchRequest(keysToFetch: [ContactKeySet.all])
+        all.unifyResults = false
+        var contacts: [Contact] = []
+        try store.enumerateContacts(with: all) { contact, _ in contacts.append(contact) }
+        #expect(contacts.count == 4_005)
+
+        let json = try work.succeed(["export", "--json"])
+        #expect(
+            Array(json.stdout.utf8) == JSONValue.array(contacts.map(ContactJSON.value(for:))).serializedBytes() + [0x0A]
+        )
+        let vCardKeys = VCardSerialization.descriptorForRequiredKeys().union([.note])
+        var request = ContactFetchRequest(keysToFetch: [vCardKeys])
+        request.unifyResults = false
+        var cards: [Contact] = []
+        try store.enumerateContacts(with: request) { contact, _ in cards.append(contact) }
+        #expect(
+            try work.succeed(["export"]).stdout
+                == String(decoding: try VCardSerialization.data(with: cards), as: UTF8.self))
+
+        let listed = try work.succeed(["list", "--json"]).json().arrayValue ?? []
+        var sorted = ContactFetchRequest(keysToFetch: [], sortOrder: .userDefault)
+        sorted.unifyResults = true
+        var order: [String] = []
+        try store.enumerateContacts(with: sorted) { contact, _ in order.append(contact.identifier) }
+        #expect(listed.map { $0["identifier"]?.stringValue ?? "" } == order)
+
+        let lines = try work.succeed(["log", "--json"]).stdout.split(separator: "\n").map(String.init)
+        let entries = try LedgerAuditor(ledgerAt: work.ledger).entries()
+        #expect(lines == entries.map { AuditJSON.value(for: $0).serialized() })
     }
 
     @Test("When output is not a terminal there are no escape codes and nothing extra on stderr")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("contacts-ledger search --phone: the locale's region")
+@Suite("contacts-ledger search --phone: the locale's region and partial numbers")
 struct PhoneRegionCommandTests {
     /// A ledger with Ada (+49 494 808 313), Cy (+43 494 808 313) and Bob (+1 202 555 0100).
     private struct Sample {
@@ -39,5 +39,16 @@ struct PhoneRegionCommandTests {
         #expect(try sample.search("1-202-555-0100", lang: "C.UTF-8").isEmpty)
         #expect(try sample.search("1-202-555-0100", lang: "C.UTF-8", region: "us") == [sample.bob])
         #expect(try sample.search("0494 808313", lang: "en_US.UTF-8", region: "de") == [sample.ada])
+    }
+
+    @Test("The last seven or more digits of a number find it, in any region")
+    func partialNumbers() throws {
+        let sample = try Sample()
+        for lang in ["de_DE.UTF-8", "en_US.UTF-8", "C.UTF-8"] {
+            #expect(try sample.search("4808313", lang: lang) == [sample.ada, sample.cy], "\(lang)")
+            #expect(try sample.search("494 808 313", lang: lang) == [sample.ada, sample.cy], "\(lang)")
+            #expect(try sample.search("555-0100", lang: lang) == [sample.bob], "\(lang)")
+            #expect(try sample.search("808313", lang: lang).isEmpty, "\(lang)")
+        }
     }
 }

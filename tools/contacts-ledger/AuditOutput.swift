@@ -15,6 +15,11 @@ final class AuditOutput {
     private var pager: Pager?
     private var buffer: [UInt8] = []
     private var count = 0
+    /// JSON lines, formatted a batch of records at a time on every processor.
+    private var jsonLines = ParallelText<AuditEntry>(weight: { max(1, $0.changes.count) }) { entry, _, output in
+        AuditJSON.write(entry, to: &output)
+        output.append(UInt8(ascii: "\n"))
+    }
     /// Whether a write failed: the reader (a pager quit early, `head`) is gone.
     private(set) var isClosed = false
 
@@ -30,7 +35,10 @@ final class AuditOutput {
 
     /// Writes one record of the audit log: a JSON line, or its text after a blank line.
     func write(_ entry: AuditEntry) {
-        add(json ? [AuditJSON.value(for: entry).serialized()] : AuditText.lines(entry))
+        guard json else { return add(AuditText.lines(entry)) }
+        count += 1
+        jsonLines.add(entry, to: &buffer)
+        if buffer.count >= Self.flushSize { flush() }
     }
 
     /// Writes one revision of a contact: a JSON line, or its text after a blank line.
@@ -50,6 +58,7 @@ final class AuditOutput {
 
     /// Writes what is gathered now (`log --follow` after each batch of new records).
     func flush() {
+        jsonLines.drain(to: &buffer)
         guard !buffer.isEmpty else { return }
         do { try StreamOutput.writeAll(buffer, to: STDOUT_FILENO) } catch { isClosed = true }
         buffer.removeAll(keepingCapacity: true)

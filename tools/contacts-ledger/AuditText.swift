@@ -122,8 +122,20 @@ enum AuditText {
         case .unlinkContact(let contact, let linked):
             return ["    unlink contact \(contact) from \(linked.joined(separator: ", "))"]
         case .undo(let reference): return ["    " + undone(reference)]
+        case .redacted(let contact, let kind):
+            return ["    [redacted] \(redactedVerbs[kind] ?? kind.rawValue) contact \(contact)"]
+        case .redaction(let reference):
+            let whose = reference.contactIdentifier.map { "contact \($0)'s operations in " } ?? ""
+            return [
+                "    \(reference.erased ? "erase" : "redact") \(whose)record \(reference.sequence): \(reference.reason)"
+            ]
         }
     }
+
+    /// The verb of a redacted operation's line, by what the operation did.
+    private static let redactedVerbs: [ContactRevision.Kind: String] = [
+        .created: "add", .updated: "update", .deleted: "delete",
+    ]
 
     /// What an undo undid, in words: `undoes record N (undelete)`, `undoes record N (revert)`, or
     /// `restores to sequence N`.
@@ -140,8 +152,9 @@ enum AuditText {
             Terminal.highlight("record \(entry.sequence) \(entry.hash.hex)"),
             "Author:  \(entry.author.isEmpty ? "(none)" : entry.author)",
             "Date:    \(RFC3339.string(from: entry.commitDate))",
-            "Request: \(entry.requestIdentifier.uuidString)", "",
-        ] + entry.changes.flatMap { lines($0) }
+            "Request: \(entry.requestIdentifier.uuidString)",
+        ] + (entry.redactionReason.map { ["Redacted: [redacted] \($0)"] } ?? []) + [""]
+            + entry.changes.flatMap { lines($0) }
     }
 
     /// One revision of a contact.
@@ -151,20 +164,25 @@ enum AuditText {
                 + RFC3339.string(from: revision.commitDate) + "  by "
                 + (revision.author.isEmpty ? "(none)" : revision.author)
                 + (revision.undoes.map { "  " + undone($0) } ?? "")
-        ] + revision.changes.flatMap { change($0, indent: "    ") }
+        ] + (revision.redactionReason.map { ["    [redacted] \($0)"] } ?? [])
+            + revision.changes.flatMap { change($0, indent: "    ") }
     }
 
     /// A difference between two points, with the words for added, changed and deleted contacts.
-    static func lines(_ diff: LedgerDiff, verbs: (String, String, String) = ("added", "changed", "deleted")) -> [String]
-    {
+    /// A contact in `redacted` gets a `[redacted] REASON` line under its own.
+    static func lines(
+        _ diff: LedgerDiff, verbs: (String, String, String) = ("added", "changed", "deleted"),
+        redacted: [String: String] = [:]
+    ) -> [String] {
         let width = max(verbs.0.count, verbs.1.count, verbs.2.count) + 2
         func pad(_ verb: String) -> String { verb.padding(toLength: width, withPad: " ", startingAt: 0) }
-        var lines = diff.added.map { pad(verbs.0) + $0.identifier + name($0) }
+        func note(_ identifier: String) -> [String] { redacted[identifier].map { ["    [redacted] \($0)"] } ?? [] }
+        var lines = diff.added.flatMap { [pad(verbs.0) + $0.identifier + name($0)] + note($0.identifier) }
         for changed in diff.changed {
             lines.append(pad(verbs.1) + changed.identifier)
-            lines += changed.changes.flatMap { change($0, indent: "    ") }
+            lines += note(changed.identifier) + changed.changes.flatMap { change($0, indent: "    ") }
         }
-        lines += diff.deleted.map { pad(verbs.2) + $0.identifier + name($0) }
+        lines += diff.deleted.flatMap { [pad(verbs.2) + $0.identifier + name($0)] + note($0.identifier) }
         return lines
     }
 }

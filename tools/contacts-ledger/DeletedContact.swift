@@ -29,6 +29,10 @@ enum DeletedContact {
     static func message(_ identifier: String, _ deletion: ContactRevision, atPoint: Bool) -> String {
         let author = deletion.author.isEmpty ? "no named author" : deletion.author
         let when = "record \(deletion.sequence) (\(RFC3339.string(from: deletion.commitDate))) by \(author)"
+        if let reason = deletion.redactionReason {
+            return "contact \(identifier) does not exist: it was deleted at \(when), and its values were redacted "
+                + "([redacted] \(reason))"
+        }
         let before = "`contacts-ledger show \(identifier) --as-of \(deletion.sequence - 1)` shows it as it was"
         if atPoint { return "contact \(identifier) did not exist at that point: it was deleted at \(when); \(before)" }
         return

@@ -42,7 +42,8 @@ struct DiffCommand: ToolCommand {
         if json {
             Terminal.json(AuditJSON.value(for: diff))
         } else {
-            Terminal.lines(AuditText.lines(diff))
+            let redacted = try auditor.redactedContacts(through: max(diff.fromSequence, diff.toSequence))
+            Terminal.lines(AuditText.lines(diff, redacted: redacted))
         }
     }
 }

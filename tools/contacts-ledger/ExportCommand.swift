@@ -49,33 +49,39 @@ struct ExportCommand: ToolCommand {
 
     func run(_ context: CommandContext) throws {
         let store = try context.openForReading(asOf: asOf)
-        var contacts: [Contact] = []
         let keys = json ? ContactKeySet.all : VCardSerialization.descriptorForRequiredKeys().union([.note])
+        let format: ContactStream.Format = json ? .json : .vCard(version)
+        var data: [UInt8] = []
+        var stream = output == nil ? .standardOutput(format) : ContactStream(format) { data += $0 }
+        // Values redacted by that point are missing from what is written: said on stderr.
+        let redacted = try RedactedContacts.reasons(context, asOf: asOf)
+        func write(_ contact: Contact, to stream: inout ContactStream) throws {
+            if let reason = redacted[contact.identifier] {
+                Terminal.errorLine("note: contact \(contact.identifier): [redacted] \(reason)")
+            }
+            try stream.write(contact)
+        }
         if identifiers.isEmpty {
             // Every contact as itself, linked or not: an export is what an import must give back.
             var request = ContactFetchRequest(keysToFetch: [keys])
             request.unifyResults = false
-            try store.enumerateContacts(with: request) { contact, _ in contacts.append(contact) }
+            try stream.writing { stream in
+                try store.forEachContactHoldingReadLocks(with: request) { try write($0, to: &stream) }
+            }
         } else {
-            contacts = try store.identifiers(identifiers).map {
-                try store.unifiedContact(withIdentifier: $0, keysToFetch: [keys])
+            let found = try store.identifiers(identifiers)
+            try stream.writing { stream in
+                for identifier in found {
+                    try write(try store.unifiedContact(withIdentifier: identifier, keysToFetch: [keys]), to: &stream)
+                }
             }
         }
-        let data: Data
-        if json {
-            data = Data(JSONValue.array(contacts.map(ContactJSON.value(for:))).serializedBytes() + [0x0A])
-        } else {
-            data = try VCardSerialization.data(with: contacts, version: version)
-        }
-        guard let output else {
-            try? StreamOutput.writeAll(Array(data), to: FileHandle.standardOutput.fileDescriptor)
-            return
-        }
+        guard let output else { return }
         do {
             // Written the way the ledger replaces its own files (a temporary file beside it, fsync,
             // rename, fsync of the directory), with the ledger's 0600: an export is personal data.
             // Foundation's atomic write on Linux leaves an empty directory in /tmp on every call.
-            try SystemFileSystem().replaceAtomically(output, with: Array(data), permissions: 0o600)
+            try SystemFileSystem().replaceAtomically(output, with: data, permissions: 0o600)
         } catch {
             throw CommandFailure(.cannotCreate, "cannot write \(output): \(error)")
         }

@@ -56,31 +56,23 @@ struct ListCommand: ToolCommand {
     func run(_ context: CommandContext) throws {
         let store = try context.openForReading(asOf: asOf)
         let keys: [any KeyDescriptor] = json ? [Self.listKeys] : ContactText.summaryKeys
-        var contacts: [Contact] = []
-        try store.enumerateContacts(with: ContactFetchRequest(keysToFetch: keys, sortOrder: sort)) { contact, _ in
-            contacts.append(contact)
+        let request = ContactFetchRequest(keysToFetch: keys, sortOrder: sort)
+        if json {
+            var stream = ContactStream.standardOutput(.json)
+            return try store.write(request, to: &stream)
         }
-        printContacts(contacts, json: json)
+        var contacts: [Contact] = []
+        try store.enumerateContacts(with: request) { contact, _ in contacts.append(contact) }
+        printContacts(contacts, json: false)
     }
 }
 
 /// Prints contacts as a JSON array, or one summary line each.
 func printContacts(_ contacts: [Contact], json: Bool) {
     if json {
-        // Written as bytes a contact at a time, a megabyte to a write, never as one value or
-        // String: a large address book is a hundred megabytes of JSON.
-        var bytes: [UInt8] = [UInt8(ascii: "[")]
-        bytes.reserveCapacity(1 << 21)
-        for (index, contact) in contacts.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            ContactJSON.write(contact, to: &bytes)
-            if bytes.count >= 1 << 20 {
-                try? StreamOutput.writeAll(bytes, to: STDOUT_FILENO)
-                bytes.removeAll(keepingCapacity: true)
-            }
-        }
-        bytes += "]\n".utf8
-        try? StreamOutput.writeAll(bytes, to: STDOUT_FILENO)
+        var stream = ContactStream.standardOutput(.json)
+        for contact in contacts { try? stream.write(contact) }
+        try? stream.finish()
     } else {
         Terminal.lines(contacts.map(ContactText.summary))
     }

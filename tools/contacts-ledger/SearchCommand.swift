@@ -10,7 +10,8 @@ struct SearchCommand: ToolCommand {
         every word of Q must begin a word of the contact's names or organization, ignoring case and
         accents; by email, the whole address, ignoring case; by phone, the digits, so a national number
         matches its international form in the region of --region (else $CONTACTS_LEDGER_REGION, else the
-        locale's). Give exactly one of the three. With --json, prints a JSON array of contacts like
+        locale's), and the last seven or more digits of a number, written without a prefix, find it in
+        any country. Give exactly one of the three. With --json, prints a JSON array of contacts like
         `list --json`.
 
         Options:

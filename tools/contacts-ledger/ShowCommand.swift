@@ -43,11 +43,14 @@ struct ShowCommand: ToolCommand {
                 throw DeletedContact.explain(error, identifier: identifier, ledger: context.ledger, asOf: asOf)
             }
         }
+        let redacted = try RedactedContacts.reasons(context, asOf: asOf)
         for (index, contact) in contacts.enumerated() {
             if json {
                 Terminal.json(ContactJSON.value(for: contact))
             } else {
-                Terminal.lines((index > 0 ? [""] : []) + ContactText.lines(contact))
+                Terminal.lines(
+                    (index > 0 ? [""] : []) + ContactText.lines(contact)
+                        + (redacted[contact.identifier].map { ["  [redacted] \($0)"] } ?? []))
             }
         }
     }

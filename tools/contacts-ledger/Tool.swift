@@ -17,7 +17,7 @@ enum Tool {
         DiffCommand.self, ReplayCommand.self, UndeleteCommand.self, RevertCommand.self, RestoreContactCommand.self,
         ClientsCommand.self, GrantCommand.self, RevokeCommand.self, AuthorizeCommand.self, DuplicatesCommand.self,
         MergeCommand.self, LinkCommand.self, UnlinkCommand.self, HelpCommand.self, CompletionCommand.self,
-        ManpageCommand.self,
+        ManpageCommand.self, RedactCommand.self, EraseCommand.self,
     ]
 
     /// The tool's version, which `--version` prints with the formats it writes.
@@ -278,6 +278,8 @@ enum Tool {
         case let error as UndoError:
             ([.contactMissing, .notAtPoint, .notDeleted].contains(error.code) ? .notFound : .failure, error.message)
         case let error as EventDecodingError: (.dataError, "a record cannot be decoded: \(error)")
+        case let error as RedactionError:
+            ([.recordMissing, .nothingToRedact].contains(error.code) ? .notFound : .failure, error.message)
         default: (.failure, "\(error)")
         }
     }

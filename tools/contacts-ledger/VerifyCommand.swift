@@ -14,12 +14,16 @@ struct VerifyCommand: ToolCommand {
         with the first problem's segment and offset when not. A torn final record above the head that
         HEAD and the snapshots record as durable, which opening the ledger for writing truncates, is
         reported but is not damage; a damaged record at or below that head, or a journal that ends
-        below it, is.
+        below it, is. A redacted record (`redact`, `erase`) is reported as `[redacted] record N: REASON`,
+        not as damage: its chain hash is the one it was committed with. One whose recorded redactions
+        all vouch for other bytes than it holds is damage (65); one that no recorded redaction names (a
+        copy restored to a point before the redaction was recorded) is reported with that note.
 
         Options:
           --digest SEQUENCE:HASH
                                A head digest written down earlier (by `digest`).
-          --json               Prints {"ok", "records", "contacts", "head": {"sequence", "hash"}, "tail"}.
+          --json               Prints {"ok", "records", "contacts", "head": {"sequence", "hash"}, "tail"},
+                               and "redacted": [{"sequence", "reason"}] when records are redacted.
         """
     static let valued: Set<String> = ["digest"]
     static let flags: Set<String> = ["json"]
@@ -47,15 +51,20 @@ struct VerifyCommand: ToolCommand {
             torn = "torn final record at \(location) (\(dropped) bytes, \(reason)); opening for writing truncates it"
         }
         if json {
-            Terminal.json([
-                "ok": true, "records": .integer(verified.records), "contacts": .integer(verified.contacts),
-                "head": AuditJSON.value(for: verified.head), "tail": .string(torn ?? "clean"),
-            ])
+            var pairs: [(String, JSONValue)] = [
+                ("ok", true), ("records", .integer(verified.records)), ("contacts", .integer(verified.contacts)),
+                ("head", AuditJSON.value(for: verified.head)), ("tail", .string(torn ?? "clean")),
+            ]
+            if !verified.redacted.isEmpty { pairs.append(("redacted", RedactedContacts.value(for: verified.redacted))) }
+            Terminal.json(.object(JSONObject(pairs)))
             return
         }
         Terminal.line(
             "\(Terminal.good("ok")): \(verified.records) records, \(verified.contacts) contacts, head "
                 + "\(verified.head.sequence) \(verified.head.hash.hex)")
         if let torn { Terminal.line("note: \(torn)") }
+        for (sequence, reason) in verified.redacted.sorted(by: { $0.key < $1.key }) {
+            Terminal.line("[redacted] record \(sequence): \(reason)")
+        }
     }
 }

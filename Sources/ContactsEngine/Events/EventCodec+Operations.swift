@@ -83,8 +83,8 @@ extension EventCodec {
             if sequence != 0 { encoder.appendVarint(field: Field.sequence.rawValue, value: sequence) }
             encoder.appendVarint(field: Field.kind.rawValue, value: UInt64(undoKind.rawValue))
             encoder.endMessage(message)
-        case .linkContacts, .unlinkContact:
-            encodeLink(operation, into: &encoder)
+        case .linkContacts, .unlinkContact: encodeLink(operation, into: &encoder)
+        case .redaction, .redacted: encodeRedaction(operation, into: &encoder)
         }
         return nil
     }
@@ -267,6 +267,7 @@ extension EventCodec {
         case .undo: try decodeUndo(from: &reader, appendingTo: &operations)
         case .linkContacts: try decodeLinkContacts(from: &reader, appendingTo: &operations)
         case .unlinkContact: try decodeUnlinkContact(from: &reader, appendingTo: &operations)
+        case .redaction: try decodeRedaction(from: &reader, appendingTo: &operations)
         }
     }
 

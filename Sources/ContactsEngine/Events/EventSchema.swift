@@ -37,6 +37,8 @@ package enum EventSchema {
         case linkContacts = 18
         /// A contact taken out of its link set.
         case unlinkContact = 19
+        /// A recorded redaction, or in a redacted record the stand-in for a removed operation.
+        case redaction = 20
     }
 
     /// ``LedgerOperation/addContact(identifier:containerIdentifier:createdBy:values:)``.
@@ -154,6 +156,26 @@ package enum EventSchema {
         case sequence = 1
         /// ``UndoKind``'s raw value.
         case kind = 2
+    }
+
+    /// ``LedgerOperation/redaction(_:)`` and ``LedgerOperation/redacted(_:)``: a stand-in has
+    /// `redactedKind`, `contactIdentifier` and, for an add, `containerIdentifier` and `createdBy`.
+    enum RedactionField: UInt32, CaseIterable {
+        /// The redacted record.
+        case sequence = 1
+        /// The contact whose operations were redacted (or that the stand-in's operation concerned).
+        case contactIdentifier = 2
+        case reason = 3
+        /// 0 or 1; absent means false.
+        case erased = 4
+        /// 32 bytes: SHA-256 of the payload the redaction left in the record.
+        case remainingDigest = 5
+        /// A stand-in only: ``RedactedKind``'s raw value, the field number of the operation removed.
+        case redactedKind = 6
+        /// A stand-in for an add only: the contact's container.
+        case containerIdentifier = 7
+        /// A stand-in for an add only: the client that created the contact.
+        case createdBy = 8
     }
 
     /// ``LedgerOperation/linkContacts(contactIdentifiers:)``.

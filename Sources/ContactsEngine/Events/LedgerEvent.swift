@@ -64,6 +64,11 @@ package indirect enum LedgerOperation: Sendable, Hashable {
     /// The record undoes another: the operations beside this one are the undo's effects, and
     /// this one names what they undo. The projection ignores it; the audit log shows it.
     case undo(kind: UndoKind, sequence: UInt64)
+    /// The owner redacted a recorded request (or one contact's operations in it); the projection
+    /// ignores it, the audit log shows it.
+    case redaction(RedactionNote)
+    /// In a redacted record, the stand-in for a contact operation whose content was removed.
+    case redacted(RedactedOperation)
 }
 
 /// What an undo does, and so what the sequence it names is.

@@ -152,13 +152,36 @@ extension LedgerState {
             putGrants(client, grants(of: client).union(contacts))
         case .revokeAccess(let client, let contacts):
             putGrants(client, grants(of: client).subtracting(contacts))
-        case .undo:
-            // Names what the record undoes; its effects are the record's other operations.
+        case .undo, .redaction:
+            // Names what the record undoes or redacted; its effects are the record's other operations.
             break
+        case .redacted(let standIn):
+            applyStandIn(standIn, sequence: sequence)
         case .linkContacts(let contacts):
             for contact in contacts { putLinks(contact, contacts.count > 1 ? contacts : []) }
         case .unlinkContact(let contact, _):
             unlink(contact)
+        }
+    }
+
+    /// Applies what a redacted operation still does. Only deleted contacts and superseded
+    /// revisions are redacted: a removed add creates its contact empty (later updates set every
+    /// value it had set), a removed update changes nothing that lasts, a removed delete still
+    /// removes its contact.
+    private mutating func applyStandIn(_ standIn: RedactedOperation, sequence: UInt64) {
+        let identifier = standIn.contactIdentifier
+        switch standIn.kind {
+        case .addContact where contact(identifier) == nil:
+            putContact(
+                identifier,
+                ContactState(
+                    values: ContactValues(), containerIdentifier: standIn.containerIdentifier,
+                    createdBy: standIn.createdBy, revision: sequence))
+        case .addContact, .updateContact:
+            break
+        case .deleteContact:
+            unlink(identifier)
+            deleteContact(identifier)
         }
     }
 

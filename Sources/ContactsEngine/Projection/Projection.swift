@@ -293,7 +293,7 @@ package struct Projection: LedgerState, Sendable {
     /// Decodes a journal record's payload, with an error naming the record.
     static func decode(_ record: JournalRecord) throws(ContactStoreError) -> LedgerEvent {
         do {
-            return try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+            return try EventCodec.decode(record.payload, schemaVersion: record.payloadSchemaVersion)
         } catch {
             throw ContactStoreError(
                 .dataAccessError, "record \(record.sequence) at \(record.location) cannot be decoded: \(error)")

@@ -410,10 +410,12 @@ extension Projection {
     ) throws(ContactStoreError) -> ReplayOperations {
         var operations = ReplayOperations()
         do throws(EventDecodingError) {
-            if keepingAddsEncoded && record.schemaVersion == EventCodec.currentSchemaVersion {
+            if keepingAddsEncoded && record.payloadSchemaVersion == EventCodec.currentSchemaVersion {
                 try EventCodec.decodeCurrent(record.payload, into: &operations)
             } else {
-                for operation in try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion).operations {
+                for operation in try EventCodec.decode(record.payload, schemaVersion: record.payloadSchemaVersion)
+                    .operations
+                {
                     operations.append(operation)
                 }
             }

@@ -51,6 +51,16 @@ struct ExactKeyIndex: Sendable {
         return slots.slots(of: id)
     }
 
+    /// The slots of every key that `accepts`, each key's sorted, one key after another: a scan
+    /// of the keys alone, for the rare query no key can be computed for.
+    func slots(ofKeysWhere accepts: ([UInt8]) -> Bool) -> [ContactSlot] {
+        var found: [ContactSlot] = []
+        for id in 0..<UInt32(keys.count) where !slots.isEmpty(id) {
+            if keys.withBytes(of: id, { accepts(Array($0)) }) { found += slots.slots(of: id) }
+        }
+        return found
+    }
+
     /// Whether a slot has a key.
     func contains(_ slot: ContactSlot, key: [UInt8]) -> Bool {
         guard let id = key.withUnsafeBufferPointer({ keys.find($0) }) else { return false }

@@ -53,6 +53,16 @@ struct IntegerKeyIndex: Sendable {
         sets.slots(of: bucket(of: key).map { heads[$0] } ?? SlotSets.emptyHead)
     }
 
+    /// The slots of every key that `accepts`, each key's sorted, one key after another: a scan
+    /// of the keys alone, for the rare query no key can be computed for (a number's end).
+    func slots(ofKeysWhere accepts: (UInt64) -> Bool) -> [ContactSlot] {
+        var found: [ContactSlot] = []
+        for (index, key) in keys.enumerated() where key != 0 && accepts(key) {
+            found += sets.slots(of: heads[index])
+        }
+        return found
+    }
+
     /// Whether a slot has a key.
     func contains(_ slot: ContactSlot, key: UInt64) -> Bool {
         sets.contains(slot, head: bucket(of: key).map { heads[$0] } ?? SlotSets.emptyHead)

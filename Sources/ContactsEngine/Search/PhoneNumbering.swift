@@ -199,6 +199,51 @@ enum PhoneNumbering {
         }
     }
 
+    /// The fewest digits a partial number (the end of a number) has to be matched by.
+    static let partialDigitsMin = 7
+
+    /// The national significant number of a query that can be the end of a number: written
+    /// without "+", an international prefix or a trunk prefix, with at least
+    /// ``partialDigitsMin`` digits; nil for any other query.
+    static func partialDigits(of text: String, dialing: PhoneDialing) -> [UInt8]? {
+        withDigits(of: text) { digits, international in
+            // A prefix moves the national number's start past the first digit.
+            guard !international, digits.count >= partialDigitsMin,
+                let reduced = reduce(digits, international: false, dialing: dialing), reduced.national.lowerBound == 0
+            else { return nil }
+            return Array(digits)
+        }
+    }
+
+    /// The key of the phone-endings index for a national number's last ``partialDigitsMin``
+    /// digits: nonzero, as the index's keys must be.
+    static func endingKey(lastDigits value: UInt64) -> UInt64 { value | 1 << 32 }
+
+    /// ``endingKey(lastDigits:)`` of the national number an integer phone key holds, or nil
+    /// when it has fewer than ``partialDigitsMin`` digits.
+    static func endingKey(ofIntegerKey key: UInt64) -> UInt64? {
+        // The key holds a 1 and then the digits: at least seven digits make it 10^7 or more.
+        let number = key >> 10
+        guard number >= 10_000_000 else { return nil }
+        return endingKey(lastDigits: number % 10_000_000)
+    }
+
+    /// ``endingKey(lastDigits:)`` of the national number a packed phone key holds (always
+    /// longer than an integer key, so it has seven digits).
+    static func endingKey(ofPacked packed: [UInt8]) -> UInt64 {
+        var digits: [UInt8] = []
+        for byte in packed.dropFirst(2) {
+            digits.append(byte >> 4)
+            if byte & 0xF != 0xF { digits.append(byte & 0xF) }
+        }
+        return endingKey(lastDigits: digits.suffix(partialDigitsMin).reduce(0) { $0 * 10 + UInt64($1) })
+    }
+
+    /// ``endingKey(lastDigits:)`` of a partial query's digits.
+    static func endingKey(ofDigits digits: [UInt8]) -> UInt64 {
+        endingKey(lastDigits: digits.suffix(partialDigitsMin).reduce(0) { $0 * 10 + UInt64($1 &- 0x30) })
+    }
+
     /// The key of a phone number's text as the phone index stores it, and its calling code;
     /// nil when the number has too few digits. Numbers that fit take the allocation-free
     /// ``PhoneKey/integerKey``; longer ones are packed into `packed`.

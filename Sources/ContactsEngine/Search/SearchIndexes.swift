@@ -61,7 +61,13 @@ import LedgerStorage
 ///    "0044 20 7946 0958" and "020 7946 0958" match each other; with "us",
 ///    "+1 (415) 555-0100", "1-415-555-0100" and "415-555-0100" do.
 /// 4. A number whose national significant number has fewer than three digits matches nothing.
-///    There is no suffix matching: "555-0100" does not find "415-555-0100".
+/// 5. A partial number, written without "+", an international prefix or a trunk prefix and of
+///    at least seven digits, also matches every number whose national significant number ends
+///    with it, whatever its calling code (``slots(endingWithPhoneNumber:numbersOf:)``): with
+///    "us", "555-0100" finds "+1 415 555 0100" and "79460958" finds "+44 20 7946 0958";
+///    "55-0100", of six digits, finds neither. No index is kept for it: such a query scans the
+///    phone index's keys (a few milliseconds a million numbers), so that replay, open and memory
+///    pay nothing for a query most address books never see.
 ///
 /// ## Costs
 ///
@@ -544,6 +550,43 @@ package struct SearchIndexes: Sendable {
         found.sort()
         SlotSetAlgebra.removeDuplicates(fromSorted: &found)
         return found
+    }
+
+    /// The slots of the contacts with a phone number matching the query, whole
+    /// (``slots(matchingPhoneNumber:)``) or, for a partial number, by its end
+    /// (``slots(endingWithPhoneNumber:numbersOf:)``), sorted ascending, without duplicates.
+    package func slots(matchingPhoneNumber query: String, numbersOf: (ContactSlot) -> [String]) -> [ContactSlot] {
+        let whole = slots(matchingPhoneNumber: query)
+        let ending = slots(endingWithPhoneNumber: query, numbersOf: numbersOf)
+        guard !ending.isEmpty else { return whole }
+        var found = whole + ending
+        found.sort()
+        SlotSetAlgebra.removeDuplicates(fromSorted: &found)
+        return found
+    }
+
+    /// The slots of the contacts with a phone number whose national significant number ends
+    /// with a partial number (rule 5 of the type's documentation), sorted ascending, without
+    /// duplicates; empty for a query that is not a partial number. A scan of the phone keys
+    /// narrows the contacts to those with a number of the same last seven digits; `numbersOf`
+    /// gives a slot's numbers, to check the rest of a longer query.
+    package func slots(
+        endingWithPhoneNumber query: String, numbersOf: (ContactSlot) -> [String]
+    ) -> [ContactSlot] {
+        guard let digits = PhoneNumbering.partialDigits(of: query, dialing: phoneDialing) else { return [] }
+        let ending = PhoneNumbering.endingKey(ofDigits: digits)
+        var candidates =
+            phones.slots(ofKeysWhere: { PhoneNumbering.endingKey(ofIntegerKey: $0) == ending })
+            + longPhones.slots(ofKeysWhere: { PhoneNumbering.endingKey(ofPacked: $0) == ending })
+        candidates.sort()
+        SlotSetAlgebra.removeDuplicates(fromSorted: &candidates)
+        guard digits.count > PhoneNumbering.partialDigitsMin else { return candidates }
+        return candidates.filter { slot in
+            numbersOf(slot).contains { number in
+                PhoneNumbering.key(for: number, dialing: phoneDialing)?.nationalNumber.reversed().starts(
+                    with: digits.reversed()) == true
+            }
+        }
     }
 
     /// Roughly the bytes the indexes hold, for the benchmark's memory report.

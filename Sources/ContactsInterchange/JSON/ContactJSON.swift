@@ -41,23 +41,37 @@ public enum ContactJSON {
     /// Appends the contact's object, exactly as ``value(for:)`` serializes compactly, to
     /// `output`, without building the value: for writing many contacts fast (`list --json`).
     public static func write(_ contact: Contact, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "{"))
-        var isFirst = true
+        let values = contact.values
+        var separator = UInt8(ascii: "{")
         for key in ContactKey.allCases where contact.isKeyAvailable(key) {
-            if !isFirst { output.append(UInt8(ascii: ",")) }
-            isFirst = false
-            JSONValue.writeString(ContactKeyTable[key].jsonKey, to: &output, asciiOnly: false)
-            output.append(UInt8(ascii: ":"))
-            write(key, of: contact, to: &output)
+            output.append(separator)
+            separator = UInt8(ascii: ",")
+            output += keyText.bytes[keyText.ranges[key.bitIndex]]
+            write(key, of: values, identifier: contact.identifier, to: &output)
         }
+        if separator == UInt8(ascii: "{") { output.append(separator) }
         output.append(UInt8(ascii: "}"))
     }
 
+    /// Every key's `"name":` text, written once rather than escaped again for every contact.
+    private static let keyText: (bytes: [UInt8], ranges: [Range<Int>]) = {
+        var bytes: [UInt8] = []
+        var ranges = [Range<Int>](repeating: 0..<0, count: ContactKey.allCases.count)
+        for key in ContactKey.allCases {
+            let start = bytes.count
+            JSONValue.writeString(ContactKeyTable[key].jsonKey, to: &bytes, asciiOnly: false)
+            bytes.append(UInt8(ascii: ":"))
+            ranges[key.bitIndex] = start..<bytes.count
+        }
+        return (bytes, ranges)
+    }()
+
     /// Writes one property: the common kinds directly, the others through their value.
-    private static func write(_ key: ContactKey, of contact: Contact, to output: inout [UInt8]) {
-        let values = contact.values
+    private static func write(
+        _ key: ContactKey, of values: ContactValues, identifier: String, to output: inout [UInt8]
+    ) {
         switch ContactKeyTable.kind(of: key) {
-        case .identifier: JSONValue.writeString(contact.identifier, to: &output, asciiOnly: false)
+        case .identifier: JSONValue.writeString(identifier, to: &output, asciiOnly: false)
         case .string: JSONValue.writeString(values[string: key], to: &output, asciiOnly: false)
         case .labeledPhoneNumbers:
             writeLabeled(values[phoneNumbers: key], to: &output) {
@@ -68,7 +82,7 @@ public enum ContactJSON {
                 JSONValue.writeString($0, to: &$1, asciiOnly: false)
             }
         case .imageDataAvailable: output += (values.imageDataAvailable ? "true" : "false").utf8
-        default: value(of: key, in: values, identifier: contact.identifier).write(to: &output)
+        default: value(of: key, in: values, identifier: identifier).write(to: &output)
         }
     }
 

@@ -100,7 +100,7 @@ extension JSONValue {
 
     /// Writes a string literal with the escapes JSON requires, copying the runs of bytes that
     /// need none as they are.
-    static func writeString(_ string: String, to output: inout [UInt8], asciiOnly: Bool) {
+    package static func writeString(_ string: String, to output: inout [UInt8], asciiOnly: Bool) {
         output.append(UInt8(ascii: "\""))
         if asciiOnly {
             for scalar in string.unicodeScalars { writeASCIIOnly(scalar, to: &output) }

@@ -7,25 +7,27 @@ import Foundation
 /// Every property is read only when its key is available, so a partial contact writes what it
 /// has and nothing traps. Lines end in CR LF and are folded at 75 octets, never inside a UTF-8
 /// character; a continuation line starts with one space.
-struct VCardWriter {
+package struct VCardWriter {
     /// The product identifier this package writes.
     static let productIdentifier = "-//ContactsLedger//ContactsLedger//EN"
 
     /// The longest physical line, in octets, without its line end (RFC 6350 §3.2).
     static let lineBytesMax = 75
 
-    let version: VCardVersion
+    package let version: VCardVersion
     private var output: [UInt8] = []
+    /// The line being put together, kept so that its capacity serves every line.
+    private var lineBytes: [UInt8] = []
     private var groupCounter = 0
 
-    init(version: VCardVersion) {
+    package init(version: VCardVersion) {
         self.version = version
     }
 
     private var isV4: Bool { version == .v4_0 }
 
     /// The bytes written so far.
-    var bytes: [UInt8] { output }
+    package var bytes: [UInt8] { output }
 
     // MARK: Lines
 
@@ -37,25 +39,36 @@ struct VCardWriter {
         return "item\(groupCounter)"
     }
 
-    /// Writes one content line; the value must already be escaped.
+    /// Writes one content line; the value must already be escaped. The line is put together as
+    /// bytes in a buffer the writer keeps, then folded into the output.
     private mutating func line(
         _ name: String, _ value: String, group: String? = nil, parameters: [Parameter] = []
     ) {
-        var text = ""
+        lineBytes.removeAll(keepingCapacity: true)
         if let group {
-            text += group + "."
+            lineBytes += group.utf8
+            lineBytes.append(UInt8(ascii: "."))
         }
-        text += name
+        lineBytes += name.utf8
         for parameter in parameters {
-            text += ";" + parameter.name + "=" + parameter.values.map(Self.parameterValue).joined(separator: ",")
+            lineBytes.append(UInt8(ascii: ";"))
+            lineBytes += parameter.name.utf8
+            lineBytes.append(UInt8(ascii: "="))
+            for (index, value) in parameter.values.enumerated() {
+                if index > 0 { lineBytes.append(UInt8(ascii: ",")) }
+                lineBytes += Self.parameterValue(value).utf8
+            }
         }
-        text += ":" + value
-        Self.fold(text, into: &output)
+        lineBytes.append(UInt8(ascii: ":"))
+        lineBytes += value.utf8
+        Self.fold(lineBytes, into: &output)
     }
 
     /// A parameter value: RFC 6868 caret escapes for `^`, `"` and line breaks, and double
     /// quotes around a value with `;`, `:` or `,`.
     static func parameterValue(_ value: String) -> String {
+        // Most values (type tokens, labels) have none of these characters and are kept whole.
+        guard value.utf8.contains(where: { Self.parameterSpecials.contains($0) }) else { return value }
         var encoded = String.UnicodeScalarView()
         var previousWasCR = false
         for scalar in value.unicodeScalars {
@@ -78,9 +91,11 @@ struct VCardWriter {
         return text
     }
 
-    /// Appends a line folded at 75 octets, never inside a UTF-8 character, ending in CR LF.
-    static func fold(_ line: String, into output: inout [UInt8]) {
-        let bytes = Array(line.utf8)
+    /// The bytes that make a parameter value need escapes or quotes.
+    private static let parameterSpecials: Set<UInt8> = Set("^\"\r\n;:,".utf8)
+
+    /// Appends a line's bytes folded at 75 octets, never inside a UTF-8 character, ending in CR LF.
+    static func fold(_ bytes: [UInt8], into output: inout [UInt8]) {
         var start = 0
         var limit = lineBytesMax
         while bytes.count - start > limit {
@@ -94,7 +109,8 @@ struct VCardWriter {
             limit = lineBytesMax - 1
         }
         output += bytes[start...]
-        output += [VCardBytes.cr, VCardBytes.lf]
+        output.append(VCardBytes.cr)
+        output.append(VCardBytes.lf)
     }
 
     /// The type parameters: in 3.0 one `type=` per token, as Apple writes them, with `pref`

@@ -116,7 +116,9 @@ package struct ClientView: Sendable {
             return contacts.filter(seen)
         case .unlinkContact(let contact, let linked):
             return ([contact] + linked).filter(seen)
-        case .undo:
+        case .redacted(let standIn):
+            return seen(standIn.contactIdentifier) ? [standIn.contactIdentifier] : []
+        case .undo, .redaction:
             return []
         }
     }

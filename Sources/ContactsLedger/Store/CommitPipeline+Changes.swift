@@ -19,7 +19,7 @@ extension CommitPipeline {
         var applied: [(JournalRecord, LedgerEvent)] = []
         do {
             try reader.forEach(from: from) { record in
-                let event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+                let event = try EventCodec.decode(record.payload, schemaVersion: record.payloadSchemaVersion)
                 applied.append((record, event))
             }
         } catch let error as StorageError {

@@ -506,7 +506,7 @@ extension CommitPipeline {
     /// touched that this client sees now, so that a request identifier learned elsewhere tells
     /// a client nothing it could not fetch (decision 0024).
     private func repeatedResult(of record: JournalRecord) throws -> SaveResult {
-        let event = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+        let event = try EventCodec.decode(record.payload, schemaVersion: record.payloadSchemaVersion)
         let affected = projectionLock.read {
             cell.read { projection, _ in
                 ClientView(client: client, access: access, in: projection).visibleIdentifiers(of: event, in: projection)

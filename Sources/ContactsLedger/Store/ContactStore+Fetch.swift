@@ -76,7 +76,24 @@ extension ContactStore {
     /// of the read locks: a record applied between selection and decoding could give a selected
     /// slot to a contact that the predicate, or the client's access, does not select.
     private func contacts(for request: ContactFetchRequest) throws -> [Contact] {
-        try readStateAndAccess { projection, indexes, access throws -> [Contact] in
+        var contacts: [Contact] = []
+        try visitContacts(for: request) { contacts.append($0) }
+        return contacts
+    }
+
+    /// Calls `body` with each contact the request selects, in its order, while the read locks are
+    /// held: for writing out every contact of one state (`list --json`, `export`) without holding
+    /// them all at once. The body must not call the store: it runs under its read locks.
+    package func forEachContactHoldingReadLocks(
+        with request: ContactFetchRequest, _ body: (Contact) throws -> Void
+    ) throws {
+        try visitContacts(for: request, body)
+    }
+
+    /// Selects, orders and decodes a request's contacts under one hold of the read locks, giving
+    /// each to `visit` as it is decoded.
+    private func visitContacts(for request: ContactFetchRequest, _ visit: (Contact) throws -> Void) throws {
+        try readStateAndAccess { projection, indexes, access throws in
             try checkCanRead(access)
             let keys = try keys(request.keysToFetch, access)
             var readable = ContactKeySet.all
@@ -84,16 +101,26 @@ extension ContactStore {
             let slots = try selectSlots(projection, indexes, request.predicate, access, readable: readable)
             let ordered = sort(slots, in: projection, by: request.sortOrder)
             if request.unifyResults && !projection.linksByContact.isEmpty {
-                return unifiedContacts(at: ordered, in: projection, keys: keys, access)
+                return try unifiedContacts(at: ordered, in: projection, keys: keys, access).forEach(visit)
             }
-            return ordered.compactMap { slot in
+            for slot in ordered {
                 guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: keys) else {
-                    return nil
+                    continue
                 }
-                return Contact(
-                    identifier: owner.identifier, limitedValues: state.values, availableKeys: keys,
-                    revision: state.revision)
+                try visit(
+                    Contact(
+                        identifier: owner.identifier, limitedValues: state.values, availableKeys: keys,
+                        revision: state.revision))
             }
+        }
+    }
+
+    /// The slots of the contacts with a number matching a phone query: the whole number's, and
+    /// those of the numbers it is the end of, when it is a partial number.
+    private static func phoneSlots(_ query: String, _ projection: Projection, _ indexes: SearchIndexes) -> [ContactSlot]
+    {
+        indexes.slots(matchingPhoneNumber: query) { slot in
+            projection.state(at: slot, keys: [.phoneNumbers])?.values.phoneNumbers.map(\.value.stringValue) ?? []
         }
     }
 
@@ -113,7 +140,7 @@ extension ContactStore {
         case .emailAddress(let address):
             slots = indexes.slots(matchingEmailAddress: address)
         case .phoneNumber(let number):
-            slots = indexes.slots(matchingPhoneNumber: number.stringValue)
+            slots = Self.phoneSlots(number.stringValue, projection, indexes)
         case .identifiers(let identifiers):
             slots = Array(Set(identifiers.compactMap { projection.slot(of: $0) })).sorted()
         case .group(let identifier):

@@ -205,7 +205,7 @@ extension ContactStore {
         guard sequence < last else { return }
         try forEachRecord(from: sequence + 1) { record in
             guard record.sequence <= last else { return false }
-            try body(record, try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion))
+            try body(record, try EventCodec.decode(record.payload, schemaVersion: record.payloadSchemaVersion))
             return record.sequence < last
         }
     }
@@ -304,7 +304,11 @@ private struct HistoryChanges {
             }
         case .unlinkContact(let contact, _):
             personLinks.append(.unlinkContact(identifier: contact))
-        case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .undo:
+        case .redacted(let standIn) where standIn.kind != .updateContact:
+            // A redacted add or delete still added or deleted its contact; its values are gone.
+            touch(standIn.contactIdentifier, existed: standIn.kind == .deleteContact) { $0.addedOrDeleted = true }
+        case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .undo, .redaction,
+            .redacted:
             break
         }
     }

@@ -93,7 +93,9 @@ extension LedgerEvent {
     /// The identifiers of the contacts, groups and clients the event touches, in order.
     package var affectedIdentifiers: [String] {
         var result: [String] = []
-        func add(_ identifier: String) { if !result.contains(identifier) { result.append(identifier) } }
+        // A set beside the list: a record can touch thousands of contacts.
+        var seen: Set<String> = []
+        func add(_ identifier: String) { if seen.insert(identifier).inserted { result.append(identifier) } }
         for operation in operations {
             switch operation {
             case .addContact(let identifier, _, _, _), .updateContact(let identifier, _, _, _),
@@ -116,6 +118,10 @@ extension LedgerEvent {
             case .unlinkContact(let contact, let linked):
                 add(contact)
                 linked.forEach(add)
+            case .redacted(let standIn):
+                add(standIn.contactIdentifier)
+            case .redaction(let note):
+                if !note.contactIdentifier.isEmpty { add(note.contactIdentifier) }
             case .undo:
                 break
             }

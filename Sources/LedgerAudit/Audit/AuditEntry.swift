@@ -53,6 +53,32 @@ public enum AuditChange: Sendable, Hashable {
     case unlinkContact(contactIdentifier: String, linkedIdentifiers: [String])
     /// The record is an undo: what it undoes. Its other changes are the undo's effects.
     case undo(UndoReference)
+    /// A contact operation whose content was redacted: the contact and what the operation did
+    /// to it; the record's ``AuditEntry/redactionReason`` says why.
+    case redacted(contactIdentifier: String, kind: ContactRevision.Kind)
+    /// The owner redacted a recorded request, or one contact's operations in it.
+    case redaction(RedactionReference)
+}
+
+/// A recorded redaction: which record, which contact's operations (nil: every contact's), why,
+/// and whether it was part of erasing the contact.
+public struct RedactionReference: Sendable, Hashable {
+    /// The redacted record.
+    public var sequence: UInt64
+    /// The contact whose operations were redacted, or nil when every contact's were.
+    public var contactIdentifier: String?
+    /// Why.
+    public var reason: String
+    /// Whether the redaction was part of erasing the contact.
+    public var erased: Bool
+
+    /// Creates a reference.
+    public init(sequence: UInt64, contactIdentifier: String?, reason: String, erased: Bool) {
+        self.sequence = sequence
+        self.contactIdentifier = contactIdentifier
+        self.reason = reason
+        self.erased = erased
+    }
 }
 
 /// What an undo undid: a deleted contact brought back, the inverse of a record, or a contact's
@@ -103,6 +129,8 @@ public struct AuditEntry: Sendable, Hashable {
 
     /// The identifiers of the contacts, groups and clients it touched.
     public var affectedIdentifiers: [String]
+    /// Why the record's content was redacted, or nil when it was not.
+    public var redactionReason: String? = nil
 }
 
 /// Which records the audit log shows; every condition given must hold.
@@ -161,6 +189,9 @@ public struct ContactRevision: Sendable, Hashable {
     /// What the record that made this revision undoes, when it is an undo (an undelete shows as
     /// a creation that undoes the delete).
     public var undoes: UndoReference?
+    /// Why the revision's values were redacted, or nil when they were not (a redacted revision
+    /// has no changes).
+    public var redactionReason: String? = nil
 }
 
 /// How one contact differs between two points of a ledger.
@@ -199,4 +230,15 @@ public struct LedgerInconsistency: Error, Sendable, Hashable, CustomStringConver
 
     /// One line naming the record and the problem.
     public var description: String { "record \(sequence) at \(location): \(reason)" }
+}
+
+extension ContactRevision.Kind {
+    /// The revision kind of the operation a redacted stand-in replaced.
+    init(_ kind: RedactedKind) {
+        switch kind {
+        case .addContact: self = .created
+        case .updateContact: self = .updated
+        case .deleteContact: self = .deleted
+        }
+    }
 }

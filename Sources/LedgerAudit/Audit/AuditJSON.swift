@@ -19,7 +19,10 @@ public enum AuditJSON {
     /// `requestAccess`, `grantAccess`, `revokeAccess`, `linkContacts` `{type, contacts}`,
     /// `unlinkContact` `{type, contact, linked}`, and `undo`, `{type, kind, sequence}`, which names what an undo
     /// undid: `kind` `undelete` or `revert` with the record undone, or `restore` with the point a
-    /// contact was brought back to). An undo's entry also has `undoes`, `{kind, sequence}`.
+    /// contact was brought back to). An undo's entry also has `undoes`, `{kind, sequence}`. A redacted
+    /// record's entry has `redacted`, `{reason}`, and each removed operation is `redacted`,
+    /// `{type, contact, kind}` (`kind` `created`, `updated` or `deleted`); a recorded redaction is
+    /// `redaction`, `{type, sequence, contact?, reason, erased}`.
     public static func value(for entry: AuditEntry) -> JSONValue {
         var pairs: [(String, JSONValue)] = [
             ("sequence", .integer(entry.sequence)), ("time", .string(RFC3339.string(from: entry.commitDate))),
@@ -28,8 +31,73 @@ public enum AuditJSON {
             ("affectedIdentifiers", .array(entry.affectedIdentifiers.map { .string($0) })),
             ("operations", .array(entry.changes.map(value(for:)))),
         ]
-        if let undoes = entry.undoes { pairs.append(("undoes", value(for: undoes))) }
+        pairs += optionalPairs(for: entry)
         return .object(JSONObject(pairs))
+    }
+
+    /// The keys of an entry after its operations, each present only when it applies.
+    private static func optionalPairs(for entry: AuditEntry) -> [(String, JSONValue)] {
+        var pairs: [(String, JSONValue)] = []
+        if let undoes = entry.undoes { pairs.append(("undoes", value(for: undoes))) }
+        if let reason = entry.redactionReason { pairs.append(("redacted", ["reason": .string(reason)])) }
+        return pairs
+    }
+
+    /// Appends ``value(for:)-(AuditEntry)``'s compact form to `output` without building the value:
+    /// the added and deleted contacts, most of a log's bytes, go straight through
+    /// ``ContactJSON/write(_:to:)``, and every other operation through its value.
+    public static func write(_ entry: AuditEntry, to output: inout [UInt8]) {
+        output += #"{"sequence":"#.utf8
+        output += String(entry.sequence).utf8
+        output += #","time":"#.utf8
+        JSONValue.writeString(RFC3339.string(from: entry.commitDate), to: &output, asciiOnly: false)
+        output += #","author":"#.utf8
+        JSONValue.writeString(entry.author, to: &output, asciiOnly: false)
+        output += #","requestId":""#.utf8
+        output += entry.requestIdentifier.uuidString.utf8
+        output += #"","hash":""#.utf8
+        output += entry.hash.hex.utf8
+        output += #"","affectedIdentifiers":["#.utf8
+        for (index, identifier) in entry.affectedIdentifiers.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(identifier, to: &output, asciiOnly: false)
+        }
+        output += #"],"operations":["#.utf8
+        for (index, change) in entry.changes.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            write(change, to: &output)
+        }
+        output.append(UInt8(ascii: "]"))
+        for (key, value) in optionalPairs(for: entry) {
+            output.append(UInt8(ascii: ","))
+            JSONValue.writeString(key, to: &output, asciiOnly: false)
+            output.append(UInt8(ascii: ":"))
+            value.write(to: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends one operation's compact form: a contact's add or delete without building its value.
+    private static func write(_ change: AuditChange, to output: inout [UInt8]) {
+        let type: String
+        let contact: Contact
+        var container: String?
+        switch change {
+        case .addContact(let added, let addedTo): (type, contact, container) = ("addContact", added, addedTo)
+        case .deleteContact(let deleted): (type, contact) = ("deleteContact", deleted)
+        default: return value(for: change).write(to: &output)
+        }
+        output += #"{"type":""#.utf8
+        output += type.utf8
+        output += #"","identifier":"#.utf8
+        JSONValue.writeString(contact.identifier, to: &output, asciiOnly: false)
+        if let container {
+            output += #","container":"#.utf8
+            JSONValue.writeString(container, to: &output, asciiOnly: false)
+        }
+        output += #","contact":"#.utf8
+        ContactJSON.write(contact, to: &output)
+        output.append(UInt8(ascii: "}"))
     }
 
     /// What an undo undid: `{kind, sequence}`.
@@ -99,6 +167,13 @@ public enum AuditJSON {
             return ["type": "unlinkContact", "contact": .string(contact), "linked": .array(linked.map { .string($0) })]
         case .undo(let reference):
             return ["type": "undo", "kind": .string(reference.kind.rawValue), "sequence": .integer(reference.sequence)]
+        case .redacted(let contact, let kind):
+            return ["type": "redacted", "contact": .string(contact), "kind": .string(kind.rawValue)]
+        case .redaction(let reference):
+            var pairs: [(String, JSONValue)] = [("type", "redaction"), ("sequence", .integer(reference.sequence))]
+            if let contact = reference.contactIdentifier { pairs.append(("contact", .string(contact))) }
+            pairs += [("reason", .string(reference.reason)), ("erased", .bool(reference.erased))]
+            return .object(JSONObject(pairs))
         }
     }
 
@@ -116,7 +191,7 @@ public enum AuditJSON {
 
     /// One revision of a contact: `{sequence, time, author, requestId, kind, changes}`, `kind`
     /// being `created`, `updated` or `deleted`, and `undoes`, `{kind, sequence}`, when the record
-    /// that made it is an undo.
+    /// that made it is an undo, and `redacted`, `{reason}`, when its values were redacted.
     public static func value(for revision: ContactRevision) -> JSONValue {
         var pairs: [(String, JSONValue)] = [
             ("sequence", .integer(revision.sequence)), ("time", .string(RFC3339.string(from: revision.commitDate))),
@@ -124,6 +199,7 @@ public enum AuditJSON {
             ("kind", .string(revision.kind.rawValue)), ("changes", value(for: revision.changes)),
         ]
         if let undoes = revision.undoes { pairs.append(("undoes", value(for: undoes))) }
+        if let reason = revision.redactionReason { pairs.append(("redacted", ["reason": .string(reason)])) }
         return .object(JSONObject(pairs))
     }
 

@@ -99,6 +99,10 @@ package struct AuditLens: Sendable {
             return sees(contact) ? operation : nil
         case .addGroup, .updateGroup, .addSubgroup, .removeSubgroup, .addContainer, .undo:
             return operation
+        case .redacted(let standIn):
+            return sees(standIn.contactIdentifier) ? operation : nil
+        case .redaction:
+            return nil
         case .setAuthorization(let client, _, _), .requestAccess(let client, _), .grantAccess(let client, _),
             .revokeAccess(let client, _):
             return client == clientIdentifier ? operation : nil

@@ -48,7 +48,7 @@ extension LedgerAuditor {
         AuditEntry(
             sequence: record.sequence, commitDate: record.commitDate, author: record.author,
             requestIdentifier: record.requestID, hash: record.hash, changes: event.operations.map(Self.change),
-            affectedIdentifiers: event.affectedIdentifiers)
+            affectedIdentifiers: event.affectedIdentifiers, redactionReason: record.redaction?.reason)
     }
 
     /// The newest `limit` records matching a filter, oldest first, read from the newest end: it

@@ -12,6 +12,11 @@ extension LedgerAuditor {
         public var recordsMatched: Int
         /// The first record whose re-execution did not give the recorded effects, if any.
         public var firstDivergence: Divergence?
+        /// The records committed to the scratch store as recorded rather than re-executed, since a
+        /// redaction took away what re-executing them needs (redacted records, recorded
+        /// redactions, and later records of a contact with a redacted operation), with the reason
+        /// of the redaction, or "" for a record that is not itself redacted.
+        public var carried: [UInt64: String] = [:]
     }
 
     /// A record whose re-execution gave other effects than the recorded ones.
@@ -49,6 +54,7 @@ extension LedgerAuditor {
         defer { scratch.close() }
         var matched = 0
         var divergence: Divergence?
+        var carry = RedactionCarry()
         // The scratch ledger has its own id, so its default container has another identifier:
         // requests name the default container as nil, and outcomes are compared in the source's terms.
         let sourceDefault = identity.ledgerID.uuidString
@@ -56,7 +62,9 @@ extension LedgerAuditor {
         try forEachEvent { record, event in
             let replayed: LedgerEvent?
             do {
-                replayed = try Self.reexecute(record, event, on: scratch, sourceDefaultContainer: sourceDefault)
+                replayed = try Self.reexecute(
+                    record, event, on: scratch, sourceDefaultContainer: sourceDefault,
+                    asRecorded: carry.carries(record, event))
             } catch {
                 divergence = Divergence(sequence: record.sequence, reason: "re-executing it failed: \(error)")
                 return false
@@ -76,7 +84,7 @@ extension LedgerAuditor {
             progress?(record.sequence, total)
             return true
         }
-        return ReplayCheck(recordsMatched: matched, firstDivergence: divergence)
+        return ReplayCheck(recordsMatched: matched, firstDivergence: divergence, carried: carry.carried)
     }
 
     /// Names the first differing operation of two lists.
@@ -115,16 +123,19 @@ extension LedgerAuditor {
 
     /// Rebuilds a record's request, executes it on the scratch store and returns the event it committed.
     private static func reexecute(
-        _ record: JournalRecord, _ event: LedgerEvent, on scratch: ContactStore, sourceDefaultContainer: String
+        _ record: JournalRecord, _ event: LedgerEvent, on scratch: ContactStore, sourceDefaultContainer: String,
+        asRecorded: Bool
     ) throws -> LedgerEvent? {
-        let storeLevel = event.operations.contains {
-            switch $0 {
-            case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .linkContacts,
-                .unlinkContact:
-                return true
-            default: return false
+        let storeLevel =
+            asRecorded
+            || event.operations.contains {
+                switch $0 {
+                case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .linkContacts,
+                    .unlinkContact:
+                    return true
+                default: return false
+                }
             }
-        }
         let before = scratch.headDigest.sequence
         if storeLevel {
             try scratch.commitOperations(event.operations, author: record.author, requestID: record.requestID)
@@ -221,7 +232,7 @@ extension LedgerAuditor {
             var cursor = try reader.records(from: 1)
             while let record = try cursor.next() {
                 do {
-                    _ = try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+                    _ = try EventCodec.decode(record.payload, schemaVersion: record.payloadSchemaVersion)
                 } catch {
                     damage = "record \(record.sequence) at \(record.location): payload cannot be decoded: \(error)"
                     break
@@ -338,7 +349,7 @@ private struct RebuiltRequest {
         case .undo(let kind, let sequence):
             request.markUndo(kind, of: sequence)
         case .addContact, .updateContact, .deleteContact, .addContainer, .setAuthorization, .requestAccess,
-            .grantAccess, .revokeAccess, .linkContacts, .unlinkContact:
+            .grantAccess, .revokeAccess, .linkContacts, .unlinkContact, .redacted, .redaction:
             break
         }
     }

@@ -38,7 +38,7 @@ public struct LedgerAuditor: Sendable {
     /// Decodes a record's event, naming the record if it cannot be.
     package static func event(of record: JournalRecord) throws -> LedgerEvent {
         do {
-            return try EventCodec.decode(record.payload, schemaVersion: record.schemaVersion)
+            return try EventCodec.decode(record.payload, schemaVersion: record.payloadSchemaVersion)
         } catch {
             throw LedgerInconsistency(
                 sequence: record.sequence, location: record.location, reason: "payload cannot be decoded: \(error)")
@@ -95,6 +95,14 @@ public struct LedgerAuditor: Sendable {
         case .linkContacts(let contacts): return .linkContacts(contactIdentifiers: contacts)
         case .unlinkContact(let contact, let linked):
             return .unlinkContact(contactIdentifier: contact, linkedIdentifiers: linked)
+        case .redacted(let standIn):
+            return .redacted(contactIdentifier: standIn.contactIdentifier, kind: ContactRevision.Kind(standIn.kind))
+        case .redaction(let note):
+            return .redaction(
+                RedactionReference(
+                    sequence: note.sequence,
+                    contactIdentifier: note.contactIdentifier.isEmpty ? nil : note.contactIdentifier,
+                    reason: note.reason, erased: note.erased))
         }
     }
 
@@ -141,12 +149,16 @@ public struct LedgerAuditor: Sendable {
         case .deleteContact(identifier, _, _, _, let last):
             kind = .deleted
             changes = propertyChanges(identifier, setKeys(last), last, ContactValues())
+        case .redacted(let standIn) where standIn.contactIdentifier == identifier:
+            kind = ContactRevision.Kind(standIn.kind)
+            changes = []
         default:
             return nil
         }
         return ContactRevision(
             sequence: record.sequence, commitDate: record.commitDate, author: record.author,
-            requestIdentifier: record.requestID, kind: kind, changes: changes, undoes: undoes)
+            requestIdentifier: record.requestID, kind: kind, changes: changes, undoes: undoes,
+            redactionReason: changes.isEmpty ? record.redaction?.reason : nil)
     }
 
     // MARK: Verification
@@ -161,6 +173,9 @@ public struct LedgerAuditor: Sendable {
         public var tail: JournalTail
         /// Contacts after replay.
         public var contacts: Int
+        /// The redacted records, by sequence, with the reason each was redacted: each one's
+        /// remaining payload is vouched for by a recorded redaction, which the chain covers.
+        public var redacted: [UInt64: String] = [:]
     }
 
     /// Checks every record's checksum, sequence and chain link, the saved digest if given, and
@@ -173,8 +188,19 @@ public struct LedgerAuditor: Sendable {
         try checkReadsEverything("verification")
         let verified = try reader.verify(against: digest)
         var projection = Projection(ledgerID: identity.ledgerID)
+        // A contact with a redacted operation has values replay no longer knows: its later
+        // operations cannot be compared with them.
+        var redacted: Set<String> = []
+        var witness = RedactionWitness()
         try forEachEvent { record, event in
+            witness.note(record, event)
             for operation in event.operations {
+                if case .redacted(let standIn) = operation { redacted.insert(standIn.contactIdentifier) }
+                if let contact = operation.contactIdentifier, redacted.contains(contact) {
+                    projection.apply(
+                        LedgerEvent(operations: [operation]), sequence: record.sequence, requestID: record.requestID)
+                    continue
+                }
                 if let problem = Self.inconsistency(of: operation, with: projection) {
                     throw LedgerInconsistency(sequence: record.sequence, location: record.location, reason: problem)
                 }
@@ -185,7 +211,8 @@ public struct LedgerAuditor: Sendable {
             return record.sequence < verified.head.sequence
         }
         return Verification(
-            head: verified.head, records: verified.records, tail: verified.tail, contacts: projection.contactCount)
+            head: verified.head, records: verified.records, tail: verified.tail, contacts: projection.contactCount,
+            redacted: try witness.check())
     }
 
     /// Why a recorded operation does not follow from the state before it, or nil if it does.
@@ -251,7 +278,8 @@ public struct LedgerAuditor: Sendable {
             if state.links(of: contact).filter({ $0 != contact }) != linked {
                 return "unlinks contact \(contact) from a link set replay does not reproduce"
             }
-        case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .undo:
+        case .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .undo, .redacted,
+            .redaction:
             break
         }
         return nil

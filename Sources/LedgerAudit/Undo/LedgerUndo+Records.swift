@@ -67,9 +67,15 @@ extension LedgerUndo {
         var found: RecordedDelete?
         try newestSegmentsFirst { records in
             for record in records.reversed() where PayloadSearch.mentions(record.payload, needles) {
-                for case .deleteContact(identifier, let container, let creator, let groups, let last)
-                    in try LedgerAuditor.event(of: record).operations
-                {
+                let operations = try LedgerAuditor.event(of: record).operations
+                for case .redacted(let standIn) in operations
+                where standIn.kind == .deleteContact && standIn.contactIdentifier == identifier {
+                    throw UndoError(
+                        .notRevertible,
+                        "contact \(identifier)'s deletion at record \(record.sequence) was redacted "
+                            + "([redacted] \(record.redaction?.reason ?? "")): its values are gone")
+                }
+                for case .deleteContact(identifier, let container, let creator, let groups, let last) in operations {
                     found = RecordedDelete(
                         sequence: record.sequence, containerIdentifier: container, createdBy: creator,
                         groupIdentifiers: groups, last: last)
@@ -82,15 +88,21 @@ extension LedgerUndo {
     }
 
     /// The operations that touch a contact (its adds, updates and deletes, its memberships, and
-    /// deletes of groups it was a member of) in the records after `start` through `end`, in order.
+    /// deletes of groups it was a member of) in the records after `start` through `end`, in order;
+    /// throws ``UndoError/Code/notRevertible`` when any operation of the contact up to `end` was redacted.
     func operations(on identifier: String, after start: UInt64, through end: UInt64) throws -> [LedgerOperation] {
         guard start < end else { return [] }
         let needles = PayloadSearch.needles(identifier)
         var operations: [LedgerOperation] = []
-        try store.forEachRecord(from: start + 1) { record in
+        // The records up to the point are read too, for redactions of the contact only: values
+        // redacted there must not come back from a later update's old side.
+        try store.forEachRecord(from: 1) { record in
             guard record.sequence <= end else { return false }
+            guard record.sequence > start || record.redaction != nil else { return true }
             if PayloadSearch.mentions(record.payload, needles) {
-                operations += try LedgerAuditor.event(of: record).operations.filter { Self.touches($0, identifier) }
+                let event = try LedgerAuditor.event(of: record)
+                try Self.refuseRedacted(event, of: identifier, in: record)
+                if record.sequence > start { operations += event.operations.filter { Self.touches($0, identifier) } }
             }
             return record.sequence < end
         }
@@ -114,6 +126,17 @@ extension LedgerUndo {
     }
 
     /// Whether an operation concerns the contact's values or memberships.
+    /// Throws when the record holds a redacted operation of the contact: its values there are
+    /// gone, and a walk back over it would bring back values the owner redacted.
+    static func refuseRedacted(_ event: LedgerEvent, of identifier: String, in record: JournalRecord) throws {
+        for case .redacted(let standIn) in event.operations where standIn.contactIdentifier == identifier {
+            throw UndoError(
+                .notRevertible,
+                "contact \(identifier)'s operation at record \(record.sequence) was redacted "
+                    + "([redacted] \(record.redaction?.reason ?? "")): its values at that point are gone")
+        }
+    }
+
     static func touches(_ operation: LedgerOperation, _ identifier: String) -> Bool {
         switch operation {
         case .addContact(let contact, _, _, _), .updateContact(let contact, _, _, _),

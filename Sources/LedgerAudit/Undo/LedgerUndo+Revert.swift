@@ -98,8 +98,10 @@ struct RevertPlan {
         case .removeMember(let contact, let group): invertMembership(contact, group, wasAdded: false)
         case .addSubgroup(let child, let parent): invertSubgroup(child, parent, wasAdded: true)
         case .removeSubgroup(let child, let parent): invertSubgroup(child, parent, wasAdded: false)
+        case .redacted(let standIn):
+            skipped.append(UndoSkip(identifier: standIn.contactIdentifier, reason: "redacted: its values are gone"))
         case .undo, .addContainer, .setAuthorization, .requestAccess, .grantAccess, .revokeAccess, .linkContacts,
-            .unlinkContact:
+            .unlinkContact, .redaction:
             break
         }
     }

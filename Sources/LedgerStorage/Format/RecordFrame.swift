@@ -8,15 +8,27 @@ public struct JournalEntry: Sendable, Hashable {
     public var author: String
     /// The version of the payload's own schema, so that upcasters know how to read it.
     public var schemaVersion: UInt16
-    /// The encoded batch of operations and their effects.
+    /// The encoded batch of operations and their effects; with a ``redaction``, what it left.
     public var payload: [UInt8]
+    /// Set only when a copy carries a redacted record over: the record is written in the redacted
+    /// form, and its chain hash covers the redaction's original digest and length.
+    public var redaction: RecordRedaction?
 
     /// Creates an entry.
-    public init(requestID: UUID = RandomUUID.make(), author: String, schemaVersion: UInt16, payload: [UInt8]) {
+    public init(
+        requestID: UUID = RandomUUID.make(), author: String, schemaVersion: UInt16, payload: [UInt8],
+        redaction: RecordRedaction? = nil
+    ) {
         self.requestID = requestID
         self.author = author
         self.schemaVersion = schemaVersion
         self.payload = payload
+        self.redaction = redaction
+    }
+
+    /// The bytes the record holds after its author: the payload, or its redacted form.
+    var storedPayloadBytes: Int {
+        redaction.map { $0.encoded(remaining: payload).count } ?? payload.count
     }
 }
 
@@ -32,14 +44,17 @@ public struct JournalRecord: Sendable, Hashable {
     public var author: String
     /// The payload's schema version.
     public var schemaVersion: UInt16
-    /// The encoded batch.
+    /// The encoded batch; for a redacted record, what the redaction left of it.
     public var payload: [UInt8]
-    /// SHA-256 of the payload.
+    /// SHA-256 of the payload the record was committed with (which the chain covers): for a
+    /// redacted record, the digest its redaction keeps, not that of ``payload``.
     public var payloadDigest: SHA256Digest
     /// The chain hash: SHA-256 over the previous hash, the envelope and the payload digest.
     public var hash: SHA256Digest
     /// Where the record's frame starts.
     public var location: LedgerLocation
+    /// Set when the record's payload was redacted: why, and what the chain still covers.
+    public var redaction: RecordRedaction? = nil
 
     /// The commit time as a `Date`.
     public var commitDate: Date { Date(timeIntervalSince1970: Double(commitMicroseconds) / 1_000_000) }
@@ -169,12 +184,17 @@ public enum RecordFrame {
         writer.writeVarint(UInt64(entry.schemaVersion))
         writer.writeVarint(UInt64(authorBytes))
         writer.write(bytes: entry.author.utf8)
-        writer.write(bytes: entry.payload)
+        if let redaction = entry.redaction {
+            writer.write(bytes: redaction.encoded(remaining: entry.payload))
+        } else {
+            writer.write(bytes: entry.payload)
+        }
         writer.overwrite(UInt32(writer.count - bodyStart), at: start)
         let hash = chainHash(
             previous: previousHash, sequence: sequence, commitMicroseconds: commitMicroseconds,
-            requestID: entry.requestID, schemaVersion: entry.schemaVersion, payloadBytes: entry.payload.count,
-            payloadDigest: SHA256.hash(entry.payload), author: entry.author)
+            requestID: entry.requestID, schemaVersion: entry.schemaVersion,
+            payloadBytes: entry.redaction?.originalPayloadBytes ?? entry.payload.count,
+            payloadDigest: entry.redaction?.originalPayloadDigest ?? SHA256.hash(entry.payload), author: entry.author)
         let crc = frameChecksum(writer.bytes, frameStart: start, bodyLength: writer.count - bodyStart)
         writer.overwrite(crc, at: start + 4)
         return hash
@@ -264,24 +284,40 @@ public enum RecordFrame {
             guard let author = String(validating: authorBytes, as: UTF8.self) else {
                 return .failure(DecodeFailure("record author is not UTF-8"))
             }
-            let payload = Array(try reader.readBytes(payloadLength))
-            let digest = SHA256.hash(payload)
+            let area = try reader.readBytes(payloadLength)
+            guard let (payload, redaction) = payloadAndRedaction(area, formatVersion: formatVersion) else {
+                return .failure(DecodeFailure("record \(sequence) has a malformed redacted payload"))
+            }
+            let digest = redaction?.originalPayloadDigest ?? SHA256.hash(payload)
             if let stored, stored.digest != digest {
                 return .failure(DecodeFailure("payload digest mismatch for sequence \(sequence)"))
             }
             let hash = chainHash(
                 previous: previousHash, sequence: sequence, commitMicroseconds: time, requestID: requestID,
-                schemaVersion: schema, payloadBytes: payloadLength, payloadDigest: digest, author: authorBytes)
+                schemaVersion: schema, payloadBytes: redaction?.originalPayloadBytes ?? payloadLength,
+                payloadDigest: digest, author: authorBytes)
             if let stored, stored.hash != hash {
                 return .failure(DecodeFailure("chain hash mismatch at sequence \(sequence)"))
             }
             return .success(
                 JournalRecord(
                     sequence: sequence, commitMicroseconds: time, requestID: requestID, author: author,
-                    schemaVersion: schema, payload: payload, payloadDigest: digest, hash: hash, location: location))
+                    schemaVersion: schema, payload: payload, payloadDigest: digest, hash: hash, location: location,
+                    redaction: redaction))
         } catch {
             return .failure(DecodeFailure(error.description))
         }
+    }
+
+    /// A payload area as the record holds it: the payload itself, or for a redacted record (format
+    /// version 2 only) what its redaction left and the redaction; nil when the redacted form is
+    /// malformed.
+    static func payloadAndRedaction(
+        _ area: ArraySlice<UInt8>, formatVersion: UInt16
+    ) -> ([UInt8], RecordRedaction?)? {
+        guard formatVersion != 1, RecordRedaction.isRedactedForm(area) else { return (Array(area), nil) }
+        guard case .success(let (redaction, remaining)) = RecordRedaction.decode(area) else { return nil }
+        return (remaining, redaction)
     }
 
     /// The sequence number stored in a body, read without any check beyond the bytes present

@@ -339,7 +339,7 @@ public final class Journal: @unchecked Sendable {
     }
 
     /// Opens the lock file and takes its exclusive flock, waiting up to `waitSeconds`.
-    private static func acquireLock(
+    static func acquireLock(
         _ paths: LedgerPaths, fileSystem: any FileSystem, waitSeconds: Double
     )
         throws(StorageError) -> OpenFile
@@ -616,9 +616,13 @@ final class JournalWriter: @unchecked Sendable {
             throw StorageError.limitExceeded(
                 what: "author bytes", limit: RecordFrame.authorBytesMax, actual: authorBytes)
         }
+        // A payload with the redacted form's marker would read back as a redacted record.
+        guard !RecordRedaction.isRedactedForm(entry.payload) else {
+            throw StorageError.invalidArgument("a payload may not start with the redacted form's marker")
+        }
         // Checked with the largest envelope, so that whether a record fits does not depend on the
         // sequence number it gets.
-        let bound = RecordFrame.bodyBytesBound(authorBytes: authorBytes, payloadBytes: entry.payload.count)
+        let bound = RecordFrame.bodyBytesBound(authorBytes: authorBytes, payloadBytes: entry.storedPayloadBytes)
         guard bound <= limits.recordBytesMax else {
             throw StorageError.limitExceeded(what: "record bytes", limit: limits.recordBytesMax, actual: bound)
         }
@@ -630,7 +634,7 @@ final class JournalWriter: @unchecked Sendable {
         nextSequence += 1
         let body = RecordFrame.bodyBytes(
             sequence: sequence, schemaVersion: entry.schemaVersion, authorBytes: authorBytes,
-            payloadBytes: entry.payload.count)
+            payloadBytes: entry.storedPayloadBytes)
         queue.append(
             Pending(
                 entry: entry, sequence: sequence, frameBytes: RecordFrame.frameHeaderBytes + body,

@@ -3,7 +3,8 @@ import Foundation
 extension LedgerDirectory {
     /// Creates a new ledger at `path` holding exactly these records, with the source's identity,
     /// sequence numbers, commit times, authors and request ids, so every chain hash (and so the
-    /// head digest) equals the source's. Returns the new ledger's head once it is on disk.
+    /// head digest) equals the source's; a redacted record is copied redacted, with its reason.
+    /// Returns the new ledger's head once it is on disk.
     ///
     /// The records must be a gapless prefix of one ledger's journal, starting at sequence 1.
     @discardableResult
@@ -26,7 +27,7 @@ extension LedgerDirectory {
             let receipt = try journal.appendAndWait(
                 JournalEntry(
                     requestID: record.requestID, author: record.author, schemaVersion: record.schemaVersion,
-                    payload: record.payload))
+                    payload: record.payload, redaction: record.redaction))
             guard receipt.hash == record.hash else {
                 throw StorageError.corruption(
                     location: record.location, reason: "the copy of record \(record.sequence) hashes differently")

@@ -278,6 +278,35 @@ struct EventCodecTests {
         }
     }
 
+    @Test("A recorded redaction and a stand-in encode to their checked-in golden bytes and back")
+    func goldenRedaction() throws {
+        // Event.operations (1) of 49 bytes: Operation.redaction (20, two-byte key a2 01) of 46 bytes:
+        // sequence (1) 3, contactIdentifier (2) "C", reason (3) "why", erased (4) 1, remainingDigest
+        // (5) the SHA-256 of no bytes; then one of 15 bytes: a stand-in, contactIdentifier (2) "C",
+        // redactedKind (6) 1 (an add), containerIdentifier (7) "K", createdBy (8) "me". Never edit
+        // these bytes.
+        let golden = """
+            0a 31 a2 01 2e 08 03 12 01 43 1a 03 77 68 79 20 01 2a 20
+            e3 b0 c4 42 98 fc 1c 14 9a fb f4 c8 99 6f b9 24 27 ae 41 e4 64 9b 93 4c a4 95 99 1b 78 52 b8 55
+            0a 0f a2 01 0c 12 01 43 30 01 3a 01 4b 42 02 6d 65
+            """
+        let event = LedgerEvent(operations: [
+            .redaction(
+                RedactionNote(
+                    sequence: 3, contactIdentifier: "C", reason: "why", erased: true, remainingDigest: SHA256.hash([]))),
+            .redacted(
+                RedactedOperation(kind: .addContact, contactIdentifier: "C", containerIdentifier: "K", createdBy: "me")),
+        ])
+        #expect(EventFixtures.hex(EventCodec.encode(event)) == golden.filter(\.isHexDigit))
+        #expect(try EventCodec.decode(EventFixtures.bytes(hex: golden), schemaVersion: 2) == event)
+        // A redaction that names no record, and a stand-in of a kind that is not a contact operation.
+        for damaged in ["0a 05 a2 01 02 12 00", "0a 05 a2 01 02 30 04"] {
+            #expect(throws: EventDecodingError.self) {
+                try EventCodec.decode(EventFixtures.bytes(hex: damaged), schemaVersion: 2)
+            }
+        }
+    }
+
     @Test("The golden bytes of every schema version decode to the fixed event")
     func goldenDecoding() throws {
         #expect(try EventCodec.decode(EventFixtures.bytes(hex: Self.goldenHexV2), schemaVersion: 2) == Self.goldenEvent)

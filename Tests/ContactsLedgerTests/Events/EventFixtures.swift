@@ -165,6 +165,16 @@ enum EventFixtures {
         .undo(kind: .undelete, sequence: 7), .undo(kind: .revert, sequence: 300), .undo(kind: .restore, sequence: 0),
         .linkContacts(contactIdentifiers: ["C1", "", "C2"]),
         .unlinkContact(contactIdentifier: "C1", linkedIdentifiers: ["C2", "C3"]),
+        .redaction(
+            RedactionNote(
+                sequence: 4, contactIdentifier: "C1", reason: "erasure", erased: true, remainingDigest: SHA256.hash([1])
+            )),
+        .redaction(
+            RedactionNote(sequence: 5, contactIdentifier: "", reason: "", erased: false, remainingDigest: .zero)),
+        .redacted(
+            RedactedOperation(kind: .addContact, contactIdentifier: "C1", containerIdentifier: "K1", createdBy: "app")),
+        .redacted(RedactedOperation(kind: .updateContact, contactIdentifier: "C1")),
+        .redacted(RedactedOperation(kind: .deleteContact, contactIdentifier: "C1")),
     ]
 
     /// Keeps the update's values to its keys, as a store records them.

@@ -154,4 +154,34 @@ struct AuditJSONTests {
                 "deleted": [],
             ])
     }
+
+    @Test("AuditJSON.write gives exactly the bytes of the entry's serialized value, for every operation")
+    func writeMatchesValue() throws {
+        let operations: [AuditChange] = [
+            .addContact(Self.contact("Ada \"Lovelace\"\n"), containerIdentifier: "K"),
+            .updateContact(identifier: "C", changes: [Self.change]), .deleteContact(Self.contact("Zoë")),
+            .addGroup(identifier: "G", name: "Friends", containerIdentifier: "K"),
+            .renameGroup(identifier: "G", oldName: "A", newName: "B"),
+            .deleteGroup(identifier: "G", name: "A", memberIdentifiers: ["C"]),
+            .addMember(contactIdentifier: "C", groupIdentifier: "G"),
+            .addContainer(Container(identifier: "K", name: "Local", type: .local)),
+            .setAuthorization(clientIdentifier: "app", status: .limited, notesEntitlement: false),
+            .grantAccess(clientIdentifier: "app", contactIdentifiers: ["C"]),
+            .linkContacts(contactIdentifiers: ["C", "D"]),
+            .undo(UndoReference(kind: .restore, sequence: 3)),
+            .redacted(contactIdentifier: "C", kind: .updated),
+            .redaction(RedactionReference(sequence: 4, contactIdentifier: "C", reason: "asked", erased: true)),
+        ]
+        for (index, change) in operations.enumerated() {
+            var entry = AuditEntry(
+                sequence: UInt64(index + 1), commitDate: Date(timeIntervalSince1970: 1_714_555_800.25),
+                author: "an \"author\"\t€", requestIdentifier: UUID(), hash: .zero,
+                changes: [change, .removeMember(contactIdentifier: "C", groupIdentifier: "G")],
+                affectedIdentifiers: ["C", "G\u{1}"])
+            if index % 2 == 1 { entry.redactionReason = "a \"reason\"" }
+            var bytes: [UInt8] = []
+            AuditJSON.write(entry, to: &bytes)
+            #expect(bytes == AuditJSON.value(for: entry).serializedBytes(), "operation \(index)")
+        }
+    }
 }
