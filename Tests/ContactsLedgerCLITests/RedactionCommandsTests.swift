@@ -97,6 +97,21 @@ struct RedactionCommandsTests {
         #expect(try work.succeed(["show", alice]).stdout.contains("Alice"))
     }
 
+    @Test("Erasing changes no leaf: the checkpoint of the records before it and their proofs stay the same")
+    func erasureKeepsTheTree() throws {
+        let (work, zeb, _, _) = try erasureLedger()
+        let before = try work.succeed(["checkpoint", "--size", "3"]).stdout
+        let proof = try work.succeed(["prove", "inclusion", "1", "--size", "3"]).stdout
+        let checkpoint = try work.write(before, to: "before.checkpoint")
+        try work.succeed(["erase", zeb, "--reason", "erasure request"])
+        #expect(try work.succeed(["checkpoint", "--size", "3"]).stdout == before)
+        let after = try work.succeed(["prove", "inclusion", "1", "--size", "3"]).stdout
+        #expect(after == proof, "the redacted record's leaf, path and root are the ones it had")
+        let proofFile = try work.write(after, to: "after.proof")
+        try work.succeed(["verify-proof", proofFile, "--checkpoint", checkpoint])
+        try work.succeed(["verify-proof", try work.write(proof, to: "before.proof"), "--checkpoint", checkpoint])
+    }
+
     @Test("redact: a current revision is refused, a superseded one is redacted; bad arguments are usage errors")
     func redact() throws {
         let (work, zeb, alice, _) = try erasureLedger()

@@ -43,7 +43,7 @@ enum Completion {
     static let globalOptions = ["--ledger", "--wait", "--region", "--help"]
 
     /// The options whose value is a file or directory.
-    static let pathOptions = ["--ledger", "--output", "--to"]
+    static let pathOptions = ["--ledger", "--output", "--to", "--sign", "--signature", "--checkpoint"]
 
     /// The first words of the commands (`group` once).
     static var topWords: [String] {

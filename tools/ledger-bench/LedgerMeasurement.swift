@@ -18,7 +18,8 @@ func residentBytes() -> Int {
 ///
 /// In order: open with the snapshot the builder's close wrote (time, and VmRSS before and after);
 /// search through the projection's indexes, and the same queries by a linear scan over the
-/// projection's contacts; fetches by identifier through the store (`FetchBench`); close; then,
+/// projection's contacts; fetches by identifier through the store (`FetchBench`); close; the
+/// Merkle tree's build, open and proofs (`ProofBench`); then,
 /// three times (once with `quick`), read and check the journal (`JournalReader.verify`) and
 /// replay it in full with `snapshots/` moved aside (`ContactStore(readingLedgerAt:)`, which then
 /// replays every record), reporting the medians.
@@ -39,6 +40,7 @@ struct LedgerMeasurement {
         if replayOnly { return try replays(into: &result, withReads: false) }
         try measureOpen(into: &result)
         if openOnly { return result }
+        result["merkle_tree"] = try ProofBench(path: path, quick: quick).run()
         return try replays(into: &result, withReads: true)
     }
 

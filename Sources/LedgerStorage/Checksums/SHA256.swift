@@ -41,7 +41,7 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
         var parsed = SHA256Digest.zero
         var index = 0
         for unit in utf8 {
-            guard let nibble = Self.nibbleValue(unit) else {
+            guard let nibble = HexText.nibble(unit) else {
                 return nil
             }
             let value = UInt64(nibble)
@@ -61,8 +61,8 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
         withUnsafeBytes { raw in
             String(unsafeUninitializedCapacity: 64) { buffer in
                 for (index, byte) in raw.enumerated() {
-                    buffer[2 * index] = Self.hexDigit(byte >> 4)
-                    buffer[2 * index + 1] = Self.hexDigit(byte & 0x0F)
+                    buffer[2 * index] = HexText.digit(byte >> 4)
+                    buffer[2 * index + 1] = HexText.digit(byte & 0x0F)
                 }
                 return 64
             }
@@ -88,19 +88,6 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let words = (word0.bigEndian, word1.bigEndian, word2.bigEndian, word3.bigEndian)
         return try Swift.withUnsafeBytes(of: words) { try body($0) }
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
-    }
-
-    private static func nibbleValue(_ unit: UInt8) -> UInt8? {
-        switch unit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): unit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): unit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): unit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

@@ -31,9 +31,20 @@ public struct HeadMarker: Sendable, Hashable {
 
     /// The file's bytes.
     public func encoded() -> [UInt8] {
-        var writer = ByteWriter(capacity: Self.encodedBytes)
-        writer.write(bytes: Self.magic)
-        writer.write(Self.formatVersion)
+        Self.encode(magic: Self.magic, ledgerID: ledgerID, head: head)
+    }
+
+    /// Decodes and checks a marker's bytes.
+    public static func decode(_ bytes: [UInt8]) -> Result<HeadMarker, DecodeFailure> {
+        decode(bytes, magic: magic, name: "HEAD").map { HeadMarker(ledgerID: $0.ledgerID, head: $0.head) }
+    }
+
+    /// The 72 bytes of a file that records a head, in the layout above with its own magic: `HEAD`'s,
+    /// and the header of `TREE` (``TreeFileHeader``).
+    static func encode(magic: [UInt8], ledgerID: UUID, head: HeadDigest) -> [UInt8] {
+        var writer = ByteWriter(capacity: encodedBytes)
+        writer.write(bytes: magic)
+        writer.write(formatVersion)
         writer.write(UInt16(0))
         writer.write(ledgerID)
         writer.write(head.sequence)
@@ -42,12 +53,14 @@ public struct HeadMarker: Sendable, Hashable {
         return writer.bytes
     }
 
-    /// Decodes and checks a marker's bytes.
-    public static func decode(_ bytes: [UInt8]) -> Result<HeadMarker, DecodeFailure> {
+    /// Decodes and checks the bytes of a file that records a head; errors name the file `name`.
+    static func decode(
+        _ bytes: [UInt8], magic: [UInt8], name: String
+    ) -> Result<(ledgerID: UUID, head: HeadDigest), DecodeFailure> {
         guard bytes.count == encodedBytes else {
-            return .failure(DecodeFailure("HEAD is \(bytes.count) bytes, not \(encodedBytes)"))
+            return .failure(DecodeFailure("\(name) is \(bytes.count) bytes, not \(encodedBytes)"))
         }
-        guard Array(bytes[0..<8]) == magic else { return .failure(DecodeFailure("HEAD has a bad magic")) }
+        guard Array(bytes[0..<8]) == magic else { return .failure(DecodeFailure("\(name) has a bad magic")) }
         let expected = CRC32C.checksum(bytes[0..<68])
         var reader = ByteReader(bytes, range: 8..<encodedBytes)
         do {
@@ -57,12 +70,12 @@ public struct HeadMarker: Sendable, Hashable {
             let sequence = try reader.readUInt64()
             let hash = try reader.readDigest()
             let stored = try reader.readUInt32()
-            guard CRC32C.mask(expected) == stored else { return .failure(DecodeFailure("HEAD checksum mismatch")) }
+            guard CRC32C.mask(expected) == stored else { return .failure(DecodeFailure("\(name) checksum mismatch")) }
             guard version == formatVersion else {
-                return .failure(DecodeFailure("HEAD format version \(version) is not supported"))
+                return .failure(DecodeFailure("\(name) format version \(version) is not supported"))
             }
-            guard reserved == 0 else { return .failure(DecodeFailure("HEAD's reserved field is not zero")) }
-            return .success(HeadMarker(ledgerID: id, head: HeadDigest(sequence: sequence, hash: hash)))
+            guard reserved == 0 else { return .failure(DecodeFailure("\(name)'s reserved field is not zero")) }
+            return .success((id, HeadDigest(sequence: sequence, hash: hash)))
         } catch {
             return .failure(DecodeFailure(error.description))
         }
