@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "LedgerAudit", targets: ["LedgerAudit"]),
         .library(name: "ContactsInterchange", targets: ["ContactsInterchange"]),
         .library(name: "LedgerStorage", targets: ["LedgerStorage"]),
+        .library(name: "ContactsCompat", targets: ["ContactsCompat"]),
         .executable(name: "contacts-ledger", targets: ["contacts-ledger"]),
         .executable(name: "ledger-bench", targets: ["ledger-bench"]),
     ],
@@ -81,6 +82,14 @@ let package = Package(
             dependencies: ["ContactsLedger", "ContactsEngine", "ContactsInterchange"],
             swiftSettings: strict
         ),
+        // The Contacts framework's own names (`CNContactStore`, `CNMutableContact`, ...) over the
+        // public API of ContactsLedger and LedgerAudit, for code written for the framework and
+        // for replay-based tests of it (decision 0028).
+        .target(
+            name: "ContactsCompat",
+            dependencies: ["ContactsLedger", "LedgerAudit"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "contacts-ledger",
             // LedgerStorageTesting for the test hook alone (CONTACTS_LEDGER_TEST_FAULTS, README).
@@ -90,7 +99,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ledger-bench",
-            dependencies: ["ContactsLedger", "ContactsEngine", "LedgerAudit", "LedgerStorage"],
+            dependencies: ["ContactsLedger", "ContactsEngine", "LedgerAudit", "LedgerStorage", "ContactsCompat"],
             path: "tools/ledger-bench",
             swiftSettings: strict
         ),
@@ -126,6 +135,22 @@ let package = Package(
         .testTarget(
             name: "ContactsLedgerCLITests",
             dependencies: ["ContactsEngine", "ContactsLedger", "LedgerAudit", "contacts-ledger"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ContactsCompatTests",
+            // contacts-ledger: another process that commits to a ledger a replay follows.
+            dependencies: ["ContactsCompat", "ContactsLedger", "LedgerAudit", "contacts-ledger"],
+            swiftSettings: strict
+        ),
+        // The guide's example (Documentation/Testing-with-ContactsCompat.md): the sources of the
+        // separate package under Examples/ContactManager, compiled and run here as one test module.
+        .testTarget(
+            name: "ContactManagerExampleTests",
+            dependencies: ["ContactsCompat"],
+            path: "Examples/ContactManager",
+            exclude: ["Package.swift", "Sources/ContactsCompatPublicAPI"],
+            sources: ["Sources/ContactManager", "Tests/ContactManagerTests"],
             swiftSettings: strict
         ),
     ]

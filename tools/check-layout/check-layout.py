@@ -13,6 +13,10 @@ import sys
 # layer, the checksum code, and the engine. Everything else is safe Swift.
 POINTER_HOMES = ("Sources/LedgerStorage/IO/", "Sources/LedgerStorage/Checksums/",
                  "Sources/CLedgerChecksums/", "Sources/CLedgerPrefetch/", "Sources/ContactsEngine/")
+# One file outside them names a pointer type without doing pointer work: the Contacts framework's
+# enumeration block takes `UnsafeMutablePointer<ObjCBool>` for its stop flag, and code written
+# for the framework must compile unchanged against ContactsCompat (decision 0028).
+POINTER_SIGNATURES = ("Sources/ContactsCompat/CNContactStore+Enumeration.swift",)
 POINTER = re.compile(r"Unsafe|unsafe(Mutable)?Address|unsafeBitCast")
 CHECKED = ("Package.swift", "Sources", "Migrations", "tools")
 MODIFIERS = (r"(?:public|package|internal|private|fileprivate|open|static|class|final|override|"
@@ -62,7 +66,7 @@ def main():
     for path in swift_files():
         with open(path, encoding="utf-8") as file:
             lines = file.read().split("\n")
-        if not path.startswith(POINTER_HOMES) and any(POINTER.search(line) for line in lines):
+        if not path.startswith(POINTER_HOMES) and path not in POINTER_SIGNATURES and any(POINTER.search(line) for line in lines):
             problems.append(f"{path}: pointer code outside {', '.join(POINTER_HOMES)}")
         if path.endswith(".swift"):
             problems.extend(long_functions(path, lines, limit))

@@ -12,6 +12,8 @@ struct Report {
     let memoryReadNanoseconds: Double
     /// The command-line section (``CLIBench``), when the tool was built beside the bench.
     var cli: [String: Any]?
+    /// The ContactsCompat section (``CompatBench``), on the first ledger.
+    var compat: [String: Any]?
 
     private func number(_ object: [String: Any], _ key: String) -> Double {
         (object[key] as? NSNumber)?.doubleValue ?? .nan
@@ -73,6 +75,10 @@ struct Report {
             bar("resident_bytes_per_contact", number(last.measured, "resident_bytes_per_contact"), atMost: 600)
         }
         bar("journal_bytes_per_add_vs_vcard", single.journalBytesPerAdd / vcardMean, atMost: 0.8)
+        for operation in CompatBench.Operation.allCases {
+            guard let entry = compat?[operation.rawValue] as? [String: Any] else { continue }
+            bar("compat_\(operation.rawValue)_vs_native", number(entry, "compat_vs_native"), atMost: 1.2)
+        }
         return result
     }
 
@@ -113,6 +119,7 @@ struct Report {
             "journal_bytes_per_add": single.journalBytesPerAdd,
             "vcard_bytes_per_contact": vcardMean,
             "cli": cli ?? NSNull(),
+            "compat": compat ?? NSNull(),
             "bars": bars(),
             "context": [
                 "record_bytes_typical": single.recordBytes,
@@ -177,6 +184,13 @@ struct Report {
                 "fetch by identifier p50 / p99 (us)",
                 "\(format(number(fetch, "p50_us"), 2)) / \(format(number(fetch, "p99_us"), 2)), "
                     + "\(format(number(fetch, "wrong"), 0)) of \(format(number(fetch, "fetches"), 0)) wrong")
+        }
+        for operation in CompatBench.Operation.allCases {
+            guard let entry = compat?[operation.rawValue] as? [String: Any] else { continue }
+            line(
+                "ContactsCompat \(operation.rawValue) p50 (us)",
+                "\(format(number(entry, "compat_p50_us"), 2)) vs native \(format(number(entry, "native_p50_us"), 2)) = "
+                    + "\(format(number(entry, "compat_vs_native"), 2))x")
         }
         line("journal bytes per add / vCard bytes", "\(format(single.journalBytesPerAdd, 0)) / \(format(vcardMean, 0))")
         lines.append("")

@@ -20,8 +20,8 @@ import LedgerStorage
 let usage = """
     usage: ledger-bench [--quick] [--table] [--dir DIRECTORY] [--keep] [--sizes N,N...] [--commit-only]
 
-    Measures commits, group commit, replay, open with a snapshot, search, fetch by identifier and
-    memory, and prints one JSON object on standard output (a table with --table).
+    Measures commits, group commit, replay, open with a snapshot, search, fetch by identifier,
+    memory, and the framework's names (ContactsCompat) beside the native API, and prints one JSON object on standard output (a table with --table).
 
       --quick          a small version of everything (ledgers of 1,000 and 2,000 contacts), in seconds
       --table          print a readable table instead of JSON
@@ -32,6 +32,9 @@ let usage = """
                        --quick 1000,2000); search and memory are measured on the last
       --commit-only    measure only the commit figures (single commits beside the fdatasync baseline,
                        and group commit), writing no generated ledgers
+      --measure-compat PATH
+                       run only the ContactsCompat section (the framework's names beside the native
+                       API) on one ledger written by an earlier --keep run
       --measure-cli PATH
                        run only the command-line section on one ledger written by an earlier --keep
                        run (its contacts and records are read from it)
@@ -70,6 +73,8 @@ struct Options {
     var commitOnly = false
     /// Run only the command-line section on this ledger.
     var measureCLI: String?
+    /// Run only the ContactsCompat section on this ledger.
+    var measureCompat: String?
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -94,6 +99,9 @@ struct Options {
             case "--measure-cli":
                 guard let value = rest.popFirst() else { throw UsageError("--measure-cli needs a path") }
                 measureCLI = value
+            case "--measure-compat":
+                guard let value = rest.popFirst() else { throw UsageError("--measure-compat needs a path") }
+                measureCompat = value
             case "--sizes":
                 guard let value = rest.popFirst(),
                     case let sizes = value.split(separator: ",").compactMap({ Int($0) }), !sizes.isEmpty,
@@ -180,6 +188,10 @@ do {
             .run())
         exit(0)
     }
+    if let path = options.measureCompat {
+        try printJSON(try await CompatBench(ledger: path, quick: options.quick).run())
+        exit(0)
+    }
     if let path = options.measureCLI {
         try printJSON(try cliFigures(ledger: path, contacts: nil, records: nil, quick: options.quick) ?? [:])
         exit(0)
@@ -224,6 +236,7 @@ do {
         options.commitOnly ? [] : options.sizes ?? (options.quick ? [1_000, 2_000] : [100_000, 1_000_000])
     var ledgers: [(built: LedgerBuilder.Built, measured: [String: Any])] = []
     var cli: [String: Any]?
+    var compat: [String: Any]?
     for (index, size) in sizes.enumerated() {
         progress("writing a ledger of \(size) contacts")
         let built = try await LedgerBuilder(
@@ -235,6 +248,8 @@ do {
         if index == 0 {
             progress("running contacts-ledger on the ledger of \(size) contacts")
             cli = try cliFigures(ledger: built.path, contacts: size, records: built.records, quick: options.quick)
+            progress("ContactsCompat beside the native API on the ledger of \(size) contacts")
+            compat = try await CompatBench(ledger: built.path, quick: options.quick).run()
         }
         if !options.keep { try? FileManager.default.removeItem(atPath: built.path) }
     }
@@ -242,7 +257,7 @@ do {
 
     let report = Report(
         quick: options.quick, single: single, groups: groups, vcardBytes: vcardBytes, ledgers: ledgers,
-        memoryReadNanoseconds: memoryReadNanoseconds, cli: cli)
+        memoryReadNanoseconds: memoryReadNanoseconds, cli: cli, compat: compat)
     if options.table {
         print(report.table())
     } else {

@@ -63,12 +63,18 @@ public struct Contact: Sendable, Hashable {
         self.revision = revision
     }
 
+    /// A contact that holds its identifier and no other key, as a change-history event names a
+    /// contact that may since have been deleted.
+    public init(identifier: String) {
+        self.init(identifier: identifier, values: ContactValues(), availableKeys: ContactKeySet(.identifier))
+    }
+
     /// Returns a mutable copy with the same identifier, available keys and revision, which
     /// remembers these values as the ones it started from.
     public func mutableCopy() -> MutableContact {
-        MutableContact(
-            identifier: identifier, values: values, availableKeys: availableKeys, base: values,
-            revision: revision)
+        // The values already hold nothing outside the available keys, so they are not cleared
+        // again: a copy per fetched contact is what the framework's names (ContactsCompat) pay.
+        MutableContact(identifier: identifier, limitedValues: values, availableKeys: availableKeys, revision: revision)
     }
 
     /// Stops the program unless the key is available.

@@ -7,8 +7,9 @@ public struct Group: Sendable, Hashable {
     /// The group's name.
     public let name: String
 
-    /// Creates a group value from stored state; a store or a decoder does this.
-    package init(identifier: String, name: String) {
+    /// Creates a group value from stored state; a store, a decoder, or a layer over the model
+    /// that names a group it did not fetch (a change-history event of the framework's names) does this.
+    public init(identifier: String, name: String) {
         self.identifier = identifier
         self.name = name
     }

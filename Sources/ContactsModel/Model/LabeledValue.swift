@@ -20,11 +20,12 @@ public struct LabeledValue<Value: Sendable & Hashable>: Sendable, Hashable {
         self.init(identifier: NewIdentifier.make(), label: label, value: value)
     }
 
-    /// Creates a labeled value with an identifier that already exists, when a store or a
-    /// decoder rebuilds one. Inlinable, so that a decoder in another module builds the labeled
-    /// values of a concrete type without looking up generic metadata for each one.
+    /// Creates a labeled value with an identifier that already exists, when a store, a decoder
+    /// or a layer over the model (the framework's names, in ContactsCompat) rebuilds one.
+    /// Inlinable, so that a decoder in another module builds the labeled values of a concrete
+    /// type without looking up generic metadata for each one.
     @inlinable
-    package init(identifier: String, label: String?, value: Value) {
+    public init(identifier: String, label: String?, value: Value) {
         self.identifier = identifier
         self.label = label
         self.value = value

@@ -54,11 +54,24 @@ public struct MutableContact: Sendable, Hashable {
         self.revision = revision
     }
 
-    /// Returns an immutable copy with the same identifier, available keys and revision.
+    /// Creates a mutable copy of values that hold nothing outside the available keys (a
+    /// contact's own, which always include the identifier), starting from them, without
+    /// clearing them again.
+    package init(
+        identifier: String, limitedValues values: ContactValues, availableKeys: ContactKeySet, revision: UInt64
+    ) {
+        assert(availableKeys.contains(.identifier) && values == values.keeping(availableKeys))
+        self.identifier = identifier
+        self.availableKeys = availableKeys
+        self.values = values
+        self.base = values
+        self.revision = revision
+    }
+
+    /// Returns an immutable copy with the same identifier, available keys and revision; the
+    /// values hold only available keys (every setter checks its key), so they are not cleared again.
     public func copy() -> Contact {
-        Contact(
-            identifier: identifier, values: values, availableKeys: availableKeys,
-            revision: revision)
+        Contact(identifier: identifier, limitedValues: values, availableKeys: availableKeys, revision: revision)
     }
 
     /// Stops the program unless the key is available.

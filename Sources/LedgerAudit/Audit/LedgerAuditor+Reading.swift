@@ -38,12 +38,17 @@ extension LedgerAuditor {
         let event = try Self.event(of: record)
         let seen = lens.map { LedgerEvent(operations: $0.visible(event.operations)) } ?? event
         if seen.operations.isEmpty { return nil }
-        let affected = seen.affectedIdentifiers
-        if let identifier, !affected.contains(identifier) { return nil }
-        return AuditEntry(
+        let entry = Self.entry(record, seen)
+        if let identifier, !entry.affectedIdentifiers.contains(identifier) { return nil }
+        return entry
+    }
+
+    /// The audit entry of a record whose event, as the reader may see it, is `event`.
+    static func entry(_ record: JournalRecord, _ event: LedgerEvent) -> AuditEntry {
+        AuditEntry(
             sequence: record.sequence, commitDate: record.commitDate, author: record.author,
-            requestIdentifier: record.requestID, hash: record.hash, changes: seen.operations.map(Self.change),
-            affectedIdentifiers: affected, redactionReason: record.redaction?.reason)
+            requestIdentifier: record.requestID, hash: record.hash, changes: event.operations.map(Self.change),
+            affectedIdentifiers: event.affectedIdentifiers, redactionReason: record.redaction?.reason)
     }
 
     /// The newest `limit` records matching a filter, oldest first, read from the newest end: it
@@ -119,5 +124,20 @@ extension LedgerAuditor {
                 }
             }
         }
+    }
+}
+
+extension ContactStore {
+    /// The audit entries of the records this store holds, oldest first, from `sequence` on, as
+    /// the owner sees them: the audit log of a store that has no directory to open a
+    /// ``LedgerAuditor`` on (an in-memory store, or a copy of a recording), so that a test can
+    /// read what the code it ran saved.
+    public func auditEntries(from sequence: UInt64 = 1) throws -> [AuditEntry] {
+        var entries: [AuditEntry] = []
+        try forEachRecord(from: sequence) { record in
+            entries.append(LedgerAuditor.entry(record, try LedgerAuditor.event(of: record)))
+            return true
+        }
+        return entries
     }
 }
