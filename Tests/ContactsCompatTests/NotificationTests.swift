@@ -50,6 +50,32 @@ struct NotificationTests {
         #expect(info[CNNotificationOriginationExternally] == nil)
     }
 
+    @Test("A burst of saves is posted in order, every saved contact named once")
+    func burstOfSaves() async throws {
+        let replay = try await ContactsReplay()
+        defer { replay.close() }
+        let people = (0..<40).map { person("Person\($0)", "Burst") }
+        let last = try #require(people.last)
+        let (stream, continuation) = AsyncStream<[String]>.makeStream()
+        let token = NotificationCenter.default.addObserver(forName: .CNContactStoreDidChange, object: nil, queue: nil) {
+            note in
+            continuation.yield(note.userInfo?[CNNotificationSaveIdentifiersKey] as? [String] ?? [])
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        try replay.run {
+            let store = CNContactStore()
+            for contact in people { try add([contact], to: store) }
+        }
+        // Other tests save at the same time; their contacts are left out.
+        let ours = Set(people.map(\.identifier))
+        var named: [String] = []
+        for await identifiers in stream {
+            named += identifiers.filter(ours.contains)
+            if named.contains(last.identifier) { break }
+        }
+        #expect(named == people.map(\.identifier))
+    }
+
     @Test("A commit by another process, the command-line tool, is read and posted as external")
     func otherProcess() async throws {
         let folder = TestFolder()
