@@ -18,11 +18,34 @@ import Foundation
 /// Names keys to fetch, like the framework's `CNKeyDescriptor`: the key constants
 /// (`CNContactGivenNameKey`, ...) and the descriptors that formatters and
 /// ``CNContactVCardSerialization`` return.
-public protocol CNKeyDescriptor {}
+public protocol CNKeyDescriptor {
+    /// The contact keys the descriptor names; throws ``CNError/Code/unauthorizedKeys`` when it
+    /// names none. The store asks each descriptor rather than casting it to each type it knows:
+    /// a fetch asks for a few keys every time, and the casts cost more than the fetch's lookup.
+    func _contactKeys() throws(CNError) -> ContactKeySet
+}
 
-extension String: CNKeyDescriptor {}
-extension NSString: CNKeyDescriptor {}
-extension ContactKeySet: CNKeyDescriptor {}
+extension CNKeyDescriptor {
+    /// A descriptor of a type the framework does not know names no key.
+    public func _contactKeys() throws(CNError) -> ContactKeySet {
+        throw CNError(.unauthorizedKeys, "\(type(of: self)) is not a contact key descriptor")
+    }
+}
+
+extension String: CNKeyDescriptor {
+    /// The key the string names.
+    public func _contactKeys() throws(CNError) -> ContactKeySet { ContactKeySet(try CompatKeys.key(self)) }
+}
+
+extension NSString: CNKeyDescriptor {
+    /// The key the string names.
+    public func _contactKeys() throws(CNError) -> ContactKeySet { ContactKeySet(try CompatKeys.key(self as String)) }
+}
+
+extension ContactKeySet: CNKeyDescriptor {
+    /// The set itself.
+    public func _contactKeys() throws(CNError) -> ContactKeySet { self }
+}
 
 /// The name of the exception the framework raises when a property is read that was not fetched;
 /// here the program stops with this name and the key in its message.
@@ -35,20 +58,9 @@ enum CompatKeys {
     static func keys(_ descriptors: [any CNKeyDescriptor]) throws(CNError) -> ContactKeySet {
         var keys = ContactKeySet(.identifier)
         for descriptor in descriptors {
-            keys.formUnion(try Self.keys(of: descriptor))
+            keys.formUnion(try descriptor._contactKeys())
         }
         return keys
-    }
-
-    /// The keys one descriptor names; strings, the common case, are tried first.
-    private static func keys(of descriptor: any CNKeyDescriptor) throws(CNError) -> ContactKeySet {
-        switch descriptor {
-        case let string as String: return ContactKeySet(try key(string))
-        case let set as ContactKeySet: return set
-        case let string as NSString: return ContactKeySet(try key(string as String))
-        default:
-            throw CNError(.unauthorizedKeys, "\(type(of: descriptor)) is not a contact key descriptor")
-        }
     }
 
     /// Every key by its string: one hash lookup, where `ContactKey(rawValue:)` compares the

@@ -8,16 +8,18 @@ public let CNNotificationOriginationExternally = "CNNotificationOriginationExter
 /// The user-info key of the identifiers a save of this app changed.
 public let CNNotificationSaveIdentifiersKey = "CNNotificationSaveIdentifiersKey"
 
-/// Reposts a store's `contactStoreDidChange` as `CNContactStoreDidChange`, in order, on a queue
-/// of its own, so that an observer may fetch or save through the store, as the framework lets it.
+/// Reposts a store's changes as `CNContactStoreDidChange`, in order, on a queue of its own, so
+/// that an observer may fetch or save through the store, as the framework lets it.
 ///
-/// The store's notification only queues the change; the queue posts what has gathered when it
-/// runs, consecutive changes of the same origin in one notification (the framework, too, posts
-/// one notification for several changes). A save therefore costs its caller one append, and a
-/// burst of saves a few notifications rather than one each.
+/// The bridge reads the store's change stream (``ContactStore/changes()``), which costs a save
+/// one hand-over, rather than observing the store's own notification, whose observer would run
+/// inside every save's notification. Changes are gathered for two milliseconds and posted
+/// together, consecutive changes of the same origin in one notification (the framework, too,
+/// posts one notification for several changes), so that a burst of saves is a few
+/// notifications, not one per save.
 final class ChangeBridge: @unchecked Sendable {
-    /// The observer of the native notification; removed by ``stop()``.
-    private let token: any NSObjectProtocol
+    /// The task that reads the store's changes; cancelled by ``stop()``.
+    private let reading: Task<Void, Never>
 
     /// One change as the store reported it.
     private struct Change: Sendable {
@@ -31,23 +33,26 @@ final class ChangeBridge: @unchecked Sendable {
         let state = Mutex<(changes: [Change], scheduled: Bool)>(([], false))
     }
 
+    /// How long the queue waits after a change before it posts, gathering the changes that follow.
+    private static let gathering = DispatchTimeInterval.milliseconds(2)
+
     /// Starts reposting the changes of `store`.
     init(store: ContactStore) {
         let queue = DispatchQueue(label: "ContactsCompat.CNContactStoreDidChange")
         let pending = Pending()
-        token = NotificationCenter.default.addObserver(forName: .contactStoreDidChange, object: store, queue: nil) {
-            note in
-            let info = note.userInfo ?? [:]
-            let change = Change(
-                external: info[ContactStoreChangeKey.originatedExternally] as? Bool ?? false,
-                identifiers: info[ContactStoreChangeKey.affectedIdentifiers] as? [String] ?? [],
-                authors: info[ContactStoreChangeKey.authors] as? [String] ?? [])
-            let schedules = pending.state.withLock { state in
-                state.changes.append(change)
-                defer { state.scheduled = true }
-                return !state.scheduled
+        let changes = store.changes()
+        reading = Task.detached {
+            for await change in changes {
+                let gathered = Change(
+                    external: change.origin == .otherProcess, identifiers: change.affectedIdentifiers,
+                    authors: change.authors)
+                let schedules = pending.state.withLock { state in
+                    state.changes.append(gathered)
+                    defer { state.scheduled = true }
+                    return !state.scheduled
+                }
+                if schedules { queue.asyncAfter(deadline: .now() + Self.gathering) { Self.post(pending) } }
             }
-            if schedules { queue.async { Self.post(pending) } }
         }
     }
 
@@ -88,5 +93,5 @@ final class ChangeBridge: @unchecked Sendable {
     }
 
     /// Stops reposting.
-    func stop() { NotificationCenter.default.removeObserver(token) }
+    func stop() { reading.cancel() }
 }

@@ -223,15 +223,16 @@ package final class CommitPipeline: @unchecked Sendable {
     /// Reads the state (whose own indexes are empty) and its search indexes, brought up to it,
     /// under the read locks. Both are read where they lie (``ProjectionCell/read(_:)``).
     ///
-    /// A read that does not look at the indexes says so with `usingIndexes: false`: a read-only
-    /// open replays without building them, and only the first read that uses them waits for
-    /// the build, so that `show` or `export` never pays for a search it does not make.
+    /// A read that does not look at the indexes says so with `usingIndexes: false`: it neither
+    /// waits for the indexes to catch up with the last save (a fetch by identifier right after a
+    /// save) nor, in a read-only store, for their build (the first read that uses them builds
+    /// them), so that `show` or `export` never pays for a search it does not make.
     package func readState<R>(
         usingIndexes: Bool = true, _ body: (borrowing Projection, borrowing SearchIndexes) throws -> R
     ) rethrows -> R {
         if usingIndexes { buildDeferredIndexes() }
         return try projectionLock.read {
-            catchUpIndexes()
+            if usingIndexes { catchUpIndexes() }
             return try indexLock.read { try cell.read(body) }
         }
     }
