@@ -28,7 +28,8 @@ struct LogFollower {
     func run(_ output: AuditOutput) throws {
         Self.allowInterruption()
         output.flush()
-        let watcher = JournalWatcher(directory: auditor.reader.paths.root + "/journal")
+        let polling = !(ProcessInfo.processInfo.environment[Self.pollVariable] ?? "").isEmpty
+        let watcher = JournalWatcher(ledgerAt: auditor.reader.paths.root, polling: polling)
         var last = after
         while !output.isClosed {
             watcher.wait()
@@ -46,49 +47,10 @@ struct LogFollower {
 
     /// Unblocks the signals that end it (Ctrl-C, `kill`, a closed terminal, a closed pipe), which
     /// a process may inherit blocked from the one that started it.
-    private static func allowInterruption() {
+    static func allowInterruption() {
         var signals = sigset_t()
         sigemptyset(&signals)
         for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&signals, signal) }
         sigprocmask(SIG_UNBLOCK, &signals, nil)
-    }
-}
-
-/// Waits for a change in a directory: with inotify when the system has it, else for a quarter
-/// of a second.
-final class JournalWatcher {
-    private let descriptor: Int32
-
-    /// Watches `directory` for files written, created or moved in.
-    init(directory: String) {
-        #if os(Linux)
-            let polling = !(ProcessInfo.processInfo.environment[LogFollower.pollVariable] ?? "").isEmpty
-            var descriptor = polling ? -1 : inotify_init1(Int32(IN_CLOEXEC))
-            let mask = UInt32(IN_MODIFY) | UInt32(IN_CREATE) | UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)
-            if descriptor >= 0, inotify_add_watch(descriptor, directory, mask) < 0 {
-                close(descriptor)
-                descriptor = -1
-            }
-            self.descriptor = descriptor
-        #else
-            descriptor = -1
-        #endif
-    }
-
-    deinit {
-        if descriptor >= 0 { close(descriptor) }
-    }
-
-    /// Returns after a change, or after a while in any case (a change inotify missed, such as a
-    /// journal replaced by a restore, is then still seen).
-    func wait() {
-        guard descriptor >= 0 else {
-            usleep(250_000)
-            return
-        }
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, 1000) > 0 else { return }
-        var events = [UInt8](repeating: 0, count: 4096)
-        _ = read(descriptor, &events, events.count)
     }
 }

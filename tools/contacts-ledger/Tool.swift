@@ -18,6 +18,7 @@ enum Tool {
         ClientsCommand.self, GrantCommand.self, RevokeCommand.self, AuthorizeCommand.self, DuplicatesCommand.self,
         MergeCommand.self, LinkCommand.self, UnlinkCommand.self, HelpCommand.self, CompletionCommand.self,
         ManpageCommand.self,
+        ServeCommand.self,
     ]
 
     /// The tool's version, which `--version` prints with the formats it writes.
