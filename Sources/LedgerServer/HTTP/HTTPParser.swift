@@ -53,11 +53,14 @@ enum HTTPParser {
 
     /// Parses a complete head (without its blank line) and returns the request and its body's length.
     static func parse(_ head: ArraySlice<UInt8>, limits: HTTPLimits) throws(HTTPError) -> (HTTPRequest, Int) {
-        guard let text = String(validating: head, as: UTF8.self) else {
-            throw HTTPError(400, "malformedRequest", "the request's header is not UTF-8")
-        }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? line.dropLast() : line
+        // Split as bytes: a String holds "\r\n" as one character, which no split on "\n" finds.
+        var lines: [Substring] = []
+        for bytes in head.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            let line = bytes.last == 0x0D ? bytes.dropLast() : bytes
+            guard let text = String(validating: line, as: UTF8.self) else {
+                throw HTTPError(400, "malformedRequest", "the request's header is not UTF-8")
+            }
+            lines.append(Substring(text))
         }
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let first = lines.first else { throw HTTPError(400, "malformedRequest", "the request line is empty") }
