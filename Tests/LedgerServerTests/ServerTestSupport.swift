@@ -134,7 +134,7 @@ final class RawClient {
 }
 
 /// A ledger in a temporary directory, served in-process on a free port.
-final class ServedLedger {
+final class ServedLedger: Sendable {
     let directory: String
     let ledger: String
     let store: ContactStore
