@@ -81,11 +81,17 @@ final class RawClient {
         return response
     }
 
-    /// Reads a stream's head, then its events until `count` have arrived (or the connection ends).
+    private var streamHead: RawResponse?
+
+    /// Reads a stream's head (the first time), then its events until `count` have arrived (or
+    /// the connection ends).
     func readEvents(count: Int) -> (RawResponse?, [(event: String, data: String)]) {
-        guard fill(until: { Self.headEnd($0) != nil }), let end = Self.headEnd(pending) else { return (nil, []) }
-        let head = Self.parseHead(Array(pending[..<end]))
-        pending.removeFirst(end)
+        if streamHead == nil {
+            guard fill(until: { Self.headEnd($0) != nil }), let end = Self.headEnd(pending) else { return (nil, []) }
+            streamHead = Self.parseHead(Array(pending[..<end]))
+            pending.removeFirst(end)
+        }
+        let head = streamHead
         var events: [(String, String)] = []
         while events.count < count {
             guard fill(until: { Self.find([0x0A, 0x0A], in: $0) != nil }), let split = Self.find([0x0A, 0x0A], in: pending)

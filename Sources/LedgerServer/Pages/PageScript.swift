@@ -1,7 +1,5 @@
-/// The pages' script.
-enum PageScript {
-    static let core = ""
-    static let contacts = ""
-    static let audit = ""
-    static let tools = ""
-}
+/// The pages' script, plain JavaScript in four parts (the shared helpers, the contacts, the
+/// audit, and the tools: time travel, verify and the picker), served as one file. It builds the
+/// pages from the JSON API with DOM calls and text nodes only, never from HTML strings, so a
+/// contact's values can never become markup.
+enum PageScript {}
