@@ -49,10 +49,24 @@ extension PageScript {
             clearTimeout(timer);
             timer = setTimeout(() => { offset = 0; load(); }, 120);
           });
+          search.addEventListener("keydown", (event) => {
+            if (event.key === "ArrowDown") { event.preventDefault(); list.querySelector("a")?.focus(); }
+          });
+          list.addEventListener("keydown", (event) => moveFocus(event, list, search));
           if (!params.asOf) onCommit(() => load());
           await load();
           search.focus();
         };
+
+        function moveFocus(event, list, search) {
+          if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+          const links = [...list.querySelectorAll("a")];
+          const index = links.indexOf(document.activeElement);
+          if (index < 0) return;
+          event.preventDefault();
+          const next = index + (event.key === "ArrowDown" ? 1 : -1);
+          if (next < 0) search.focus(); else links[Math.min(next, links.length - 1)].focus();
+        }
 
         function drawRows(list, contacts, params) {
           list.replaceChildren(...contacts.map((contact) => {

@@ -39,6 +39,7 @@ enum PageStyle {
           border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--fg);
           min-width: 0; max-width: 100%; }
         input[type=search] { width: 100%; font-size: 1.05rem; }
+        .row input[type=search] { flex: 1 1 220px; width: auto; }
         button { padding: 6px 12px; border-radius: 6px; border: 1px solid var(--accent); background: var(--panel);
           color: var(--accent); cursor: pointer; }
         button.primary { background: var(--accent); color: var(--accent-fg); }
