@@ -31,6 +31,7 @@ public final class LedgerServer: Sendable {
 
     private let http: HTTPServer
     private let configuration: Configuration
+    private let application: ServerApplication
 
     /// Serves the ledger at `path` through `store` (the ledger's writer, or a read-only store,
     /// whose writes are refused); listening starts here, serving with ``start()``.
@@ -42,9 +43,16 @@ public final class LedgerServer: Sendable {
         self.configuration = configuration
         let application = ServerApplication(
             store: store, ledgerPath: path, token: configuration.token, defaultAuthor: configuration.defaultAuthor)
+        self.application = application
         http = try HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits) {
             application.handle($0)
         }
+    }
+
+    /// Answers a request as a connection would, without a socket: for a program that carries
+    /// requests its own way, and for timing the answers alone.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        application.handle(request)
     }
 
     /// The port the server listens on.

@@ -162,7 +162,7 @@ def picker(driver, wait):
     driver.get(BASE + "/#/picker/com.example.notes")
     search = wait.until(EC.presence_of_element_located((By.ID, "picker-search")))
     search.send_keys("a")
-    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#picker-list input[type=checkbox]")) >= 2)
+    wait.until(lambda d: sorted(texts(d, "#picker-list .name")) == ["Ada Lovelace", "Alan Turing"])
     boxes = driver.find_elements(By.CSS_SELECTOR, "#picker-list input[type=checkbox]")
     picked = [boxes[0].get_attribute("value"), boxes[1].get_attribute("value")]
     boxes[0].send_keys(Keys.SPACE)

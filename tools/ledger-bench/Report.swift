@@ -12,6 +12,8 @@ struct Report {
     let memoryReadNanoseconds: Double
     /// The command-line section (``CLIBench``), when the tool was built beside the bench.
     var cli: [String: Any]?
+    /// The web server's section (``ServerBench``), measured on the last ledger.
+    var server: [String: Any]?
 
     private func number(_ object: [String: Any], _ key: String) -> Double {
         (object[key] as? NSNumber)?.doubleValue ?? .nan
@@ -113,6 +115,7 @@ struct Report {
             "journal_bytes_per_add": single.journalBytesPerAdd,
             "vcard_bytes_per_contact": vcardMean,
             "cli": cli ?? NSNull(),
+            "server": server ?? NSNull(),
             "bars": bars(),
             "context": [
                 "record_bytes_typical": single.recordBytes,

@@ -19,6 +19,7 @@ import LedgerStorage
 
 let usage = """
     usage: ledger-bench [--quick] [--table] [--dir DIRECTORY] [--keep] [--sizes N,N...] [--commit-only]
+                        [--measure-server PATH]
 
     Measures commits, group commit, replay, open with a snapshot, search, fetch by identifier and
     memory, and prints one JSON object on standard output (a table with --table).
@@ -35,6 +36,10 @@ let usage = """
       --measure-cli PATH
                        run only the command-line section on one ledger written by an earlier --keep
                        run (its contacts and records are read from it)
+      --measure-server PATH
+                       run only the web server section on one ledger written by an earlier --keep run
+                       (it commits contacts to it): the list's first page, search as you type and a
+                       contact's page timed at the server, and 64 readers while a writer commits
       --measure-ledger PATH [--measure-search | --measure-open-only | --measure-replay-only]
                        measure one ledger written by an earlier --keep run (open, memory, read,
                        replay, and search and fetches with --measure-search; only the open with
@@ -70,6 +75,8 @@ struct Options {
     var commitOnly = false
     /// Run only the command-line section on this ledger.
     var measureCLI: String?
+    /// Run only the web server section on this ledger.
+    var measureServer: String?
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -94,6 +101,9 @@ struct Options {
             case "--measure-cli":
                 guard let value = rest.popFirst() else { throw UsageError("--measure-cli needs a path") }
                 measureCLI = value
+            case "--measure-server":
+                guard let value = rest.popFirst() else { throw UsageError("--measure-server needs a path") }
+                measureServer = value
             case "--sizes":
                 guard let value = rest.popFirst(),
                     case let sizes = value.split(separator: ",").compactMap({ Int($0) }), !sizes.isEmpty,
@@ -180,6 +190,10 @@ do {
             .run())
         exit(0)
     }
+    if let path = options.measureServer {
+        try printJSON(try ServerBench(ledger: path, quick: options.quick).run())
+        exit(0)
+    }
     if let path = options.measureCLI {
         try printJSON(try cliFigures(ledger: path, contacts: nil, records: nil, quick: options.quick) ?? [:])
         exit(0)
@@ -224,6 +238,7 @@ do {
         options.commitOnly ? [] : options.sizes ?? (options.quick ? [1_000, 2_000] : [100_000, 1_000_000])
     var ledgers: [(built: LedgerBuilder.Built, measured: [String: Any])] = []
     var cli: [String: Any]?
+    var server: [String: Any]?
     for (index, size) in sizes.enumerated() {
         progress("writing a ledger of \(size) contacts")
         let built = try await LedgerBuilder(
@@ -236,13 +251,17 @@ do {
             progress("running contacts-ledger on the ledger of \(size) contacts")
             cli = try cliFigures(ledger: built.path, contacts: size, records: built.records, quick: options.quick)
         }
+        if index == sizes.count - 1 {
+            progress("serving the ledger of \(size) contacts")
+            server = try ServerBench(ledger: built.path, quick: options.quick).run()
+        }
         if !options.keep { try? FileManager.default.removeItem(atPath: built.path) }
     }
     progress("done")
 
     let report = Report(
         quick: options.quick, single: single, groups: groups, vcardBytes: vcardBytes, ledgers: ledgers,
-        memoryReadNanoseconds: memoryReadNanoseconds, cli: cli)
+        memoryReadNanoseconds: memoryReadNanoseconds, cli: cli, server: server)
     if options.table {
         print(report.table())
     } else {

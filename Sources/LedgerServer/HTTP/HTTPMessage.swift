@@ -18,6 +18,31 @@ public struct HTTPRequest: Sendable {
     /// The body (empty without `Content-Length`).
     public var body: [UInt8] = []
 
+    /// A request as a client would send it, for answering without a socket
+    /// (``LedgerServer/respond(to:)``); the target is split and decoded as the parser does.
+    public init(
+        method: String, target: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []
+    ) throws(HTTPError) {
+        let (path, query) = try RequestTarget.split(target)
+        self.init(
+            method: method, target: target, path: path, query: query, version: "HTTP/1.1",
+            headers: headers.map { ($0.name.lowercased(), $0.value) }, body: body)
+    }
+
+    /// A request from its parsed parts.
+    init(
+        method: String, target: String, path: String, query: [String: String], version: String,
+        headers: [(name: String, value: String)], body: [UInt8] = []
+    ) {
+        self.method = method
+        self.target = target
+        self.path = path
+        self.query = query
+        self.version = version
+        self.headers = headers
+        self.body = body
+    }
+
     /// The value of a header field (the first, for a repeated name), by its lowercase name.
     public func header(_ name: String) -> String? {
         headers.first { $0.name == name }?.value

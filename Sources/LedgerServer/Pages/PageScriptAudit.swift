@@ -7,7 +7,8 @@ extension PageScript {
           const who = op.contact ? fullName(op.contact) : (op.identifier || "");
           switch (op.type) {
             case "addContact": return `added ${who}`;
-            case "updateContact": return `updated ${op.identifier} (${(op.changes || []).map((c) => c.key).join(", ")})`;
+            case "updateContact":
+              return `updated ${op.identifier.slice(0, 8)}: ${(op.changes || []).map((c) => c.key).join(", ")}`;
             case "deleteContact": return `deleted ${who}`;
             case "grantAccess": return `granted ${op.client} ${(op.contacts || []).length} contact(s)`;
             case "revokeAccess": return `revoked ${(op.contacts || []).length} contact(s) from ${op.client}`;

@@ -61,7 +61,8 @@ extension PageScript {
               bar.value = bar.max;
               run.disabled = false;
               result.replaceChildren(el("p", { class: "ok" }, `OK: ${r.records} records and ${r.contacts} contacts check out; `,
-                `head ${r.head.sequence} ${r.head.hash}.`), r.tail !== "clean" ? el("p", {}, r.tail) : null);
+                `head ${r.head.sequence} ${r.head.hash}.`));
+              if (r.tail !== "clean") result.append(el("p", {}, r.tail));
             });
             source.addEventListener("failed", (event) => {
               source.close();
@@ -102,7 +103,7 @@ extension PageScript {
                 if (box.checked) chosen.add(contact.identifier); else chosen.delete(contact.identifier);
                 status.textContent = `${page.total} contacts; ${chosen.size} selected.`;
               });
-              return el("li", {}, el("label", {}, box, avatar(contact), fullName(contact)));
+              return el("li", {}, el("label", {}, box, avatar(contact), el("span", { class: "name" }, fullName(contact))));
             }));
           }
           async function apply() {

@@ -85,7 +85,10 @@ enum PageStyle {
         form.filters label, form.editor label { display: flex; flex-direction: column; gap: 2px; font-size: 14px;
           color: var(--muted); }
         form.editor { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: 8px; }
+        form.editor fieldset, form.editor .row { grid-column: 1 / -1; min-width: 0; }
+        fieldset { border: 1px solid var(--line); border-radius: 6px; }
         .labeled { display: flex; flex-wrap: wrap; gap: 6px; margin: 4px 0; }
-        .labeled input { flex: 1 1 140px; }
+        .labeled input { flex: 1 1 140px; min-width: 0; }
+        .labeled input[data-part=label] { flex: 0 1 120px; }
         """#
 }
