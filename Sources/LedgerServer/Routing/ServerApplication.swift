@@ -7,6 +7,7 @@ import LedgerAudit
 final class ServerApplication: Sendable {
     private let token: AccessToken
     private let router: Router
+    private let gate = RequestGate()
 
     init(store: ContactStore, ledgerPath: String, token: AccessToken, defaultAuthor: String) {
         self.token = token
@@ -33,12 +34,15 @@ final class ServerApplication: Sendable {
                 status: 303, contentType: "text/plain; charset=utf-8", body: Array("See \(request.path)\n".utf8),
                 headers: [("Location", request.path), ("Set-Cookie", token.cookie)])
         }
-        do {
-            let (handler, parameters) = try router.match(request)
-            return try handler(RouteRequest(http: request, parameters: parameters))
-        } catch {
-            return ErrorResponses.response(for: error)
+        let answer = { () -> HTTPResponse in
+            do {
+                let (handler, parameters) = try self.router.match(request)
+                return try handler(RouteRequest(http: request, parameters: parameters))
+            } catch {
+                return ErrorResponses.response(for: error)
+            }
         }
+        return request.method == "GET" || request.method == "HEAD" ? gate.read(answer) : gate.write(answer)
     }
 
     /// 401: JSON for the API, a short page for a browser.
