@@ -25,13 +25,17 @@ struct BrowserTests {
             in: directory)
         server.stop()
         #expect(driven.status == 0, "the browser script failed:\n\(driven.stdout)\n\(driven.stderr)")
-        let shots = try FileManager.default.contentsOfDirectory(atPath: Self.outputFolder).filter { $0.hasSuffix(".png") }
+        let shots = try FileManager.default.contentsOfDirectory(atPath: Self.outputFolder).filter {
+            $0.hasSuffix(".png")
+        }
         #expect(shots.count >= 16, "screenshots in \(Self.outputFolder): \(shots.sorted())")
         let auditor = try LedgerAuditor(ledgerAt: directory + "/contacts.ledger")
         let entries = try auditor.entries()
         #expect(entries.contains { $0.author == "web" && $0.undoes?.kind == .undelete })
         let grants = entries.filter { entry in
-            entry.changes.contains { if case .grantAccess(let client, _) = $0 { client == "com.example.notes" } else { false } }
+            entry.changes.contains {
+                if case .grantAccess(let client, _) = $0 { client == "com.example.notes" } else { false }
+            }
         }
         #expect(grants.first?.author == "contacts-ledger")
     }
@@ -43,14 +47,16 @@ struct BrowserTests {
         #expect(try runTool(["--ledger", "contacts.ledger", "init"], in: directory).status == 0)
         let server = try ServeProcess(ledger: directory + "/contacts.ledger", in: directory)
         #expect(server.url.hasPrefix("http://127.0.0.1:") && server.url.contains("/?token="))
-        let second = try runTool(["--ledger", "contacts.ledger", "--wait", "0", "add", "--given", "Late"], in: directory)
+        let second = try runTool(
+            ["--ledger", "contacts.ledger", "--wait", "0", "add", "--given", "Late"], in: directory)
         #expect(second.status == 75)
         #expect(second.stderr.contains("lock"), "\(second.stderr)")
         let again = try runTool(["--ledger", "contacts.ledger", "--wait", "0", "serve", "--port", "0"], in: directory)
         #expect(again.status == 75)
         #expect(server.stop() == 0)
         #expect(server.output().contains("stopped"))
-        let remote = try runTool(["--ledger", "contacts.ledger", "serve", "--bind", "0.0.0.0", "--port", "0"], in: directory)
+        let remote = try runTool(
+            ["--ledger", "contacts.ledger", "serve", "--bind", "0.0.0.0", "--port", "0"], in: directory)
         #expect(remote.status == 1)
         #expect(remote.stderr.contains("--token-file"), "\(remote.stderr)")
     }

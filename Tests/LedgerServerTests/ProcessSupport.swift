@@ -30,7 +30,8 @@ func toolPath() throws -> String {
         if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         directory = directory.deletingLastPathComponent()
     }
-    throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "contacts-ledger near \(CommandLine.arguments[0])"])
+    throw CocoaError(
+        .fileNoSuchFile, userInfo: [NSFilePathErrorKey: "contacts-ledger near \(CommandLine.arguments[0])"])
 }
 
 /// Runs the tool in a directory and waits for it.

@@ -11,7 +11,8 @@ struct ServerAuditTests {
         let served = try ServedLedger()
         let bob = try served.identifier(of: "Bob")
         _ = try served.json("DELETE", "/api/v1/contacts/\(bob)", body: ["author": "mallory"])
-        _ = try served.json("POST", "/api/v1/contacts", body: ["contact": ["givenName": "Fay"], "author": "alice"], status: 201)
+        _ = try served.json(
+            "POST", "/api/v1/contacts", body: ["contact": ["givenName": "Fay"], "author": "alice"], status: 201)
         let all = try served.json("GET", "/api/v1/log")["entries"]?.arrayValue ?? []
         #expect(all.compactMap { $0["sequence"]?.intValue } == [3, 2, 1])
         let mallory = try served.json("GET", "/api/v1/log?author=mallory")["entries"]?.arrayValue ?? []
@@ -33,7 +34,8 @@ struct ServerAuditTests {
     func activity() throws {
         let served = try ServedLedger()
         for name in ["Anna", "Bob", "Carl"] {
-            _ = try served.json("DELETE", "/api/v1/contacts/\(try served.identifier(of: name))", body: ["author": "mallory"])
+            _ = try served.json(
+                "DELETE", "/api/v1/contacts/\(try served.identifier(of: name))", body: ["author": "mallory"])
         }
         let activity = try served.json("GET", "/api/v1/activity?days=7")
         let days = activity["days"]?.arrayValue ?? []
@@ -52,7 +54,9 @@ struct ServerAuditTests {
         let read = try served.json("GET", "/api/v1/contacts/\(anna)")
         _ = try served.json(
             "PATCH", "/api/v1/contacts/\(anna)",
-            body: ["revision": try #require(read["revision"]), "before": ["jobTitle": ""], "after": ["jobTitle": "Chef"]])
+            body: [
+                "revision": try #require(read["revision"]), "before": ["jobTitle": ""], "after": ["jobTitle": "Chef"],
+            ])
         let history = try served.json("GET", "/api/v1/contacts/\(anna)/history")
         let kinds = history["revisions"]?.arrayValue?.compactMap { $0["kind"]?.stringValue }
         #expect(kinds == ["created", "updated"])
@@ -66,7 +70,8 @@ struct ServerAuditTests {
         #expect(verified["ok"]?.boolValue == true)
         #expect(verified["head"]?["hash"] == digest["hash"])
         let client = try served.client()
-        client.send("GET /api/v1/verify/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(served.token.value)\r\n\r\n")
+        client.send(
+            "GET /api/v1/verify/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(served.token.value)\r\n\r\n")
         let (head, events) = client.readEvents(count: 3)
         #expect(head?.header("Content-Type") == "text/event-stream; charset=utf-8")
         #expect(events.contains { $0.event == "progress" })
@@ -80,8 +85,11 @@ struct ServerAuditTests {
         let read = try served.json("GET", "/api/v1/contacts/\(anna)")
         _ = try served.json(
             "PATCH", "/api/v1/contacts/\(anna)",
-            body: ["revision": try #require(read["revision"]), "before": ["jobTitle": ""], "after": ["jobTitle": "Chef"]])
-        let restored = try served.json("POST", "/api/v1/contacts/\(anna)/restore", body: ["to": "1", "author": "fixer"])
+            body: [
+                "revision": try #require(read["revision"]), "before": ["jobTitle": ""], "after": ["jobTitle": "Chef"],
+            ])
+        let restored = try served.json(
+            "POST", "/api/v1/contacts/\(anna)/restore", body: ["to": "1", "author": "fixer"])
         #expect(restored["action"]?.stringValue == "restored")
         #expect(try served.json("GET", "/api/v1/contacts/\(anna)")["contact"]?["jobTitle"]?.stringValue == "")
         let nothing = try served.json("POST", "/api/v1/contacts/\(anna)/restore", body: ["to": "1"], status: 409)
@@ -112,8 +120,11 @@ struct ServerAuditTests {
         let entry = try #require(served.json("GET", "/api/v1/log?limit=1")["entries"]?.arrayValue?.first)
         #expect(entry["author"]?.stringValue == "contacts-ledger")
         #expect(entry["operations"]?.arrayValue?.first?["client"]?.stringValue == "com.example.app")
-        _ = try served.json("POST", "/api/v1/clients/com.example.app/revocations", body: ["identifiers": [.string(bob)]])
-        let after = try served.json("GET", "/api/v1/clients").arrayValue?.first { $0["client"]?.stringValue == "com.example.app" }
+        _ = try served.json(
+            "POST", "/api/v1/clients/com.example.app/revocations", body: ["identifiers": [.string(bob)]])
+        let after = try served.json("GET", "/api/v1/clients").arrayValue?.first {
+            $0["client"]?.stringValue == "com.example.app"
+        }
         #expect(after?["granted"]?.arrayValue == [.string(anna)])
         _ = try served.json("POST", "/api/v1/clients/com.example.app/grants", body: ["identifiers": []], status: 400)
         _ = try served.json(
@@ -124,7 +135,8 @@ struct ServerAuditTests {
     func events() throws {
         let served = try ServedLedger()
         let client = try served.client()
-        client.send("GET /api/v1/events?after=0 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(served.token.value)\r\n\r\n")
+        client.send(
+            "GET /api/v1/events?after=0 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(served.token.value)\r\n\r\n")
         let (head, caughtUp) = client.readEvents(count: 2)
         #expect(head?.status == 200)
         #expect(caughtUp.map(\.event) == ["ready", "commit"])

@@ -33,7 +33,8 @@ struct ServerContactsTests {
         _ = try served.json(
             "PATCH", "/api/v1/contacts/\(zoe)",
             body: [
-                "revision": try #require(read["revision"]), "before": ["familyName": "Adams"], "after": ["familyName": "Zimmer"],
+                "revision": try #require(read["revision"]), "before": ["familyName": "Adams"],
+                "after": ["familyName": "Zimmer"],
             ])
         #expect(try served.listed().last == "Zoe")
         _ = try served.json("DELETE", "/api/v1/contacts/\(zoe)")
@@ -72,7 +73,9 @@ struct ServerContactsTests {
         let served = try ServedLedger(contacts: [])
         let written = try served.json(
             "POST", "/api/v1/contacts",
-            body: ["contact": ["givenName": "Ann"], "author": "alice", "requestId": "6F9619FF-8B86-D011-B42D-00C04FC964FF"],
+            body: [
+                "contact": ["givenName": "Ann"], "author": "alice", "requestId": "6F9619FF-8B86-D011-B42D-00C04FC964FF",
+            ],
             status: 201)
         #expect(written["action"]?.stringValue == "added")
         #expect(written["sequence"]?.intValue == 1)
@@ -108,7 +111,8 @@ struct ServerContactsTests {
         #expect(refused["current"]?["jobTitle"]?.stringValue == "Editor")
         #expect(refused["current"]?["nickname"]?.stringValue == "Annie")
         let incomplete = try served.json(
-            "PATCH", "/api/v1/contacts/\(anna)", body: ["revision": revision, "before": [:], "after": ["jobTitle": "X"]],
+            "PATCH", "/api/v1/contacts/\(anna)",
+            body: ["revision": revision, "before": [:], "after": ["jobTitle": "X"]],
             status: 400)
         #expect(incomplete["message"]?.stringValue?.contains("jobTitle") == true)
     }

@@ -24,7 +24,8 @@ struct ServerHTTPTests {
         let pair = String(cookie.split(separator: ";")[0])
         client.send("GET /api/v1/digest HTTP/1.1\r\nHost: localhost\r\nCookie: \(pair)\r\n\r\n")
         #expect(client.readResponse()?.status == 200)
-        client.send("GET /api/v1/digest HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer wrong-token-0000000000\r\n\r\n")
+        client.send(
+            "GET /api/v1/digest HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer wrong-token-0000000000\r\n\r\n")
         #expect(client.readResponse()?.status == 401)
     }
 
@@ -60,18 +61,20 @@ struct ServerHTTPTests {
         #expect(client.isClosedByServer())
     }
 
-    @Test("malformed requests get a 4xx that names the problem, and the connection closes", arguments: [
-        ("GARBAGE\r\n\r\n", 400, "malformedRequest"),
-        ("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505, "versionNotSupported"),
-        ("GET / HTTP/1.1\r\n\r\n", 400, "malformedRequest"),
-        ("GET / HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n", 400, "malformedRequest"),
-        ("GET / HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n", 400, "malformedRequest"),
-        ("POST /api/v1/contacts HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", 411, "lengthRequired"),
-        ("POST /api/v1/contacts HTTP/1.1\r\nHost: x\r\nContent-Length: -4\r\n\r\n", 400, "malformedRequest"),
-        ("POST /api/v1/contacts HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999\r\n\r\n", 413, "bodyTooLarge"),
-        ("GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformedRequest"),
-        ("GET http://elsewhere/ HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformedRequest"),
-    ])
+    @Test(
+        "malformed requests get a 4xx that names the problem, and the connection closes",
+        arguments: [
+            ("GARBAGE\r\n\r\n", 400, "malformedRequest"),
+            ("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505, "versionNotSupported"),
+            ("GET / HTTP/1.1\r\n\r\n", 400, "malformedRequest"),
+            ("GET / HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n", 400, "malformedRequest"),
+            ("GET / HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n", 400, "malformedRequest"),
+            ("POST /api/v1/contacts HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", 411, "lengthRequired"),
+            ("POST /api/v1/contacts HTTP/1.1\r\nHost: x\r\nContent-Length: -4\r\n\r\n", 400, "malformedRequest"),
+            ("POST /api/v1/contacts HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999\r\n\r\n", 413, "bodyTooLarge"),
+            ("GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformedRequest"),
+            ("GET http://elsewhere/ HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformedRequest"),
+        ])
     func malformed(request: String, status: Int, code: String) throws {
         let served = try ServedLedger(contacts: [])
         let client = try served.client()
@@ -92,7 +95,9 @@ struct ServerHTTPTests {
         long.send("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\n")
         #expect(long.readResponse()?.status == 414)
         let headers = try served.client()
-        headers.send("GET / HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-Filler: \(String(repeating: "b", count: 1000))\r\n", count: 40))
+        headers.send(
+            "GET / HTTP/1.1\r\nHost: x\r\n"
+                + String(repeating: "X-Filler: \(String(repeating: "b", count: 1000))\r\n", count: 40))
         #expect(headers.readResponse()?.status == 431)
         let many = try served.client()
         many.send("GET / HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-A: 1\r\n", count: 150) + "\r\n")

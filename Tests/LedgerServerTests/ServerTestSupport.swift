@@ -51,7 +51,9 @@ final class RawClient {
     func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if sent <= 0 { return }
             offset += sent
         }
@@ -94,7 +96,8 @@ final class RawClient {
         let head = streamHead
         var events: [(String, String)] = []
         while events.count < count {
-            guard fill(until: { Self.find([0x0A, 0x0A], in: $0) != nil }), let split = Self.find([0x0A, 0x0A], in: pending)
+            guard fill(until: { Self.find([0x0A, 0x0A], in: $0) != nil }),
+                let split = Self.find([0x0A, 0x0A], in: pending)
             else { break }
             let block = String(decoding: pending[..<split], as: UTF8.self)
             pending.removeFirst(split + 2)
@@ -162,7 +165,11 @@ final class ServedLedger: Sendable {
             contact.givenName = given
             contact.familyName = family
             if !email.isEmpty { contact.emailAddresses = [LabeledValue(label: Label.home, value: email)] }
-            if !phone.isEmpty { contact.phoneNumbers = [LabeledValue(label: Label.phoneNumberMobile, value: PhoneNumber(stringValue: phone))] }
+            if !phone.isEmpty {
+                contact.phoneNumbers = [
+                    LabeledValue(label: Label.phoneNumberMobile, value: PhoneNumber(stringValue: phone))
+                ]
+            }
             request.add(contact, toContainerWithIdentifier: nil)
         }
         if !request.isEmpty { try writer.execute(request) }

@@ -29,4 +29,3 @@ func readTimeRange(_ arguments: Arguments, into filter: inout AuditFilter) throw
         }
     }
 }
-

@@ -31,7 +31,8 @@ final class ContactListing: Sendable {
     ) throws -> (identifiers: [String], total: Int, sequence: UInt64) {
         try state.withLock { state in
             let head = store.headDigest.sequence
-            if !state.built || (head > state.sequence && (auditor == nil || head - state.sequence > Self.rebuildAfter)) {
+            if !state.built || (head > state.sequence && (auditor == nil || head - state.sequence > Self.rebuildAfter))
+            {
                 state = try build(store)
             } else if head > state.sequence, let auditor {
                 try follow(&state, store: store, auditor: auditor, to: head)

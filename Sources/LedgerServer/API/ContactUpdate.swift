@@ -44,7 +44,8 @@ enum ContactUpdate {
                 throw HTTPError(400, "badParameter", "\(name) is not a property that can be changed")
             }
             guard before[name] != nil else {
-                throw HTTPError(400, "badParameter", "before has no \(name): give every changed property as it was read")
+                throw HTTPError(
+                    400, "badParameter", "before has no \(name): give every changed property as it was read")
             }
             keys.insert(row.key)
         }
@@ -56,6 +57,7 @@ enum ContactUpdate {
     }
 
     private static func withIdentifier(_ object: JSONObject, _ identifier: String) -> JSONObject {
-        JSONObject(object.filter { $0.key != "identifier" }.map { ($0.key, $0.value) } + [("identifier", .string(identifier))])
+        JSONObject(
+            object.filter { $0.key != "identifier" }.map { ($0.key, $0.value) } + [("identifier", .string(identifier))])
     }
 }

@@ -114,7 +114,8 @@ enum ContactsAPI {
 /// looks like one, each from the store's search indexes, in the listing's order.
 enum ContactSearch {
     /// The identifiers of the contacts a query finds, in sort order.
-    static func identifiers(matching query: String, in store: ContactStore, order: ContactSortOrder) throws -> [String] {
+    static func identifiers(matching query: String, in store: ContactStore, order: ContactSortOrder) throws -> [String]
+    {
         var predicates: [ContactPredicate] = [.matchingName(query)]
         if query.contains("@") { predicates.append(.matchingEmailAddress(query)) }
         let digits = query.filter(\.isNumber).count

@@ -79,10 +79,15 @@ enum GroupsAPI {
     ) throws -> HTTPResponse {
         let group = try existing(request.parameters[0], ledger)
         let identifier = try ledger.contactIdentifier(text)
-        let contact = try ledger.store.unifiedContact(withIdentifier: identifier, keysToFetch: [ContactKeySet(.identifier)])
+        let contact = try ledger.store.unifiedContact(
+            withIdentifier: identifier, keysToFetch: [ContactKeySet(.identifier)])
         return .json(
             try ledger.save(body, action: adding ? "added" : "removed") { saveRequest in
-                if adding { saveRequest.addMember(contact, to: group) } else { saveRequest.removeMember(contact, from: group) }
+                if adding {
+                    saveRequest.addMember(contact, to: group)
+                } else {
+                    saveRequest.removeMember(contact, from: group)
+                }
                 return [identifier, group.identifier]
             })
     }

@@ -75,6 +75,7 @@ public struct HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The error as one line.
     public var description: String { "\(status) \(code): \(message)" }
 }
 

@@ -44,7 +44,8 @@ enum HTTPParser {
     static func checkPartial(_ bytes: [UInt8], limits: HTTPLimits) throws(HTTPError) {
         let lineEnd = bytes.firstIndex(of: 0x0A) ?? bytes.count
         if lineEnd > limits.requestLineBytes {
-            throw HTTPError(414, "requestLineTooLong", "the request line is longer than \(limits.requestLineBytes) bytes")
+            throw HTTPError(
+                414, "requestLineTooLong", "the request line is longer than \(limits.requestLineBytes) bytes")
         }
         if bytes.count > limits.headBytes {
             throw HTTPError(431, "headersTooLarge", "the request's header is larger than \(limits.headBytes) bytes")
@@ -65,7 +66,8 @@ enum HTTPParser {
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let first = lines.first else { throw HTTPError(400, "malformedRequest", "the request line is empty") }
         if first.utf8.count > limits.requestLineBytes {
-            throw HTTPError(414, "requestLineTooLong", "the request line is longer than \(limits.requestLineBytes) bytes")
+            throw HTTPError(
+                414, "requestLineTooLong", "the request line is longer than \(limits.requestLineBytes) bytes")
         }
         var request = try requestLine(first)
         let fields = lines.dropFirst()
@@ -124,7 +126,8 @@ enum HTTPParser {
         guard lengths.count == 1, !text.isEmpty, text.utf8.count <= 18, text.allSatisfy({ $0.isASCII && $0.isNumber }),
             let length = Int(text)
         else {
-            throw HTTPError(400, "malformedRequest", "Content-Length must be one decimal number, got \(text.prefix(40))")
+            throw HTTPError(
+                400, "malformedRequest", "Content-Length must be one decimal number, got \(text.prefix(40))")
         }
         if length > limits.bodyBytes {
             throw HTTPError(413, "bodyTooLarge", "the body of \(length) bytes is larger than \(limits.bodyBytes) bytes")
@@ -152,7 +155,9 @@ enum RequestTarget {
         guard let path = decode(pieces[0], plusIsSpace: false) else {
             throw HTTPError(400, "malformedRequest", "the path has a malformed percent escape")
         }
-        if path.contains("\0") || path.contains("\\") || path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) {
+        if path.contains("\0") || path.contains("\\")
+            || path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." })
+        {
             throw HTTPError(400, "badPath", "the path may not hold . or .. segments, NUL or backslashes")
         }
         var query: [String: String] = [:]

@@ -60,9 +60,13 @@ struct Socket: Sendable, Hashable {
         let family = storage.ss_family
         return withUnsafePointer(to: &storage) { pointer in
             if family == sa_family_t(AF_INET6) {
-                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    UInt16(bigEndian: $0.pointee.sin6_port)
+                }
             }
-            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                UInt16(bigEndian: $0.pointee.sin_port)
+            }
         }
     }
 
@@ -140,5 +144,6 @@ public struct ServerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An error with a message.
     public init(_ message: String) { self.message = message }
 
+    /// The error as one line.
     public var description: String { message }
 }

@@ -5,8 +5,11 @@ enum Pages {
     /// The files, by path.
     static let files: [String: (type: String, body: String)] = [
         "/app.css": ("text/css; charset=utf-8", PageStyle.css),
-        "/app.js": ("text/javascript; charset=utf-8", PageScript.core + PageScript.contacts + PageScript.audit
-            + PageScript.tools),
+        "/app.js": (
+            "text/javascript; charset=utf-8",
+            PageScript.core + PageScript.contacts + PageScript.audit
+                + PageScript.tools
+        ),
         "/favicon.svg": ("image/svg+xml", PageShell.icon),
     ]
 

@@ -40,8 +40,9 @@ public struct AccessToken: Sendable, Hashable {
             return try AccessToken(text)
         }
         let token = fresh()
-        guard FileManager.default.createFile(
-            atPath: path, contents: Data((token.value + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: path, contents: Data((token.value + "\n").utf8), attributes: [.posixPermissions: 0o600])
         else {
             throw ServerError("cannot write the token file \(path)")
         }
