@@ -1,8 +1,6 @@
 import ContactsLedger
-import Dispatch
 import Foundation
 import LedgerAudit
-import Synchronization
 
 /// The picker's API: the clients the ledger knows and their grants, and granting or revoking
 /// contacts for an app, recorded with the owner as author and the app named.
@@ -30,7 +28,7 @@ enum AccessAPI {
         }
         let identifiers = try texts.map { try ledger.contactIdentifier($0) }
         let store = ledger.store
-        try waitFor {
+        try BlockingCall.wait {
             if granting {
                 try await store.grantAccess(toContactsWithIdentifiers: identifiers, toClient: client)
             } else {
@@ -41,17 +39,5 @@ enum AccessAPI {
             "action": .string(granting ? "granted" : "revoked"), "client": .string(client),
             "identifiers": .array(identifiers.map { .string($0) }), "head": .integer(store.headDigest.sequence),
         ])
-    }
-
-    /// Runs an asynchronous call to its end from a connection's thread, rethrowing its error.
-    private static func waitFor(_ body: @escaping @Sendable () async throws -> Void) throws {
-        let done = DispatchSemaphore(value: 0)
-        let failure = Mutex<(any Error)?>(nil)
-        Task {
-            do { try await body() } catch { failure.withLock { $0 = error } }
-            done.signal()
-        }
-        done.wait()
-        if let error = failure.withLock({ $0 }) { throw error }
     }
 }
