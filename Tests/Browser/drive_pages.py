@@ -105,8 +105,11 @@ def edit(driver, wait, contact_url):
     conflict = wait.until(EC.presence_of_element_located((By.ID, "conflict")))
     assert "jobTitle" in conflict.text and "Admiral" in conflict.text, conflict.text
     shot(driver, "05-stale-edit")
+    card = driver.find_element(By.ID, "contact")
     driver.find_element(By.XPATH, "//button[text()='Discard mine']").click()
-    wait.until(EC.text_to_be_present_in_element((By.ID, "contact"), "Admiral"))
+    wait.until(EC.staleness_of(card))
+    wait.until(EC.text_to_be_present_in_element((By.ID, "contact-name"), "Grace Hopper"))
+    assert "Admiral" in driver.find_element(By.ID, "contact").text
 
 
 def audit(driver, wait):
@@ -168,16 +171,24 @@ def picker(driver, wait):
     boxes[0].send_keys(Keys.SPACE)
     boxes[1].click()
     shot(driver, "12-picker")
-    driver.find_element(By.ID, "grant").click()
+    share(driver, wait)
     wait.until(lambda d: any(c["client"] == "com.example.notes" and sorted(c["granted"]) == sorted(picked)
                              for c in api("GET", "/clients")))
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#picker-list input:checked")) == 2)
     step("revoke one the same way")
     driver.find_element(By.CSS_SELECTOR, "#picker-list input:checked").click()
-    driver.find_element(By.ID, "grant").click()
+    share(driver, wait)
     wait.until(lambda d: any(c["client"] == "com.example.notes" and len(c["granted"]) == 1
                              for c in api("GET", "/clients")))
     shot(driver, "13-picker-after")
+
+
+def share(driver, wait):
+    """Presses "Share selected" and waits for the page drawn again after it, not the one before."""
+    before = driver.find_element(By.ID, "picker-list")
+    driver.find_element(By.ID, "grant").click()
+    wait.until(EC.staleness_of(before))
+    wait.until(EC.presence_of_element_located((By.ID, "picker-list")))
 
 
 def verify(driver, wait):

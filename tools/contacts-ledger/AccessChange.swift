@@ -1,6 +1,8 @@
 import ContactsLedger
+import Dispatch
 import Foundation
 import LedgerAudit
+import Synchronization
 
 /// What the owner's access commands share: running the store's asynchronous access calls to
 /// the end, and reporting them.
@@ -14,7 +16,7 @@ enum AccessChange {
     ) throws {
         let store = try context.openForWriting()
         defer { store.close() }
-        try BlockingCall.wait { try await change(store) }
+        try wait { try await change(store) }
         let head = store.headDigest.sequence
         if json {
             Terminal.json([
@@ -24,6 +26,18 @@ enum AccessChange {
         } else {
             Terminal.lines(identifiers.map { "\(verb) \($0)" } + ["head \(head)"])
         }
+    }
+
+    /// Runs an asynchronous call and blocks the calling thread until it ends, rethrowing its error.
+    private static func wait(_ body: @escaping @Sendable () async throws -> Void) throws {
+        let done = DispatchSemaphore(value: 0)
+        let failure = Mutex<(any Error)?>(nil)
+        Task {
+            do { try await body() } catch { failure.withLock { $0 = error } }
+            done.signal()
+        }
+        done.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 }
 

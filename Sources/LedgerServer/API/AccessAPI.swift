@@ -28,12 +28,12 @@ enum AccessAPI {
         }
         let identifiers = try texts.map { try ledger.contactIdentifier($0) }
         let store = ledger.store
-        try BlockingCall.wait {
-            if granting {
-                try await store.grantAccess(toContactsWithIdentifiers: identifiers, toClient: client)
-            } else {
-                try await store.revokeAccess(toContactsWithIdentifiers: identifiers, fromClient: client)
-            }
+        // The blocking calls: a connection's thread must not wait on a task, which needs a
+        // thread of the cooperative pool that the process's other work may be holding.
+        if granting {
+            try store.grantAccess(toContactsWithIdentifiers: identifiers, toClient: client)
+        } else {
+            try store.revokeAccess(toContactsWithIdentifiers: identifiers, fromClient: client)
         }
         return .json([
             "action": .string(granting ? "granted" : "revoked"), "client": .string(client),

@@ -46,15 +46,17 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops accepting, closes every connection (a stream ends at its next write), and returns
-    /// once every connection's thread has finished.
+    /// once every connection's thread has finished; calling it again does nothing more.
     public func stop() {
-        let open = state.withLock { state in
-            state.stopping = true
-            return state.open
+        let (open, first) = state.withLock { state in
+            defer { state.stopping = true }
+            return (state.open, !state.stopping)
         }
         for socket in open { socket.shutdownBoth() }
         finished.wait()
-        listener.close()
+        // Only the first call closes the descriptor: a second close could close one the process
+        // has reused since.
+        if first { listener.close() }
     }
 
     private func acceptLoop() {
