@@ -82,7 +82,9 @@ extension CommitPipeline {
     /// Grants as ``grantAccess(toContactsWithIdentifiers:toClient:)`` does, blocking the calling
     /// thread until the record is on disk: for a caller on a thread of its own, which must not
     /// wait for the cooperative pool to run a task.
-    package func grantAccessBlocking(toContactsWithIdentifiers identifiers: [String], toClient clientIdentifier: String)
+    package func grantAccessBlocking(
+        toContactsWithIdentifiers identifiers: [String], toClient clientIdentifier: String
+    )
         throws
     {
         guard let operations = try grantOperations(identifiers, clientIdentifier) else { return }
@@ -120,7 +122,9 @@ extension CommitPipeline {
 
     /// Revokes as ``revokeAccess(toContactsWithIdentifiers:fromClient:)`` does, blocking the
     /// calling thread until the record is on disk.
-    package func revokeAccessBlocking(toContactsWithIdentifiers identifiers: [String], fromClient clientIdentifier: String)
+    package func revokeAccessBlocking(
+        toContactsWithIdentifiers identifiers: [String], fromClient clientIdentifier: String
+    )
         throws
     {
         guard let operations = try revokeOperations(identifiers, clientIdentifier) else { return }

@@ -66,7 +66,9 @@ extension ContactStore {
 
     /// Revokes as the asynchronous ``revokeAccess(toContactsWithIdentifiers:fromClient:)`` does,
     /// blocking the calling thread until the record is on disk.
-    public func revokeAccess(toContactsWithIdentifiers identifiers: [String], fromClient clientIdentifier: String)
+    public func revokeAccess(
+        toContactsWithIdentifiers identifiers: [String], fromClient clientIdentifier: String
+    )
         throws
     {
         try pipeline.revokeAccessBlocking(toContactsWithIdentifiers: identifiers, fromClient: clientIdentifier)
