@@ -1,5 +1,5 @@
 extension PageScript {
-    /// The shared helpers: the API, elements, avatars, labels, the router, live events.
+    /// What every page shares: the API, elements, avatars, labels, the router, live events.
     static let core = #"""
         "use strict";
         const state = { head: 0, route: null, live: null };
