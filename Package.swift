@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ContactsInterchange", targets: ["ContactsInterchange"]),
         .library(name: "LedgerStorage", targets: ["LedgerStorage"]),
         .library(name: "ContactsCompat", targets: ["ContactsCompat"]),
+        .library(name: "LedgerServer", targets: ["LedgerServer"]),
         .executable(name: "contacts-ledger", targets: ["contacts-ledger"]),
         .executable(name: "ledger-bench", targets: ["ledger-bench"]),
     ],
@@ -90,16 +91,25 @@ let package = Package(
             dependencies: ["ContactsLedger", "LedgerAudit"],
             swiftSettings: strict
         ),
+        // The web application over a ledger: HTTP/1.1 on sockets, the JSON API, live events and
+        // the pages. Socket code lives in its HTTP/Socket.swift alone.
+        .target(
+            name: "LedgerServer",
+            dependencies: ["ContactsLedger", "LedgerAudit"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "contacts-ledger",
             // LedgerStorageTesting for the test hook alone (CONTACTS_LEDGER_TEST_FAULTS, README).
-            dependencies: ["ContactsLedger", "LedgerAudit", "LedgerStorage", "LedgerStorageTesting"],
+            dependencies: ["ContactsLedger", "LedgerAudit", "LedgerServer", "LedgerStorage", "LedgerStorageTesting"],
             path: "tools/contacts-ledger",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "ledger-bench",
-            dependencies: ["ContactsLedger", "ContactsEngine", "LedgerAudit", "LedgerStorage", "ContactsCompat"],
+            dependencies: [
+                "ContactsLedger", "ContactsEngine", "LedgerAudit", "LedgerServer", "LedgerStorage", "ContactsCompat",
+            ],
             path: "tools/ledger-bench",
             swiftSettings: strict
         ),
@@ -129,6 +139,12 @@ let package = Package(
                 "LedgerStorageTesting",
             ],
             resources: [.copy("Golden")],
+            swiftSettings: strict
+        ),
+        // Talks HTTP to the server over real sockets; drives the pages in a headless browser.
+        .testTarget(
+            name: "LedgerServerTests",
+            dependencies: ["ContactsLedger", "LedgerAudit", "LedgerServer", "contacts-ledger"],
             swiftSettings: strict
         ),
         // Runs the built contacts-ledger binary and checks its output and exit codes.

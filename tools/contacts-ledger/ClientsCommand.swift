@@ -28,16 +28,7 @@ struct ClientsCommand: ToolCommand {
     func run(_ context: CommandContext) throws {
         let records = try context.openForReading().clientAccessRecords()
         if json {
-            Terminal.json(
-                .array(
-                    records.map { record in
-                        [
-                            "client": .string(record.clientIdentifier),
-                            "status": record.status.map { .string(AuditJSON.statusName($0)) } ?? .null,
-                            "notesEntitlement": .bool(record.notesEntitlement),
-                            "granted": .array(record.grantedIdentifiers.map { .string($0) }),
-                        ]
-                    }))
+            Terminal.json(.array(records.map(AuditJSON.value(for:))))
             return
         }
         var lines: [String] = []

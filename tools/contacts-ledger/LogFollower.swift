@@ -47,7 +47,7 @@ struct LogFollower {
 
     /// Unblocks the signals that end it (Ctrl-C, `kill`, a closed terminal, a closed pipe), which
     /// a process may inherit blocked from the one that started it.
-    private static func allowInterruption() {
+    static func allowInterruption() {
         var signals = sigset_t()
         sigemptyset(&signals)
         for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&signals, signal) }

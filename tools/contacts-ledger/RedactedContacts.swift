@@ -12,8 +12,4 @@ enum RedactedContacts {
         return try auditor.redactedContacts(through: try auditor.sequence(at: point))
     }
 
-    /// Records by sequence with a reason each, as JSON: `[{sequence, reason}]`, in order.
-    static func value(for reasons: [UInt64: String]) -> JSONValue {
-        .array(reasons.sorted { $0.key < $1.key }.map { ["sequence": .integer($0.key), "reason": .string($0.value)] })
-    }
 }

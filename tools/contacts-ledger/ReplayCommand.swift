@@ -50,7 +50,7 @@ struct ReplayCommand: ToolCommand {
                         ?? .null
                 ),
             ]
-            if !check.carried.isEmpty { pairs.append(("carried", RedactedContacts.value(for: check.carried))) }
+            if !check.carried.isEmpty { pairs.append(("carried", AuditJSON.value(forRedactions: check.carried))) }
             Terminal.json(.object(JSONObject(pairs)))
         }
         if let divergence = check.firstDivergence {

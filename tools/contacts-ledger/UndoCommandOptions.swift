@@ -50,10 +50,7 @@ struct UndoCommandOptions {
             }
         } catch let error as UndoError {
             if write.json {
-                Terminal.json([
-                    "error": .string(error.code.rawValue), "message": .string(error.message),
-                    "conflicts": .array(error.conflicts.map(Self.value(for:))),
-                ])
+                Terminal.json(AuditJSON.value(for: error))
             }
             throw CommandFailure(Tool.describe(error).0, error.message)
         }
@@ -64,7 +61,10 @@ struct UndoCommandOptions {
     /// (a restored contact with its properties), what was left out, and the head; or one JSON object.
     private func report(_ outcome: UndoOutcome, verb: String, head: UInt64) {
         if write.json {
-            Terminal.json(jsonValue(outcome, verb: verb, head: head))
+            Terminal.json(
+                AuditJSON.value(
+                    for: outcome, action: outcome.dryRun ? verb : Self.pastTense(verb), head: head,
+                    requestIdentifier: write.requestID))
             return
         }
         var lines = [
@@ -85,34 +85,6 @@ struct UndoCommandOptions {
         }
         lines.append("head \(head)")
         Terminal.lines(lines)
-    }
-
-    private func jsonValue(_ outcome: UndoOutcome, verb: String, head: UInt64) -> JSONValue {
-        var pairs: [(String, JSONValue)] = [
-            ("action", .string(outcome.dryRun ? verb : Self.pastTense(verb))),
-            ("undoes", AuditJSON.value(for: outcome.undoes)), ("dryRun", .bool(outcome.dryRun)),
-            ("operations", .array(outcome.changes.map(AuditJSON.value(for:)))),
-            (
-                "skipped",
-                .array(outcome.skipped.map { ["identifier": .string($0.identifier), "reason": .string($0.reason)] })
-            ),
-            ("head", .integer(head)), ("requestId", .string(write.requestID.uuidString)),
-        ]
-        if let save = outcome.save {
-            pairs += [
-                ("sequence", .integer(save.sequence)), ("time", .string(RFC3339.string(from: save.commitDate))),
-                ("alreadyCommitted", .bool(save.wasAlreadyCommitted)),
-            ]
-        }
-        return .object(JSONObject(pairs))
-    }
-
-    /// A conflict: `{identifier, property, recorded, current}`.
-    static func value(for conflict: UndoConflict) -> JSONValue {
-        [
-            "identifier": .string(conflict.identifier), "property": .string(conflict.property),
-            "recorded": conflict.recorded, "current": conflict.current,
-        ]
     }
 
     /// `undelete` → `undeleted`, `revert` → `reverted`, `restore` → `restored`.

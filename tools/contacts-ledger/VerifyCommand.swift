@@ -46,17 +46,9 @@ struct VerifyCommand: ToolCommand {
         try context.requireLedger()
         let auditor = try LedgerAuditor(ledgerAt: context.ledger)
         let verified = try ProgressBar.counting("verifying") { try auditor.verify(against: expected, progress: $0) }
-        var torn: String?
-        if case .tornRecord(let location, let dropped, let reason) = verified.tail {
-            torn = "torn final record at \(location) (\(dropped) bytes, \(reason)); opening for writing truncates it"
-        }
+        let torn = AuditJSON.tailText(verified.tail)
         if json {
-            var pairs: [(String, JSONValue)] = [
-                ("ok", true), ("records", .integer(verified.records)), ("contacts", .integer(verified.contacts)),
-                ("head", AuditJSON.value(for: verified.head)), ("tail", .string(torn ?? "clean")),
-            ]
-            if !verified.redacted.isEmpty { pairs.append(("redacted", RedactedContacts.value(for: verified.redacted))) }
-            Terminal.json(.object(JSONObject(pairs)))
+            Terminal.json(AuditJSON.value(for: verified))
             return
         }
         Terminal.line(

@@ -1,5 +1,6 @@
 import ContactsLedger
 import Foundation
+import LedgerAudit
 
 /// The options every write takes (`--author`, `--request-id`, `--json`) and how a write reports.
 struct WriteOptions {
@@ -71,16 +72,10 @@ struct WriteOptions {
             result.wasAlreadyCommitted ? result.affectedIdentifiers : identifiers ?? result.affectedIdentifiers
         let changed = result.wasAlreadyCommitted || !result.affectedIdentifiers.isEmpty
         if json {
-            let members: [(String, JSONValue)] = [
-                ("action", .string(changed ? verb : "unchanged")),
-                ("identifiers", .array(affected.map { .string($0) })),
-                ("sequence", .integer(result.sequence)),
-                ("head", .integer(head)),
-                ("time", .string(RFC3339.string(from: result.commitDate))),
-                ("requestId", .string(requestID.uuidString)),
-                ("alreadyCommitted", .bool(result.wasAlreadyCommitted)),
-            ]
-            Terminal.json(.object(JSONObject(members + extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
+            Terminal.json(
+                AuditJSON.value(
+                    for: result, action: verb, identifiers: affected, head: head, requestIdentifier: requestID,
+                    extra: extra))
             return
         }
         var lines = textLines ?? affected.map { "\(changed ? verb : "unchanged") \($0)" }

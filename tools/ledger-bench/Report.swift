@@ -14,6 +14,8 @@ struct Report {
     var cli: [String: Any]?
     /// The ContactsCompat section (``CompatBench``), on the first ledger.
     var compat: [String: Any]?
+    /// The web server's section (``ServerBench``), measured on the last ledger.
+    var server: [String: Any]?
 
     private func number(_ object: [String: Any], _ key: String) -> Double {
         (object[key] as? NSNumber)?.doubleValue ?? .nan
@@ -120,6 +122,7 @@ struct Report {
             "vcard_bytes_per_contact": vcardMean,
             "cli": cli ?? NSNull(),
             "compat": compat ?? NSNull(),
+            "server": server ?? NSNull(),
             "bars": bars(),
             "context": [
                 "record_bytes_typical": single.recordBytes,

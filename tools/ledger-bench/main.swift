@@ -19,6 +19,7 @@ import LedgerStorage
 
 let usage = """
     usage: ledger-bench [--quick] [--table] [--dir DIRECTORY] [--keep] [--sizes N,N...] [--commit-only]
+                        [--measure-server PATH]
 
     Measures commits, group commit, replay, open with a snapshot, search, fetch by identifier,
     memory, and the framework's names (ContactsCompat) beside the native API, and prints one JSON object on standard output (a table with --table).
@@ -38,6 +39,10 @@ let usage = """
       --measure-cli PATH
                        run only the command-line section on one ledger written by an earlier --keep
                        run (its contacts and records are read from it)
+      --measure-server PATH
+                       run only the web server section on one ledger written by an earlier --keep run
+                       (it commits contacts to it): the list's first page, search as you type and a
+                       contact's page timed at the server, and 64 readers while a writer commits
       --measure-ledger PATH [--measure-search | --measure-open-only | --measure-replay-only]
                        measure one ledger written by an earlier --keep run (open, memory, read,
                        replay, and search and fetches with --measure-search; only the open with
@@ -75,6 +80,8 @@ struct Options {
     var measureCLI: String?
     /// Run only the ContactsCompat section on this ledger.
     var measureCompat: String?
+    /// Run only the web server section on this ledger.
+    var measureServer: String?
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -102,6 +109,9 @@ struct Options {
             case "--measure-compat":
                 guard let value = rest.popFirst() else { throw UsageError("--measure-compat needs a path") }
                 measureCompat = value
+            case "--measure-server":
+                guard let value = rest.popFirst() else { throw UsageError("--measure-server needs a path") }
+                measureServer = value
             case "--sizes":
                 guard let value = rest.popFirst(),
                     case let sizes = value.split(separator: ",").compactMap({ Int($0) }), !sizes.isEmpty,
@@ -192,6 +202,10 @@ do {
         try printJSON(try await CompatBench(ledger: path, quick: options.quick).run())
         exit(0)
     }
+    if let path = options.measureServer {
+        try printJSON(try ServerBench(ledger: path, quick: options.quick).run())
+        exit(0)
+    }
     if let path = options.measureCLI {
         try printJSON(try cliFigures(ledger: path, contacts: nil, records: nil, quick: options.quick) ?? [:])
         exit(0)
@@ -237,6 +251,7 @@ do {
     var ledgers: [(built: LedgerBuilder.Built, measured: [String: Any])] = []
     var cli: [String: Any]?
     var compat: [String: Any]?
+    var server: [String: Any]?
     for (index, size) in sizes.enumerated() {
         progress("writing a ledger of \(size) contacts")
         let built = try await LedgerBuilder(
@@ -251,13 +266,17 @@ do {
             progress("ContactsCompat beside the native API on the ledger of \(size) contacts")
             compat = try await CompatBench(ledger: built.path, quick: options.quick).run()
         }
+        if index == sizes.count - 1 {
+            progress("serving the ledger of \(size) contacts")
+            server = try ServerBench(ledger: built.path, quick: options.quick).run()
+        }
         if !options.keep { try? FileManager.default.removeItem(atPath: built.path) }
     }
     progress("done")
 
     let report = Report(
         quick: options.quick, single: single, groups: groups, vcardBytes: vcardBytes, ledgers: ledgers,
-        memoryReadNanoseconds: memoryReadNanoseconds, cli: cli, compat: compat)
+        memoryReadNanoseconds: memoryReadNanoseconds, cli: cli, compat: compat, server: server)
     if options.table {
         print(report.table())
     } else {

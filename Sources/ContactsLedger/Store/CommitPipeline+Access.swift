@@ -75,6 +75,24 @@ extension CommitPipeline {
     )
         async throws
     {
+        guard let operations = try grantOperations(identifiers, clientIdentifier) else { return }
+        try await record(operations, author: client.identifier)
+    }
+
+    /// Grants as ``grantAccess(toContactsWithIdentifiers:toClient:)`` does, blocking the calling
+    /// thread until the record is on disk: for a caller on a thread of its own, which must not
+    /// wait for the cooperative pool to run a task.
+    package func grantAccessBlocking(
+        toContactsWithIdentifiers identifiers: [String], toClient clientIdentifier: String
+    )
+        throws
+    {
+        guard let operations = try grantOperations(identifiers, clientIdentifier) else { return }
+        try commitOperations(operations, author: client.identifier, requestID: RandomUUID.make())
+    }
+
+    /// The record of a grant: the contacts the client does not hold yet, or nil when it holds them all.
+    private func grantOperations(_ identifiers: [String], _ clientIdentifier: String) throws -> [LedgerOperation]? {
         try checkOwner("grants access")
         let new: [String] = try readState { projection, _ in
             let held = projection.grants(of: clientIdentifier)
@@ -88,9 +106,7 @@ extension CommitPipeline {
             }
             return new
         }
-        guard !new.isEmpty else { return }
-        try await record(
-            [.grantAccess(clientIdentifier: clientIdentifier, contactIdentifiers: new)], author: client.identifier)
+        return new.isEmpty ? nil : [.grantAccess(clientIdentifier: clientIdentifier, contactIdentifiers: new)]
     }
 
     /// The owner takes these contacts away from a client, recorded with the owner as author;
@@ -100,15 +116,30 @@ extension CommitPipeline {
     )
         async throws
     {
+        guard let operations = try revokeOperations(identifiers, clientIdentifier) else { return }
+        try await record(operations, author: client.identifier)
+    }
+
+    /// Revokes as ``revokeAccess(toContactsWithIdentifiers:fromClient:)`` does, blocking the
+    /// calling thread until the record is on disk.
+    package func revokeAccessBlocking(
+        toContactsWithIdentifiers identifiers: [String], fromClient clientIdentifier: String
+    )
+        throws
+    {
+        guard let operations = try revokeOperations(identifiers, clientIdentifier) else { return }
+        try commitOperations(operations, author: client.identifier, requestID: RandomUUID.make())
+    }
+
+    /// The record of a revocation: the contacts the client holds, or nil when it holds none of them.
+    private func revokeOperations(_ identifiers: [String], _ clientIdentifier: String) throws -> [LedgerOperation]? {
         try checkOwner("revokes access")
         let held = readState { projection, _ in projection.grants(of: clientIdentifier) }
         var gone: [String] = []
         for identifier in identifiers where held.contains(identifier) && !gone.contains(identifier) {
             gone.append(identifier)
         }
-        guard !gone.isEmpty else { return }
-        try await record(
-            [.revokeAccess(clientIdentifier: clientIdentifier, contactIdentifiers: gone)], author: client.identifier)
+        return gone.isEmpty ? nil : [.revokeAccess(clientIdentifier: clientIdentifier, contactIdentifiers: gone)]
     }
 
     /// The owner decides a client's authorization (answering its request, or changing an earlier

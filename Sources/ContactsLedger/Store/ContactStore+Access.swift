@@ -57,6 +57,23 @@ extension ContactStore {
         try await pipeline.revokeAccess(toContactsWithIdentifiers: identifiers, fromClient: clientIdentifier)
     }
 
+    /// Grants as the asynchronous ``grantAccess(toContactsWithIdentifiers:toClient:)`` does,
+    /// blocking the calling thread until the record is on disk, as the blocking `execute` does: for
+    /// a caller on a thread of its own (a command, a server's connection), never from a task.
+    public func grantAccess(toContactsWithIdentifiers identifiers: [String], toClient clientIdentifier: String) throws {
+        try pipeline.grantAccessBlocking(toContactsWithIdentifiers: identifiers, toClient: clientIdentifier)
+    }
+
+    /// Revokes as the asynchronous ``revokeAccess(toContactsWithIdentifiers:fromClient:)`` does,
+    /// blocking the calling thread until the record is on disk.
+    public func revokeAccess(
+        toContactsWithIdentifiers identifiers: [String], fromClient clientIdentifier: String
+    )
+        throws
+    {
+        try pipeline.revokeAccessBlocking(toContactsWithIdentifiers: identifiers, fromClient: clientIdentifier)
+    }
+
     /// Decides a client's authorization (answering its request, or changing an earlier answer);
     /// recorded with the owner as author. Only the owner decides.
     public func setAuthorization(

@@ -186,48 +186,21 @@ extension ContactStore {
         return slots
     }
 
-    /// Orders slots by a sort order: given or family name first, then the other, then
-    /// organization, ignoring case and diacritics; ties broken by identifier.
+    /// Orders slots by a sort order (``ContactSortKey``).
     private func sort(_ slots: [ContactSlot], in projection: Projection, by order: ContactSortOrder) -> [ContactSlot] {
-        var resolved = order
-        if resolved == .userDefault { resolved = ContactsUserDefaults.shared.sortOrder }
-        guard resolved == .givenName || resolved == .familyName else { return slots }
-        let sortKeys = ContactKeySet([.givenName, .familyName, .organizationName])
+        guard let resolved = ContactSortKey.resolved(order) else { return slots }
         var folds = SortFolding()
-        let keyed: [(key: [String], identifier: String, slot: ContactSlot)] = slots.compactMap { slot in
-            guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: sortKeys) else {
+        let keyed: [(key: ContactSortKey, slot: ContactSlot)] = slots.compactMap { slot in
+            guard let owner = projection.owner(at: slot),
+                let state = projection.state(at: slot, keys: ContactSortKey.keys)
+            else {
                 return nil
             }
-            let values = state.values
-            let first = values[string: resolved == .givenName ? .givenName : .familyName]
-            let second = values[string: resolved == .givenName ? .familyName : .givenName]
-            var key = [folds.fold(first), folds.fold(second), folds.fold(values[string: .organizationName])]
-            // Contacts without any name sort by organization, among the others by that name.
-            if key[0].isEmpty && key[1].isEmpty { key = [key[2], "", ""] }
-            return (key, owner.identifier, slot)
+            let key = ContactSortKey(
+                identifier: owner.identifier, values: state.values, order: resolved, folding: &folds)
+            return (key, slot)
         }
-        return keyed.sorted { left, right in
-            if left.key != right.key { return left.key.lexicographicallyPrecedes(right.key) }
-            return left.identifier < right.identifier
-        }.map(\.slot)
-    }
-
-    /// Folds sort keys as Foundation's case-, diacritic- and width-insensitive folding does:
-    /// ASCII text by lowering its letters, which is all that folding does to it, and other text
-    /// once per distinct string, since names repeat across an address book.
-    private struct SortFolding {
-        private var folded: [String: String] = [:]
-
-        mutating func fold(_ text: String) -> String {
-            if text.utf8.allSatisfy({ $0 < 0x80 }) {
-                return String(decoding: text.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
-            }
-            if let known = folded[text] { return known }
-            let result = text.folding(
-                options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            folded[text] = result
-            return result
-        }
+        return keyed.sorted { $0.key < $1.key }.map(\.slot)
     }
 
     /// The groups matching a predicate (all groups when nil), like `groups(matching:)`.

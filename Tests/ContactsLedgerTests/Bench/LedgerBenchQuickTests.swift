@@ -118,5 +118,15 @@ struct LedgerBenchQuickTests {
         let fetchP99 = try #require(number(fetch, "p99_us"))
         #expect(fetchP50 > 0 && fetchP99 >= fetchP50, "\(fetch)")
         #expect(try #require(number(fetch, "fetches")) > 0 && number(fetch, "wrong") == 0, "\(fetch)")
+
+        // The web server's section, on the last ledger: every figure present, every reader answered.
+        let server = try #require(json["server"] as? [String: Any])
+        for key in ["list_build_ms", "list_first_page_ms", "contact_page_ms", "search_slowest_ms"] {
+            #expect(number(server, key).map { $0 > 0 } == true, "server.\(key) in \(server)")
+        }
+        let concurrent = try #require(server["concurrent"] as? [String: Any])
+        #expect(number(concurrent, "readers") == 64 && number(concurrent, "reader_failures") == 0, "\(concurrent)")
+        #expect(number(concurrent, "reader_answers").map { $0 > 0 } == true, "\(concurrent)")
+        #expect(number(concurrent, "commit_rate_ratio").map { $0 > 0 } == true, "\(concurrent)")
     }
 }
