@@ -64,8 +64,12 @@ public final class LedgerServer: Sendable {
         return "http://\(host):\(port)/?token=\(configuration.token.value)"
     }
 
-    /// Starts serving on threads of its own.
-    public func start() { http.start() }
+    /// Starts serving on threads of its own, and builds the sorted list of contacts in the
+    /// background.
+    public func start() {
+        application.prepare()
+        http.start()
+    }
 
     /// Stops: no new connections, every open one closed, live streams ended; returns when all
     /// have finished. The store stays open for its owner to close.

@@ -51,6 +51,29 @@ struct ServerContactsTests {
         #expect(try served.listed("/api/v1/contacts?q=nobody") == [])
     }
 
+    @Test("a search pages its matches in the list's order, whether they are many or few")
+    func searchPagesInOrder() throws {
+        // 300 people: "Ma…" matches a third of them (walked in the list's order), "Quill" one
+        // (looked up and sorted).
+        let people = (0..<300).map { index in
+            (index % 3 == 0 ? "Ma\(index)" : "Person\(index)", "Family\(300 - index)", "", "")
+        }
+        let served = try ServedLedger(contacts: people + [("Quill", "Zed", "", ""), ("Quill", "Able", "", "")])
+        var request = ContactFetchRequest(keysToFetch: [ContactKeySet([.givenName])], sortOrder: .userDefault)
+        request.unifyResults = false
+        var order: [String] = []
+        try served.store.enumerateContacts(with: request) { contact, _ in order.append(contact.givenName) }
+        let many = order.filter { $0.hasPrefix("Ma") }
+        #expect(many.count == 100)
+        let firstPage = try served.json("GET", "/api/v1/contacts?q=ma&limit=30")
+        #expect(firstPage["total"]?.intValue == 100)
+        #expect(firstPage["contacts"]?.arrayValue?.compactMap { $0["givenName"]?.stringValue } == Array(many[0..<30]))
+        #expect(try served.listed("/api/v1/contacts?q=ma&offset=90&limit=30") == Array(many[90..<100]))
+        let few = try served.json("GET", "/api/v1/contacts?q=quill")
+        #expect(few["total"]?.intValue == 2)
+        #expect(few["contacts"]?.arrayValue?.compactMap { $0["familyName"]?.stringValue } == ["Able", "Zed"])
+    }
+
     @Test("show gives every property and the revision; a deleted contact's 404 names its deletion")
     func showAndDeleted() throws {
         let served = try ServedLedger()

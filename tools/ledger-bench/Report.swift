@@ -89,9 +89,11 @@ struct Report {
         var readChecksum: [String: Any] = [:]
         var open: [String: Any] = [:]
         var built: [String: Any] = [:]
+        var merkle: [String: Any] = [:]
         for ledger in ledgers {
             let key = String(ledger.built.contacts)
             replay[key] = replayEntry(ledger)
+            merkle[key] = ledger.measured["merkle_tree"] ?? NSNull()
             readChecksum[key] = number(ledger.measured, "read_checksum_seconds")
             open[key] = number(ledger.measured, "open_with_snapshot_ms")
             built[key] = [
@@ -109,6 +111,7 @@ struct Report {
             "quick": quick,
             "baseline_append_fdatasync_us": baseline,
             "commit_single_us_p50": commitP50,
+            "merkle_tree": merkle,
             "commit_single_us_p99": percentile(single.commitMicroseconds, 0.99),
             "commit_single_vs_baseline": commitP50 / baseline,
             "group_commit": groups.map(groupEntry),

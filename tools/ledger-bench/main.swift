@@ -19,10 +19,11 @@ import LedgerStorage
 
 let usage = """
     usage: ledger-bench [--quick] [--table] [--dir DIRECTORY] [--keep] [--sizes N,N...] [--commit-only]
-                        [--measure-server PATH]
+                        [--measure-compat PATH] [--measure-cli PATH] [--measure-server PATH]
 
     Measures commits, group commit, replay, open with a snapshot, search, fetch by identifier,
-    memory, and the framework's names (ContactsCompat) beside the native API, and prints one JSON object on standard output (a table with --table).
+    memory, the command-line tool, the framework's names (ContactsCompat) beside the native API
+    and the web server, and prints one JSON object on standard output (a table with --table).
 
       --quick          a small version of everything (ledgers of 1,000 and 2,000 contacts), in seconds
       --table          print a readable table instead of JSON

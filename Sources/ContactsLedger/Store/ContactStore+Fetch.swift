@@ -90,6 +90,67 @@ extension ContactStore {
         try visitContacts(for: request, body)
     }
 
+    /// The identifiers of the contacts a predicate selects that the client sees, in no set order,
+    /// without decoding any of their values: for a caller that orders and pages them itself (the
+    /// web server's search as you type, where one letter matches a tenth of the book).
+    package func identifiers(matching predicate: ContactPredicate) throws -> [String] {
+        try readStateAndAccess(usingIndexes: predicate.usesSearchIndexes) { projection, indexes, access in
+            try checkCanRead(access)
+            var readable = ContactKeySet.all
+            if !access.notesEntitlement { readable.remove(.note) }
+            let slots = try selectSlots(projection, indexes, predicate, access, readable: readable)
+            return slots.compactMap { projection.owner(at: $0)?.identifier }
+        }
+    }
+
+    /// The contacts that any of `predicates` selects and the client sees, in the order of
+    /// `ordered` (every identifier, in the caller's order), from `offset`, at most `limit`, and
+    /// how many there are; nil when they are too few for a walk to pay (under one in
+    /// `denseMatches` of `ordered`), for the caller to look them up instead. No values are decoded
+    /// and no identifier is made for a contact that is not returned: one letter typed into a
+    /// search box selects a tenth of the book, and only its first page is shown.
+    package func orderedMatches(
+        _ predicates: [ContactPredicate], walking ordered: some Collection<String>, offset: Int, limit: Int,
+        denseMatches: Int
+    ) throws -> (identifiers: [String], total: Int)? {
+        let usingIndexes = predicates.contains { $0.usesSearchIndexes }
+        return try readStateAndAccess(usingIndexes: usingIndexes) { projection, indexes, access in
+            try checkCanRead(access)
+            var readable = ContactKeySet.all
+            if !access.notesEntitlement { readable.remove(.note) }
+            var slots: [ContactSlot] = []
+            for predicate in predicates {
+                slots += try selectSlots(projection, indexes, predicate, access, readable: readable)
+            }
+            slots.sort()
+            let total = slots.indices.count { $0 == 0 || slots[$0] != slots[$0 - 1] }
+            guard total * denseMatches >= ordered.count else { return nil }
+            var found: [String] = []
+            var skipped = 0
+            for identifier in ordered {
+                if found.count >= limit { break }
+                guard let slot = projection.slot(of: identifier), Self.contains(slot, inSorted: slots) else { continue }
+                if skipped < offset {
+                    skipped += 1
+                } else {
+                    found.append(identifier)
+                }
+            }
+            return (found, total)
+        }
+    }
+
+    /// Whether a sorted array holds a slot.
+    private static func contains(_ slot: ContactSlot, inSorted slots: [ContactSlot]) -> Bool {
+        var low = 0
+        var high = slots.count
+        while low < high {
+            let middle = (low + high) / 2
+            if slots[middle] < slot { low = middle + 1 } else { high = middle }
+        }
+        return low < slots.count && slots[low] == slot
+    }
+
     /// Selects, orders and decodes a request's contacts under one hold of the read locks, giving
     /// each to `visit` as it is decoded.
     private func visitContacts(for request: ContactFetchRequest, _ visit: (Contact) throws -> Void) throws {

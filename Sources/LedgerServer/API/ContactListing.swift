@@ -30,16 +30,48 @@ final class ContactListing: Sendable {
         of store: ContactStore, auditor: LedgerAuditor?, offset: Int, limit: Int
     ) throws -> (identifiers: [String], total: Int, sequence: UInt64) {
         try state.withLock { state in
-            let head = store.headDigest.sequence
-            if !state.built || (head > state.sequence && (auditor == nil || head - state.sequence > Self.rebuildAfter))
-            {
-                state = try build(store)
-            } else if head > state.sequence, let auditor {
-                try follow(&state, store: store, auditor: auditor, to: head)
-            }
+            try bringUpToDate(&state, store: store, auditor: auditor)
             let start = min(offset, state.keys.count)
             let end = min(start + limit, state.keys.count)
             return (state.keys[start..<end].map(\.identifier), state.keys.count, state.sequence)
+        }
+    }
+
+    /// The identifiers of the contacts a search's predicates select at `offset..<offset+limit`
+    /// in sort order, and how many matched, without sorting every match: when they are many, the
+    /// store walks the listing in order until the page is full (a one-letter search matches a
+    /// tenth of a million contacts, and its first page is among the first few hundred keys);
+    /// when they are few, their keys are looked up and sorted.
+    func page(
+        of store: ContactStore, auditor: LedgerAuditor?, matching predicates: [ContactPredicate], offset: Int,
+        limit: Int
+    ) throws -> (identifiers: [String], total: Int) {
+        try state.withLock { state in
+            try bringUpToDate(&state, store: store, auditor: auditor)
+            let ordered = state.keys.lazy.map(\.identifier)
+            if let walked = try store.orderedMatches(
+                predicates, walking: ordered, offset: offset, limit: limit, denseMatches: Self.denseMatches)
+            {
+                return walked
+            }
+            var matches = Set<String>()
+            for predicate in predicates { matches.formUnion(try store.identifiers(matching: predicate)) }
+            let found = matches.compactMap { state.byIdentifier[$0] }.sorted().prefix(offset + limit)
+            return (found.dropFirst(offset).map(\.identifier), matches.count)
+        }
+    }
+
+    /// Matches are walked for in the listing when at least one key in this many matches: the
+    /// walk then reads about this many keys for each contact of the page.
+    private static let denseMatches = 64
+
+    /// Builds the listing, or moves the contacts the records since it last looked touched.
+    private func bringUpToDate(_ state: inout State, store: ContactStore, auditor: LedgerAuditor?) throws {
+        let head = store.headDigest.sequence
+        if !state.built || (head > state.sequence && (auditor == nil || head - state.sequence > Self.rebuildAfter)) {
+            state = try build(store)
+        } else if head > state.sequence, let auditor {
+            try follow(&state, store: store, auditor: auditor, to: head)
         }
     }
 

@@ -27,12 +27,12 @@ enum ContactsAPI {
         let (store, listing, isPast) = try ledger.reading(asOf: request.query("asOf"))
         let identifiers: [String]
         let total: Int
+        let auditor = isPast ? nil : try ledger.auditor()
         if let query = request.query("q")?.trimmingCharacters(in: .whitespaces), !query.isEmpty {
-            let found = try ContactSearch.identifiers(matching: query, in: store, order: listing.order)
-            total = found.count
-            identifiers = Array(found[min(offset, total)..<min(offset + limit, total)])
+            (identifiers, total) = try listing.page(
+                of: store, auditor: auditor, matching: ContactSearch.predicates(for: query), offset: offset,
+                limit: limit)
         } else {
-            let auditor = isPast ? nil : try ledger.auditor()
             (identifiers, total, _) = try listing.page(of: store, auditor: auditor, offset: offset, limit: limit)
         }
         let contacts = try fetch(identifiers, keys: summaryKeys, from: store)
@@ -111,27 +111,16 @@ enum ContactsAPI {
 }
 
 /// Search as the user types: by name, and by email address or phone number when the text
-/// looks like one, each from the store's search indexes, in the listing's order.
+/// looks like one, each from the store's search indexes; the listing puts them in order.
 enum ContactSearch {
-    /// The identifiers of the contacts a query finds, in sort order.
-    static func identifiers(matching query: String, in store: ContactStore, order: ContactSortOrder) throws -> [String]
-    {
+    /// The predicates a query is searched by.
+    static func predicates(for query: String) -> [ContactPredicate] {
         var predicates: [ContactPredicate] = [.matchingName(query)]
         if query.contains("@") { predicates.append(.matchingEmailAddress(query)) }
         let digits = query.filter(\.isNumber).count
         if digits >= 3, query.allSatisfy({ $0.isNumber || " +-().".contains($0) }) {
             predicates.append(.matching(PhoneNumber(stringValue: query)))
         }
-        var keys: [String: ContactSortKey] = [:]
-        var folding = SortFolding()
-        for predicate in predicates {
-            var request = ContactFetchRequest(keysToFetch: [ContactSortKey.keys], predicate: predicate)
-            request.unifyResults = false
-            try store.enumerateContacts(with: request) { contact, _ in
-                keys[contact.identifier] = ContactSortKey(
-                    identifier: contact.identifier, values: contact.values, order: order, folding: &folding)
-            }
-        }
-        return keys.values.sorted().map(\.identifier)
+        return predicates
     }
 }

@@ -8,6 +8,7 @@ final class ServerApplication: Sendable {
     private let token: AccessToken
     private let router: Router
     private let gate = RequestGate()
+    private let ledger: LedgerContext
 
     init(store: ContactStore, ledgerPath: String, token: AccessToken, defaultAuthor: String) {
         self.token = token
@@ -22,6 +23,17 @@ final class ServerApplication: Sendable {
         AccessAPI.register(&router, ledger)
         EventsAPI.register(&router, ledger)
         self.router = router
+        self.ledger = ledger
+    }
+
+    /// Builds the sorted list in the background, so that the first page a person asks for is
+    /// not the one that waits for it (a few seconds at a million contacts); a request that
+    /// comes first waits for the same build rather than starting another.
+    func prepare() {
+        let ledger = self.ledger
+        DispatchQueue.global(qos: .utility).async {
+            _ = try? ledger.listing.page(of: ledger.store, auditor: nil, offset: 0, limit: 0)
+        }
     }
 
     /// Answers a request.
