@@ -50,6 +50,16 @@ package final class ProjectionCell: @unchecked Sendable {
         }
     }
 
+    /// Calls `body` with the projection, borrowed where it lies, and `indexes` in place of the
+    /// cell's own: for a read that does not look at them, which then need not wait for a writer
+    /// of the cell's indexes.
+    @inlinable
+    package func readProjection<R>(
+        with indexes: borrowing SearchIndexes, _ body: (borrowing Projection, borrowing SearchIndexes) throws -> R
+    ) rethrows -> R {
+        try Self.borrowPointee(UnsafePointer(projectionStorage)) { projection in try body(projection, indexes) }
+    }
+
     /// The projection as the base of a save planner's staged view, read in place; valid while
     /// the cell is alive and its owner holds the projection's read lock.
     package var stateView: ProjectionStateView { ProjectionStateView(projectionStorage) }

@@ -223,19 +223,25 @@ package final class CommitPipeline: @unchecked Sendable {
     /// Reads the state (whose own indexes are empty) and its search indexes, brought up to it,
     /// under the read locks. Both are read where they lie (``ProjectionCell/read(_:)``).
     ///
-    /// A read that does not look at the indexes says so with `usingIndexes: false`: it neither
-    /// waits for the indexes to catch up with the last save (a fetch by identifier right after a
-    /// save) nor, in a read-only store, for their build (the first read that uses them builds
-    /// them), so that `show` or `export` never pays for a search it does not make.
+    /// A read that does not look at the indexes says so with `usingIndexes: false`: it is given
+    /// empty ones and waits neither for the indexes to catch up with the last save (a fetch by
+    /// identifier right after a save) nor, in a read-only store, for their build (the first
+    /// read that uses them builds them), so that `show` or `export` never pays for a search it
+    /// does not make.
     package func readState<R>(
         usingIndexes: Bool = true, _ body: (borrowing Projection, borrowing SearchIndexes) throws -> R
     ) rethrows -> R {
         if usingIndexes { buildDeferredIndexes() }
         return try projectionLock.read {
-            if usingIndexes { catchUpIndexes() }
+            guard usingIndexes else { return try cell.readProjection(with: Self.unusedIndexes, body) }
+            catchUpIndexes()
             return try indexLock.read { try cell.read(body) }
         }
     }
+
+    /// The empty indexes a read that does not use them is given, so that it neither waits for
+    /// the index lock nor sees indexes another thread is changing.
+    private static let unusedIndexes = SearchIndexes(defaultCountryCode: "")
 
     /// Reads the state as ``readState(usingIndexes:_:)`` does, with the client's access as of
     /// that state, so that the access checks, the grants and the contacts a read returns agree.
