@@ -90,29 +90,24 @@ extension ContactStore {
         try visitContacts(for: request, body)
     }
 
-    /// The identifiers of the contacts a predicate selects that the client sees, in no set order,
-    /// without decoding any of their values: for a caller that orders and pages them itself (the
-    /// web server's search as you type, where one letter matches a tenth of the book).
-    package func identifiers(matching predicate: ContactPredicate) throws -> [String] {
-        try readStateAndAccess(usingIndexes: predicate.usesSearchIndexes) { projection, indexes, access in
-            try checkCanRead(access)
-            var readable = ContactKeySet.all
-            if !access.notesEntitlement { readable.remove(.note) }
-            let slots = try selectSlots(projection, indexes, predicate, access, readable: readable)
-            return slots.compactMap { projection.owner(at: $0)?.identifier }
-        }
+    /// What ``orderedMatches(_:walking:offset:limit:denseMatches:)`` found.
+    package enum SearchMatches {
+        /// The page, in the caller's order, and how many contacts matched in all.
+        case page(identifiers: [String], total: Int)
+        /// Too few matched for a walk to pay: every one, in no set order, for the caller to order.
+        case few([String])
     }
 
     /// The contacts that any of `predicates` selects and the client sees, in the order of
     /// `ordered` (every identifier, in the caller's order), from `offset`, at most `limit`, and
-    /// how many there are; nil when they are too few for a walk to pay (under one in
-    /// `denseMatches` of `ordered`), for the caller to look them up instead. No values are decoded
-    /// and no identifier is made for a contact that is not returned: one letter typed into a
-    /// search box selects a tenth of the book, and only its first page is shown.
+    /// how many there are; or, when they are fewer than one in `denseMatches` of `ordered`, all
+    /// of them, for the caller to look up and order. No values are decoded, and on a walk no
+    /// identifier is made for a contact that is not returned: one letter typed into a search box
+    /// selects a tenth of the book, and only its first page is shown.
     package func orderedMatches(
         _ predicates: [ContactPredicate], walking ordered: some Collection<String>, offset: Int, limit: Int,
         denseMatches: Int
-    ) throws -> (identifiers: [String], total: Int)? {
+    ) throws -> SearchMatches {
         let usingIndexes = predicates.contains { $0.usesSearchIndexes }
         return try readStateAndAccess(usingIndexes: usingIndexes) { projection, indexes, access in
             try checkCanRead(access)
@@ -123,8 +118,11 @@ extension ContactStore {
                 slots += try selectSlots(projection, indexes, predicate, access, readable: readable)
             }
             slots.sort()
-            let total = slots.indices.count { $0 == 0 || slots[$0] != slots[$0 - 1] }
-            guard total * denseMatches >= ordered.count else { return nil }
+            let isFirst = { (index: Int) in index == 0 || slots[index] != slots[index - 1] }
+            let total = slots.indices.count(where: isFirst)
+            guard total * denseMatches >= ordered.count else {
+                return .few(slots.indices.filter(isFirst).compactMap { projection.owner(at: slots[$0])?.identifier })
+            }
             var found: [String] = []
             var skipped = 0
             for identifier in ordered {
@@ -136,7 +134,7 @@ extension ContactStore {
                     found.append(identifier)
                 }
             }
-            return (found, total)
+            return .page(identifiers: found, total: total)
         }
     }
 

@@ -49,15 +49,15 @@ final class ContactListing: Sendable {
         try state.withLock { state in
             try bringUpToDate(&state, store: store, auditor: auditor)
             let ordered = state.keys.lazy.map(\.identifier)
-            if let walked = try store.orderedMatches(
+            switch try store.orderedMatches(
                 predicates, walking: ordered, offset: offset, limit: limit, denseMatches: Self.denseMatches)
             {
-                return walked
+            case .page(let identifiers, let total):
+                return (identifiers, total)
+            case .few(let matches):
+                let found = matches.compactMap { state.byIdentifier[$0] }.sorted().prefix(offset + limit)
+                return (found.dropFirst(offset).map(\.identifier), matches.count)
             }
-            var matches = Set<String>()
-            for predicate in predicates { matches.formUnion(try store.identifiers(matching: predicate)) }
-            let found = matches.compactMap { state.byIdentifier[$0] }.sorted().prefix(offset + limit)
-            return (found.dropFirst(offset).map(\.identifier), matches.count)
         }
     }
 
