@@ -102,7 +102,7 @@ struct OutputTests {
                 JournalEntry(author: "writer", schemaVersion: EventCodec.currentSchemaVersion, payload: payload))
         }
         let result = try work.run(["log", "--json"])
-        expectFailure(result, 65, mentioning: "sequence \(position)")
+        expectFailure(result, 65, mentioning: "record \(position) at")
         let sequences = try result.lines.map { try JSONValue(parsing: $0)["sequence"]?.intValue ?? 0 }
         #expect(sequences == Array(1..<position).map(Int64.init))
     }

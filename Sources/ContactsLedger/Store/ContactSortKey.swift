@@ -106,27 +106,28 @@ package struct SortRanking<Item> {
     package func sorted(identifier: (Item) -> String) -> [Item] {
         let rank = ranks()
         let ranked = fields.map { rank[Int($0)] }
-        let same = { (left: Int, right: Int) in
-            ranked[left * 3] == ranked[right * 3] && ranked[left * 3 + 1] == ranked[right * 3 + 1]
-                && ranked[left * 3 + 2] == ranked[right * 3 + 2]
-        }
         var order = items.indices.sorted { left, right in
             for field in 0..<3 where ranked[left * 3 + field] != ranked[right * 3 + field] {
                 return ranked[left * 3 + field] < ranked[right * 3 + field]
             }
             return false
         }
+        let tie = { (left: Int, right: Int) in (0..<3).allSatisfy { ranked[left * 3 + $0] == ranked[right * 3 + $0] } }
         var start = 0
         while start < order.count {
             var end = start + 1
-            while end < order.count && same(order[start], order[end]) { end += 1 }
-            if end - start > 1 {
-                let identifiers = order[start..<end].map { (index: $0, identifier: identifier(items[$0])) }
-                order.replaceSubrange(start..<end, with: identifiers.sorted { $0.identifier < $1.identifier }.map(\.index))
-            }
+            while end < order.count && tie(order[start], order[end]) { end += 1 }
+            if end - start > 1 { orderByIdentifier(&order[start..<end], identifier) }
             start = end
         }
         return order.map { items[$0] }
+    }
+
+    /// Orders the positions of items whose names tie by the items' identifiers.
+    private func orderByIdentifier(_ positions: inout ArraySlice<Int>, _ identifier: (Item) -> String) {
+        let keyed = positions.map { (position: $0, identifier: identifier(items[$0])) }
+        positions.replaceSubrange(
+            positions.indices, with: keyed.sorted { $0.identifier < $1.identifier }.map(\.position))
     }
 
     /// Each number's rank among the folded texts: equal text one rank, lower text a lower rank.
