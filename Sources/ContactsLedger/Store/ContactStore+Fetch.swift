@@ -144,13 +144,8 @@ extension ContactStore {
     private func visitContacts(for request: ContactFetchRequest, _ visit: (Contact) throws -> Void) throws {
         try readStateAndAccess(usingIndexes: request.predicate?.usesSearchIndexes ?? false) {
             projection, indexes, access throws in
-            try checkCanRead(access)
-            let keys = try keys(request.keysToFetch, access)
-            let slots = try selectSlots(projection, indexes, request.predicate, access, readable: readableKeys(access))
-            let ordered = sort(slots, in: projection, by: request.sortOrder)
-            if request.unifyResults && !projection.linksByContact.isEmpty {
-                return try unifiedContacts(at: ordered, in: projection, keys: keys, access).forEach(visit)
-            }
+            let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
+            if unify { return try unifiedContacts(at: ordered, in: projection, keys: keys, access).forEach(visit) }
             for slot in ordered {
                 guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: keys) else {
                     continue
@@ -161,6 +156,18 @@ extension ContactStore {
                         revision: state.revision))
             }
         }
+    }
+
+    /// What a request reads, checked against the client's access; the slots it selects, in its
+    /// order; and whether they are to be unified with the contacts they are linked to.
+    func orderedSlots(
+        for request: ContactFetchRequest, _ projection: Projection, _ indexes: SearchIndexes, _ access: ClientAccess
+    ) throws -> (keys: ContactKeySet, slots: [ContactSlot], unify: Bool) {
+        try checkCanRead(access)
+        let keys = try keys(request.keysToFetch, access)
+        let slots = try selectSlots(projection, indexes, request.predicate, access, readable: readableKeys(access))
+        let ordered = sort(slots, in: projection, by: request.sortOrder)
+        return (keys, ordered, request.unifyResults && !projection.linksByContact.isEmpty)
     }
 
     /// The slots of the contacts with a number matching a phone query: the whole number's, and

@@ -61,11 +61,8 @@ extension ContactStore {
     package func selection(for request: ContactFetchRequest) throws -> ContactSelection {
         try readStateAndAccess(usingIndexes: request.predicate?.usesSearchIndexes ?? false) {
             projection, indexes, access throws in
-            try checkCanRead(access)
-            let keys = try keys(request.keysToFetch, access)
-            let slots = try selectSlots(projection, indexes, request.predicate, access, readable: readableKeys(access))
-            let ordered = sort(slots, in: projection, by: request.sortOrder)
-            if request.unifyResults && !projection.linksByContact.isEmpty {
+            let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
+            if unify {
                 return ContactSelection(.contacts(unifiedContacts(at: ordered, in: projection, keys: keys, access)))
             }
             return ContactSelection(.slots(projection: copy projection, slots: ordered, keys: keys))
