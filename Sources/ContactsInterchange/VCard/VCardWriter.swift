@@ -68,7 +68,7 @@ package struct VCardWriter {
     /// quotes around a value with `;`, `:` or `,`.
     static func parameterValue(_ value: String) -> String {
         // Most values (type tokens, labels) have none of these characters and are kept whole.
-        guard value.utf8.contains(where: { Self.parameterSpecials.contains($0) }) else { return value }
+        guard VCardBytes.containsAny(of: VCardBytes.parameterSpecials, in: value) else { return value }
         var encoded = String.UnicodeScalarView()
         var previousWasCR = false
         for scalar in value.unicodeScalars {
@@ -92,7 +92,6 @@ package struct VCardWriter {
     }
 
     /// The bytes that make a parameter value need escapes or quotes.
-    private static let parameterSpecials: Set<UInt8> = Set("^\"\r\n;:,".utf8)
 
     /// Appends a line's bytes folded at 75 octets, never inside a UTF-8 character, ending in CR LF.
     static func fold(_ bytes: [UInt8], into output: inout [UInt8]) {

@@ -16,7 +16,7 @@ extension ContactStore {
     }
 
     /// The keys a fetch asks for, checked against the notes entitlement.
-    private func keys(
+    func keys(
         _ descriptors: [any KeyDescriptor], _ access: ClientAccess
     ) throws(ContactStoreError) -> ContactKeySet {
         let keys = ContactKeySet(descriptors: descriptors).union(ContactKeySet(.identifier))
@@ -81,15 +81,6 @@ extension ContactStore {
         return contacts
     }
 
-    /// Calls `body` with each contact the request selects, in its order, while the read locks are
-    /// held: for writing out every contact of one state (`list --json`, `export`) without holding
-    /// them all at once. The body must not call the store: it runs under its read locks.
-    package func forEachContactHoldingReadLocks(
-        with request: ContactFetchRequest, _ body: (Contact) throws -> Void
-    ) throws {
-        try visitContacts(for: request, body)
-    }
-
     /// What ``orderedMatches(_:walking:offset:limit:denseMatches:)`` found.
     package enum SearchMatches {
         /// The page, in the caller's order, and how many contacts matched in all.
@@ -111,8 +102,7 @@ extension ContactStore {
         let usingIndexes = predicates.contains { $0.usesSearchIndexes }
         return try readStateAndAccess(usingIndexes: usingIndexes) { projection, indexes, access in
             try checkCanRead(access)
-            var readable = ContactKeySet.all
-            if !access.notesEntitlement { readable.remove(.note) }
+            let readable = readableKeys(access)
             var slots: [ContactSlot] = []
             for predicate in predicates {
                 slots += try selectSlots(projection, indexes, predicate, access, readable: readable)
@@ -154,15 +144,8 @@ extension ContactStore {
     private func visitContacts(for request: ContactFetchRequest, _ visit: (Contact) throws -> Void) throws {
         try readStateAndAccess(usingIndexes: request.predicate?.usesSearchIndexes ?? false) {
             projection, indexes, access throws in
-            try checkCanRead(access)
-            let keys = try keys(request.keysToFetch, access)
-            var readable = ContactKeySet.all
-            if !access.notesEntitlement { readable.remove(.note) }
-            let slots = try selectSlots(projection, indexes, request.predicate, access, readable: readable)
-            let ordered = sort(slots, in: projection, by: request.sortOrder)
-            if request.unifyResults && !projection.linksByContact.isEmpty {
-                return try unifiedContacts(at: ordered, in: projection, keys: keys, access).forEach(visit)
-            }
+            let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
+            if unify { return try unifiedContacts(at: ordered, in: projection, keys: keys, access).forEach(visit) }
             for slot in ordered {
                 guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: keys) else {
                     continue
@@ -175,6 +158,18 @@ extension ContactStore {
         }
     }
 
+    /// What a request reads, checked against the client's access; the slots it selects, in its
+    /// order; and whether they are to be unified with the contacts they are linked to.
+    func orderedSlots(
+        for request: ContactFetchRequest, _ projection: Projection, _ indexes: SearchIndexes, _ access: ClientAccess
+    ) throws -> (keys: ContactKeySet, slots: [ContactSlot], unify: Bool) {
+        try checkCanRead(access)
+        let keys = try keys(request.keysToFetch, access)
+        let slots = try selectSlots(projection, indexes, request.predicate, access, readable: readableKeys(access))
+        let ordered = sort(slots, in: projection, by: request.sortOrder)
+        return (keys, ordered, request.unifyResults && !projection.linksByContact.isEmpty)
+    }
+
     /// The slots of the contacts with a number matching a phone query: the whole number's, and
     /// those of the numbers it is the end of, when it is a partial number.
     private static func phoneSlots(_ query: String, _ projection: Projection, _ indexes: SearchIndexes) -> [ContactSlot]
@@ -184,9 +179,16 @@ extension ContactStore {
         }
     }
 
+    /// The keys a custom predicate is shown: all of them, the note only with the entitlement.
+    func readableKeys(_ access: ClientAccess) -> ContactKeySet {
+        var readable = ContactKeySet.all
+        if !access.notesEntitlement { readable.remove(.note) }
+        return readable
+    }
+
     /// The slots a predicate selects, visible to the client, in slot order; only a name, email or
     /// phone predicate reads `indexes` (``ContactPredicate/usesSearchIndexes``).
-    private func selectSlots(
+    func selectSlots(
         _ projection: Projection, _ indexes: SearchIndexes, _ predicate: ContactPredicate?, _ access: ClientAccess,
         readable: ContactKeySet
     )
@@ -246,20 +248,14 @@ extension ContactStore {
     }
 
     /// Orders slots by a sort order (``ContactSortKey``).
-    private func sort(_ slots: [ContactSlot], in projection: Projection, by order: ContactSortOrder) -> [ContactSlot] {
+    func sort(_ slots: [ContactSlot], in projection: Projection, by order: ContactSortOrder) -> [ContactSlot] {
         guard let resolved = ContactSortKey.resolved(order) else { return slots }
-        var folds = SortFolding()
-        let keyed: [(key: ContactSortKey, slot: ContactSlot)] = slots.compactMap { slot in
-            guard let owner = projection.owner(at: slot),
-                let state = projection.state(at: slot, keys: ContactSortKey.keys)
-            else {
-                return nil
-            }
-            let key = ContactSortKey(
-                identifier: owner.identifier, values: state.values, order: resolved, folding: &folds)
-            return (key, slot)
+        var ranking = SortRanking<ContactSlot>()
+        for slot in slots {
+            guard let state = projection.state(at: slot, keys: ContactSortKey.keys) else { continue }
+            ranking.add(slot, values: state.values, order: resolved)
         }
-        return keyed.sorted { $0.key < $1.key }.map(\.slot)
+        return ranking.sorted { projection.identifier(at: $0) ?? "" }
     }
 
     /// The groups matching a predicate (all groups when nil), like `groups(matching:)`.
