@@ -27,11 +27,16 @@ enum VCardBytes {
     /// Whether `text` holds any byte of an ASCII mask: one pass over contiguous bytes, since most
     /// values hold none and are written as they are.
     static func containsAny(of mask: (low: UInt64, high: UInt64), in text: String) -> Bool {
-        let found = { (byte: UInt8) -> Bool in
-            byte < 64 ? mask.low & (1 << byte) != 0 : byte < 128 && mask.high & (1 << (byte - 64)) != 0
+        text.utf8.withContiguousStorageIfAvailable { containsAny(of: mask, in: $0) }
+            ?? containsAny(of: mask, in: Array(text.utf8))
+    }
+
+    private static func containsAny(of mask: (low: UInt64, high: UInt64), in bytes: some Collection<UInt8>) -> Bool {
+        for byte in bytes {
+            let bit = UInt64(1) &<< UInt64(byte & 63)
+            if (byte < 64 ? mask.low : byte < 128 ? mask.high : 0) & bit != 0 { return true }
         }
-        return text.utf8.withContiguousStorageIfAvailable { $0.contains(where: found) }
-            ?? text.utf8.contains(where: found)
+        return false
     }
 
     static func isWhitespace(_ byte: UInt8) -> Bool {
