@@ -61,6 +61,14 @@ extension ContactStore {
         }
     }
 
+    /// The contact `existing` becomes when a card replaces it, as an import's update makes it
+    /// (every key a card carries; the note only when the card has one; equal labeled values
+    /// keep their identifiers); nil when the card changes nothing.
+    package static func update(_ existing: Contact, toCard card: ContactValues) -> MutableContact? {
+        guard case .update(let contact) = updateAction(existing, card: card) else { return nil }
+        return contact
+    }
+
     /// The update that gives `existing` a card's values: every key a card carries, except the
     /// note when the card has none (an export without the notes entitlement leaves notes out);
     /// labeled values equal to the contact's keep their identifiers. Nothing when it changes nothing.
