@@ -24,6 +24,32 @@ enum CardDAVCards {
         return parts.joined(separator: "-")
     }
 
+    /// The vCard extension that keeps a client's name for a card whose name is not its
+    /// contact's identifier; the vCard writer never writes it into a card.
+    static let nameProperty = "X-CONTACTS-LEDGER-CARDDAV-HREF"
+
+    /// The name a card is served under: the one its client gave it, else its identifier and `.vcf`.
+    static func resourceName(of contact: Contact) -> String {
+        storedName(in: contact.isKeyAvailable(.vCardExtensions) ? contact.values.vCardExtensions : [])
+            ?? contact.identifier + ".vcf"
+    }
+
+    /// The client's name for a card kept in its extensions, if any.
+    static func storedName(in extensions: [LabeledValue<String>]) -> String? {
+        let prefix = nameProperty + ":"
+        return extensions.first { $0.value.hasPrefix(prefix) }.map { String($0.value.dropFirst(prefix.count)) }
+    }
+
+    /// The bookkeeping a card keeps besides its own properties (its `UID` among them): its
+    /// client's name when that is not its identifier's.
+    static func bookkeeping(name: String, identifier: String) -> [LabeledValue<String>] {
+        var lines: [LabeledValue<String>] = []
+        if name != identifier + ".vcf" {
+            lines.append(LabeledValue(label: nil, value: nameProperty + ":" + name))
+        }
+        return lines
+    }
+
     /// A card's ETag: its contact's revision, which every change moves on.
     static func etag(_ contact: Contact) -> String { "\"\(contact.revision)\"" }
 
@@ -38,7 +64,8 @@ enum CardDAVCards {
     /// The contacts of a container the store's client sees, with their revisions.
     static func members(of container: String, in store: ContactStore) throws -> [Contact] {
         var request = ContactFetchRequest(
-            keysToFetch: [ContactKeySet(.identifier)], predicate: .inContainer(withIdentifier: container))
+            keysToFetch: [ContactKeySet([.identifier, .vCardExtensions])],
+            predicate: .inContainer(withIdentifier: container))
         request.unifyResults = false
         var contacts: [Contact] = []
         try store.enumerateContacts(with: request) { contact, _ in contacts.append(contact) }

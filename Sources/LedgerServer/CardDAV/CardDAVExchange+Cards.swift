@@ -40,22 +40,19 @@ extension CardDAVExchange {
         if !store.client.notesEntitlement { card.note = "" }
         let existing = try? CardDAVCards.contact(named: name, in: container, store: store)
         try checkPreconditions(existing)
-        let identifier: String
-        let created: Bool
+        let identifier = existing?.identifier ?? CardDAVCards.identifier(forResource: name)
+        card.vCardExtensions += CardDAVCards.bookkeeping(name: name, identifier: identifier)
         if let existing {
-            identifier = existing.identifier
-            guard let changed = ContactStore.update(existing, toCard: card) else {
+            guard let changed = ContactStore.update(existing, toCard: card, replacingExtensions: true) else {
                 return HTTPResponse(
                     status: 204, contentType: "text/plain; charset=utf-8", body: [],
                     headers: [("ETag", CardDAVCards.etag(existing))])
             }
             try save { $0.update(changed) }
-            created = false
         } else {
-            identifier = CardDAVCards.identifier(forResource: name)
             try create(card, identifier: identifier, in: container, reading: store)
-            created = true
         }
+        let created = existing == nil
         let saved = try service.store.unifiedContact(withIdentifier: identifier, keysToFetch: [ContactKeySet(.identifier)])
         return HTTPResponse(
             status: created ? 201 : 204, contentType: "text/plain; charset=utf-8", body: [],
@@ -75,7 +72,8 @@ extension CardDAVExchange {
         return HTTPResponse(status: 204, contentType: "text/plain; charset=utf-8", body: [])
     }
 
-    /// The one card of a `PUT` body; anything else is 400 naming the problem.
+    /// The one card of a `PUT` body, every property kept (its `UID` among them); anything else
+    /// is 400 naming the problem.
     static func card(from request: HTTPRequest) throws -> ContactValues {
         let type = request.header("content-type")?.lowercased() ?? "text/vcard"
         guard type.hasPrefix("text/vcard") || type.hasPrefix("text/x-vcard") || type.hasPrefix("text/directory") else {
@@ -83,7 +81,7 @@ extension CardDAVExchange {
         }
         let read: VCardImport
         do {
-            read = try VCardSerialization.read(Data(request.body))
+            read = try VCardSerialization.read(Data(request.body), keepingOtherProperties: true)
         } catch let error as ContactStoreError {
             throw HTTPError(400, "valid-address-data", "the body is not a vCard: \(error.message)")
         }

@@ -1,5 +1,6 @@
 import ContactsLedger
 import Foundation
+import LedgerAudit
 
 extension CardDAVExchange {
     /// `REPORT` on an address book: `addressbook-multiget`, `addressbook-query` or
@@ -49,7 +50,7 @@ extension CardDAVExchange {
         return try contacts.map { contact in
             let data = asked.wantsData ? try CardDAVCards.vCard(contact, version: asked.version) : nil
             return CardDAVTarget(
-                path: CardDAVResource.cardPath(principal, container.identifier, contact.identifier),
+                path: CardDAVResource.cardPath(principal, container.identifier, CardDAVCards.resourceName(of: contact)),
                 kind: .card(contact), context: context, addressData: data
             ).response(.properties(asked.elements))
         }.joined()
@@ -133,9 +134,19 @@ extension CardDAVExchange {
         let present = Set(contacts.map(\.identifier))
         var answer = try responses(contacts, asked, container, store)
         for identifier in removed + changed.filter({ !present.contains($0) }) {
-            answer += Self.missing(CardDAVResource.cardPath(principal, container.identifier, identifier))
+            let name = try deletedName(of: identifier)
+            answer += Self.missing(CardDAVResource.cardPath(principal, container.identifier, name))
         }
         return Self.multistatus(answer + "<d:sync-token>\(DAVXMLWriter.escape(current))</d:sync-token>")
+    }
+
+    /// The name a removed card was served under: the client's, kept in the values its deletion
+    /// recorded, or its identifier's.
+    private func deletedName(of identifier: String) throws -> String {
+        let deletion = try LedgerAuditor(ledgerAt: service.ledgerPath).lastDeletion(ofContact: identifier)
+        let kept = deletion?.changes.first { $0.key == .vCardExtensions }?.oldValue
+        let extensions = kept.map { $0.isKeyAvailable(.vCardExtensions) ? $0.values.vCardExtensions : [] } ?? []
+        return CardDAVCards.storedName(in: extensions) ?? identifier + ".vcf"
     }
 
     /// The contacts changed and removed, as the client sees them, after a token's sequence.

@@ -73,7 +73,7 @@ struct CardDAVExchange {
             let container = try self.book(book, in: store)
             let contact = try CardDAVCards.contact(named: name, in: container, store: store)
             return CardDAVTarget(
-                path: CardDAVResource.cardPath(principal, container.identifier, contact.identifier),
+                path: CardDAVResource.cardPath(principal, container.identifier, CardDAVCards.resourceName(of: contact)),
                 kind: .card(contact), context: context)
         }
     }
@@ -92,7 +92,8 @@ struct CardDAVExchange {
             let container = try book(identifier, in: store)
             return try CardDAVCards.members(of: container.identifier, in: store).map { contact in
                 CardDAVTarget(
-                    path: CardDAVResource.cardPath(principal, container.identifier, contact.identifier),
+                    path: CardDAVResource.cardPath(
+                        principal, container.identifier, CardDAVCards.resourceName(of: contact)),
                     kind: .card(contact), context: context)
             }
         default:

@@ -162,7 +162,8 @@ enum CardDAVResource: Sendable, Hashable {
     /// `/carddav/addressbooks/NAME/CONTAINER/RESOURCE`: one card.
     case card(String, String)
 
-    /// The resource at `path`; another principal's resources are 403.
+    /// The resource at `path`; another principal's resources are 403, except to the owner,
+    /// who sees every contact anyway.
     init(path: String, principal: CardDAVPrincipal) throws(HTTPError) {
         let segments = path.split(separator: "/").map(String.init)
         guard segments.first == "carddav" else { throw HTTPError(404, "notFound", "nothing at \(path)") }
@@ -174,7 +175,7 @@ enum CardDAVResource: Sendable, Hashable {
         guard rest.count >= 2, rest[0] == "principals" || rest[0] == "addressbooks" else {
             throw HTTPError(404, "notFound", "nothing at \(path)")
         }
-        guard rest[1] == principal.name else {
+        guard rest[1] == principal.name || principal.client == nil else {
             throw HTTPError(403, "forbidden", "\(path) belongs to another account")
         }
         switch (rest[0], rest.count) {
@@ -201,9 +202,9 @@ enum CardDAVResource: Sendable, Hashable {
         homePath(principal) + percentEncoded(container) + "/"
     }
 
-    /// A card's URL: its contact's identifier and `.vcf`.
-    static func cardPath(_ principal: CardDAVPrincipal, _ container: String, _ identifier: String) -> String {
-        bookPath(principal, container) + percentEncoded(identifier) + ".vcf"
+    /// A card's URL: the address book's and the card's name.
+    static func cardPath(_ principal: CardDAVPrincipal, _ container: String, _ name: String) -> String {
+        bookPath(principal, container) + percentEncoded(name)
     }
 
     /// A path segment with every character outside RFC 3986's unreserved set escaped.
