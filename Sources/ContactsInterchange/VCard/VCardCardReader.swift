@@ -415,7 +415,7 @@ struct VCardCardReader {
                 line, header, into: .instantMessageAddresses, service: VCardServices.instantMessageProperties[name],
                 groups: &groups, state: &state)
         default:
-            break
+            keepOther(line, header, state: &state)
         }
         return nil
     }
