@@ -50,7 +50,8 @@ struct CardDAVDiscoveryTests {
         }
         #expect(book.text.contains("<d:quota-used-bytes/></d:prop><d:status>HTTP/1.1 404 Not Found"))
         let members = try served.request(
-            "PROPFIND", served.book, headers: ["Depth": "1"], body: CardDAVLedger.propfind(["getetag", "getcontenttype"]))
+            "PROPFIND", served.book, headers: ["Depth": "1"],
+            body: CardDAVLedger.propfind(["getetag", "getcontenttype"]))
         let hrefs = CardDAVLedger.cardHrefs(members)
         #expect(hrefs.count == 5)
         #expect(members.text.contains("<d:getetag>&quot;"))

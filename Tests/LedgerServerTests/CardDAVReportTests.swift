@@ -65,7 +65,9 @@ struct CardDAVReportTests {
     @Test("sync-collection: every card, then changes and 404s for removed ones; a foreign token is 403")
     func syncCollection() async throws {
         let served = try await CardDAVLedger()
-        let initial = Self.report("sync-collection", "<d:sync-token/><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop>", namespace: "d")
+        let initial = Self.report(
+            "sync-collection", "<d:sync-token/><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop>",
+            namespace: "d")
         let first = try served.request("REPORT", served.book, body: initial)
         #expect(first.status == 207)
         #expect(CardDAVLedger.cardHrefs(first).count == 5)

@@ -18,7 +18,8 @@ final class CardDAVLedger: Sendable {
         try await store.setAuthorization(.authorized, notesEntitlement: true, forClient: "app.full")
         try await store.setAuthorization(.limited, notesEntitlement: false, forClient: "app.limited")
         try await store.setAuthorization(.denied, notesEntitlement: false, forClient: "app.denied")
-        try await store.grantAccess(toContactsWithIdentifiers: [try served.identifier(of: "Zoe")], toClient: "app.limited")
+        try await store.grantAccess(
+            toContactsWithIdentifiers: [try served.identifier(of: "Zoe")], toClient: "app.limited")
         let hash = CardDAVPassword.hash(Self.password)
         let text = ["full app.full", "limited app.limited", "denied app.denied"].map { "\($0) \(hash)" }
         var configuration = LedgerServer.Configuration()

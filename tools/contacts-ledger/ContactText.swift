@@ -30,7 +30,8 @@ enum ContactText {
         .phoneticFamilyName: "Phonetic family name", .organizationName: "Organization",
         .phoneticOrganizationName: "Phonetic organization", .departmentName: "Department", .jobTitle: "Job title",
         .note: "Note", .birthday: "Birthday", .nonGregorianBirthday: "Birthday (other calendar)", .dates: "Date",
-        .phoneNumbers: "Phone", .emailAddresses: "Email", .postalAddresses: "Address", .urlAddresses: "URL", .vCardExtensions: "Other vCard properties",
+        .phoneNumbers: "Phone", .emailAddresses: "Email", .postalAddresses: "Address", .urlAddresses: "URL",
+        .vCardExtensions: "Other vCard properties",
         .contactRelations: "Related", .socialProfiles: "Profile", .instantMessageAddresses: "Messaging",
         .imageData: "Image",
     ]

@@ -11,7 +11,8 @@ import LedgerServer
 struct ServeCommand: ToolCommand {
     static let name = "serve"
     static let summary = "Serves the ledger as a web application and a JSON API."
-    static let usage = "serve [--bind ADDRESS] [--port PORT] [--token-file FILE] [--carddav-accounts FILE] [--read-only]"
+    static let usage =
+        "serve [--bind ADDRESS] [--port PORT] [--token-file FILE] [--carddav-accounts FILE] [--read-only]"
     static let help = """
         Serves the address book, its audit and the access picker as pages, and the JSON API under
         /api/v1/ (Documentation/HTTP.md), over HTTP/1.1 until Ctrl-C. It prints the address to open,

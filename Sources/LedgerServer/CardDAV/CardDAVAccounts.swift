@@ -57,7 +57,9 @@ public struct CardDAVAccounts: Sendable {
     /// Whether a text can be an account name: a path segment that needs no escaping.
     public static func isName(_ text: String) -> Bool {
         !text.isEmpty && text.count <= 64
-            && text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.@".unicodeScalars.contains($0)) }
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.@".unicodeScalars.contains($0))
+            }
             && text != "." && text != ".."
     }
 
@@ -119,7 +121,8 @@ public enum CardDAVPassword {
 
     private static func parse(_ text: String) -> (Int, [UInt8], [UInt8])? {
         let parts = text.split(separator: "$", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "sha256i", let iterations = Int(parts[1]), (1...10_000_000).contains(iterations),
+        guard parts.count == 4, parts[0] == "sha256i", let iterations = Int(parts[1]),
+            (1...10_000_000).contains(iterations),
             let salt = bytes(parts[2]), salt.count >= 8, let digest = bytes(parts[3]), digest.count == 32
         else { return nil }
         return (iterations, salt, digest)

@@ -77,7 +77,9 @@ enum CardDAVCards {
     static func contact(named name: String, in container: Container, store: ContactStore) throws -> Contact {
         let identifier = identifier(forResource: name)
         guard let contact = try? store.unifiedContact(withIdentifier: identifier, keysToFetch: [keys(for: store)]),
-            try store.containers(matching: .ofContact(identifier)).contains(where: { $0.identifier == container.identifier })
+            try store.containers(matching: .ofContact(identifier)).contains(where: {
+                $0.identifier == container.identifier
+            })
         else {
             throw HTTPError(404, "notFound", "there is no card \(name) in this address book")
         }

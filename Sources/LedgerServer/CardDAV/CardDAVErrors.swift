@@ -15,7 +15,8 @@ enum CardDAVErrors {
     static func response(for error: any Error) -> HTTPResponse {
         switch error {
         case let error as HTTPError: return response(error)
-        case let error as ContactStoreError: return response(HTTPError(status(of: error.code), "\(error.code)", error.message))
+        case let error as ContactStoreError:
+            return response(HTTPError(status(of: error.code), "\(error.code)", error.message))
         default:
             let json = ErrorResponses.response(for: error)
             return response(HTTPError(json.status, "error", String(decoding: json.body, as: UTF8.self)))

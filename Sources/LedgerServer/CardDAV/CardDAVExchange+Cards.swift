@@ -53,7 +53,8 @@ extension CardDAVExchange {
             try create(card, identifier: identifier, in: container, reading: store)
         }
         let created = existing == nil
-        let saved = try service.store.unifiedContact(withIdentifier: identifier, keysToFetch: [ContactKeySet(.identifier)])
+        let saved = try service.store.unifiedContact(
+            withIdentifier: identifier, keysToFetch: [ContactKeySet(.identifier)])
         return HTTPResponse(
             status: created ? 201 : 204, contentType: "text/plain; charset=utf-8", body: [],
             headers: [("ETag", CardDAVCards.etag(saved))])
@@ -122,7 +123,8 @@ extension CardDAVExchange {
     ) throws {
         let status = reading.authorizationStatus()
         guard principal.client == nil || status == .authorized || status == .limited else {
-            throw ContactStoreError(.authorizationDenied, "the account's client \(principal.client ?? "") has no access")
+            throw ContactStoreError(
+                .authorizationDenied, "the account's client \(principal.client ?? "") has no access")
         }
         let contact = MutableContact(identifier: identifier, values: card, availableKeys: .all, base: nil)
         try save { $0.add(contact, toContainerWithIdentifier: container.identifier) }

@@ -73,7 +73,8 @@ extension CardDAVExchange {
         for href in hrefs {
             let path = (try? RequestTarget.split(Self.pathPart(of: href)).0) ?? href
             let inBook = path.hasPrefix(bookPath) && !path.dropFirst(bookPath.count).contains("/")
-            wanted.append((href, inBook ? CardDAVCards.identifier(forResource: String(path.dropFirst(bookPath.count))) : nil))
+            wanted.append(
+                (href, inBook ? CardDAVCards.identifier(forResource: String(path.dropFirst(bookPath.count))) : nil))
         }
         let found = try fetch(wanted.compactMap(\.identifier), container, store)
         let byIdentifier = Dictionary(found.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })

@@ -84,8 +84,10 @@ struct CardDAVFilter {
         switch property {
         case "FN": texts = [ContactFormatter.string(from: contact, style: .fullName) ?? ""]
         case "N":
-            texts = [[values.familyName, values.givenName, values.middleName, values.namePrefix, values.nameSuffix]
-                .joined(separator: ";")]
+            texts = [
+                [values.familyName, values.givenName, values.middleName, values.namePrefix, values.nameSuffix]
+                    .joined(separator: ";")
+            ]
         case "EMAIL": texts = values.emailAddresses.map(\.value)
         case "TEL": texts = values.phoneNumbers.map(\.value.stringValue)
         case "UID": texts = [contact.identifier]
@@ -96,8 +98,10 @@ struct CardDAVFilter {
         case "URL": texts = values.urlAddresses.map(\.value)
         case "ADR":
             texts = values.postalAddresses.map { address in
-                [address.value.street, address.value.city, address.value.state, address.value.postalCode,
-                 address.value.country].joined(separator: " ")
+                [
+                    address.value.street, address.value.city, address.value.state, address.value.postalCode,
+                    address.value.country,
+                ].joined(separator: " ")
             }
         default: texts = []
         }

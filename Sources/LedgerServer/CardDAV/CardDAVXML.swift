@@ -167,7 +167,8 @@ struct DAVXMLWriter {
     /// undeclared namespace declares it on itself.
     static func element(_ namespace: String, _ name: String, _ content: String = "") -> String {
         let (open, close) = tags(namespace, name)
-        return content.isEmpty ? open.replacingOccurrences(of: ">", with: "/>", options: .backwards) : open + content + close
+        return content.isEmpty
+            ? open.replacingOccurrences(of: ">", with: "/>", options: .backwards) : open + content + close
     }
 
     private static func tags(_ namespace: String, _ name: String) -> (String, String) {

@@ -40,7 +40,9 @@ struct VCardExtensionTests {
         contact.vCardExtensions.append(LabeledValue(label: nil, value: "X-BROKEN:one\ntwo"))
         for version in [VCardVersion.v3_0, .v4_0] {
             let text = String(decoding: try VCardSerialization.data(with: [contact], version: version), as: UTF8.self)
-            for line in ["UID:urn:uuid:abc-1", "item2.X-UNKNOWN:value", "X-CUSTOM;X-P=1:kept\\, as is", "FN:The Doctor"] {
+            for line in [
+                "UID:urn:uuid:abc-1", "item2.X-UNKNOWN:value", "X-CUSTOM;X-P=1:kept\\, as is", "FN:The Doctor",
+            ] {
                 #expect(text.contains(line + "\r\n"), "\(line) in \(text)")
             }
             #expect(!text.contains("X-CONTACTS-LEDGER") && !text.contains("X-BROKEN"))
