@@ -1,5 +1,6 @@
 import ContactsLedger
 import Foundation
+import Synchronization
 
 /// The accounts that may sign in to the CardDAV address books with HTTP Basic authentication,
 /// read from a file `serve --carddav-accounts FILE` names.
@@ -21,6 +22,9 @@ public struct CardDAVAccounts: Sendable {
 
     /// The accounts by name.
     public let accounts: [String: Account]
+    /// Credentials already verified, so that a client's every request does not cost the
+    /// hash's iterations again.
+    private let verified = VerifiedCredentials()
 
     /// No accounts: only the server's token signs in.
     public init() { accounts = [:] }
@@ -65,10 +69,34 @@ public struct CardDAVAccounts: Sendable {
 
     /// The account a `Basic` credential names, when its password matches.
     func account(user: String, password: String) -> Account? {
-        guard let account = accounts[user], CardDAVPassword.verify(password, against: account.passwordHash) else {
-            return nil
-        }
+        guard let account = accounts[user] else { return nil }
+        let key = VerifiedCredentials.key(user: user, password: password, hash: account.passwordHash)
+        if verified.contains(key) { return account }
+        guard CardDAVPassword.verify(password, against: account.passwordHash) else { return nil }
+        verified.insert(key)
         return account
+    }
+}
+
+/// The credentials a server has verified since it started, each as one SHA-256 of the account,
+/// the password and its stored hash (never the password itself), at most 256 of them.
+final class VerifiedCredentials: Sendable {
+    private let keys = Mutex<Set<String>>([])
+
+    /// The key of a credential.
+    static func key(user: String, password: String, hash: String) -> String {
+        var hasher = SHA256()
+        hasher.update(Array("\(user)\u{0}\(password)\u{0}\(hash)".utf8))
+        return hasher.finalize().hex
+    }
+
+    func contains(_ key: String) -> Bool { keys.withLock { $0.contains(key) } }
+
+    func insert(_ key: String) {
+        keys.withLock { keys in
+            if keys.count >= 256 { keys.removeAll() }
+            keys.insert(key)
+        }
     }
 }
 

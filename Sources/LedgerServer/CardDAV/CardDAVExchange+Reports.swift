@@ -57,10 +57,14 @@ extension CardDAVExchange {
     }
 
     /// The contacts with these identifiers the client sees in the container, with their cards' keys.
+    /// With one container every contact is in it, and the members need not be listed.
     private func fetch(_ identifiers: [String], _ container: Container, _ store: ContactStore) throws -> [Contact] {
-        let members = Set(try CardDAVCards.members(of: container.identifier, in: store).map(\.identifier))
-        return try ContactsAPI.fetch(
-            identifiers.filter(members.contains), keys: CardDAVCards.keys(for: store), from: store)
+        var wanted = identifiers
+        if try store.containers().count > 1 {
+            let members = Set(try CardDAVCards.members(of: container.identifier, in: store).map(\.identifier))
+            wanted = identifiers.filter(members.contains)
+        }
+        return try ContactsAPI.fetch(wanted, keys: CardDAVCards.keys(for: store), from: store)
     }
 
     /// `addressbook-multiget`: the cards at the hrefs given; one not there is a 404 response.
