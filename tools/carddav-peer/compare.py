@@ -3,9 +3,11 @@
 Usage: /usr/bin/python3 compare.py CONTACTS_LEDGER_BINARY [--cards 1000,10000] [--changes 10]
                                    [--workdir DIR] [--servers ledger,radicale]
 
-For each size and each server: a full sync of N cards up from a vdir (every card a PUT), a sync
-with nothing to do, an incremental sync of CHANGES edited cards, and a full sync down into an
-empty vdir (listing and multiget). The cards are the fixture corpus's 3.0 and 4.0 cards that
+For each size and each server, the server is given the N cards directly (the ledger by
+`contacts-ledger import`, Radicale as files in its collection), then timed with vdirsyncer: a
+full sync of the N cards down into an empty vdir (listing and multiget), a sync with nothing to
+do, and an incremental sync of CHANGES cards edited in the vdir (each a PUT). With --upload the
+full sync goes up instead, every card a PUT from the vdir, which is slower for both servers. The cards are the fixture corpus's 3.0 and 4.0 cards that
 the ledger accepts, repeated with fresh, deterministic UIDs (UUIDs derived from the index), so
 every run syncs the same bytes. Prints a table and, last, one JSON line with every timing.
 Debian's vdirsyncer and python3-radicale must be installed (.ci/run installs them).
@@ -53,24 +55,31 @@ def edit(pair, changes):
             handle.write(text)
 
 
-def measure(server_name, binary, cards, changes, workdir):
+def start(server_name, binary, workdir, seed):
+    if server_name == "ledger":
+        return peers.LedgerServer(binary, workdir, seed=seed)
+    if server_name == "radicale":
+        return peers.RadicaleServer(workdir, seed=seed)
+    peers.fail(f"unknown server {server_name}: ledger or radicale")
+
+
+def measure(server_name, binary, cards, changes, workdir, upload):
     os.makedirs(workdir, exist_ok=True)
-    server = peers.LedgerServer(binary, workdir) if server_name == "ledger" else peers.RadicaleServer(workdir)
+    server = start(server_name, binary, workdir, None if upload else cards)
     try:
-        pair = peers.Vdirsyncer(workdir, server.url(), name="up")
-        for index, card in enumerate(cards):
-            with open(os.path.join(pair.vdir, f"{index:06}.vcf"), "w", encoding="utf-8", newline="") as handle:
-                handle.write(card)
+        pair = peers.Vdirsyncer(workdir, server.url(), name="client")
+        if upload:
+            for index, card in enumerate(cards):
+                with open(os.path.join(pair.vdir, f"{index:06}.vcf"), "w", encoding="utf-8", newline="") as handle:
+                    handle.write(card)
         pair.discover()
-        result = {"fullSyncUp": timed(pair.sync), "syncNothingToDo": timed(pair.sync)}
+        result = {("fullSyncUp" if upload else "fullSyncDown"): timed(pair.sync)}
+        got = len(os.listdir(pair.vdir))
+        if got != len(cards):
+            peers.fail(f"{server_name}: after the full sync the vdir holds {got} cards, not {len(cards)}")
+        result["syncNothingToDo"] = timed(pair.sync)
         edit(pair, changes)
         result["incrementalSync"] = timed(pair.sync)
-        down = peers.Vdirsyncer(workdir, server.url(), name="down")
-        down.discover()
-        result["fullSyncDown"] = timed(down.sync)
-        got = len(os.listdir(down.vdir))
-        if got != len(cards):
-            peers.fail(f"{server_name}: the full sync down gave {got} cards, not {len(cards)}")
         return result
     finally:
         server.stop()
@@ -83,6 +92,7 @@ def main():
     parser.add_argument("--changes", type=int, default=10)
     parser.add_argument("--workdir")
     parser.add_argument("--servers", default="ledger,radicale")
+    parser.add_argument("--upload", action="store_true", help="time the full sync up, every card a PUT")
     arguments = parser.parse_args()
     peers.require_program("vdirsyncer", "vdirsyncer")
     try:
@@ -96,11 +106,13 @@ def main():
         cards = generated_cards(arguments.binary, root, count)
         for server_name in arguments.servers.split(","):
             timings = measure(server_name, arguments.binary, cards, arguments.changes,
-                              os.path.join(root, f"{server_name}-{count}"))
+                              os.path.join(root, f"{server_name}-{count}"), arguments.upload)
             results.append({"server": server_name, "cards": count, "changes": arguments.changes, **timings})
-            print(f"{server_name:9} {count:6} cards: up {timings['fullSyncUp']:8.2f} s, nothing "
+            direction = "up" if arguments.upload else "down"
+            full = timings["fullSyncUp" if arguments.upload else "fullSyncDown"]
+            print(f"{server_name:9} {count:6} cards: full sync {direction} {full:8.2f} s, nothing to do "
                   f"{timings['syncNothingToDo']:6.2f} s, {arguments.changes} changes "
-                  f"{timings['incrementalSync']:6.2f} s, down {timings['fullSyncDown']:8.2f} s", flush=True)
+                  f"{timings['incrementalSync']:6.2f} s", flush=True)
     if not arguments.workdir:
         shutil.rmtree(root, ignore_errors=True)
     print(json.dumps({"results": results}))

@@ -55,12 +55,19 @@ def wait_for_port(port, process, seconds=60):
 class LedgerServer:
     """contacts-ledger serve on a fresh ledger, with one account acting as a fully authorized client."""
 
-    def __init__(self, binary, workdir, account="alice", client="vdirsyncer-client"):
+    def __init__(self, binary, workdir, account="alice", client="vdirsyncer-client", seed=None):
         self.binary = binary
         self.ledger = os.path.join(workdir, "contacts.ledger")
         self.account = account
         self.run("init")
         self.run("authorize", client, "authorized", "--notes")
+        if seed:
+            # The cards' UIDs are UUIDs, which an import takes as the contacts' identifiers, so
+            # each card is served as UID.vcf, the name vdirsyncer would have given it.
+            path = os.path.join(workdir, "seed.vcf")
+            with open(path, "w", encoding="utf-8", newline="") as handle:
+                handle.write("".join(seed))
+            self.run("import", path, "--quiet")
         line = self.run("carddav-account", account, "--client", client, input=PASSWORD + "\n").strip()
         self.accounts = os.path.join(workdir, "carddav-accounts")
         with open(self.accounts, "w") as handle:
@@ -126,7 +133,7 @@ class LedgerServer:
 class RadicaleServer:
     """Radicale with one user, storing in the working directory."""
 
-    def __init__(self, workdir, account="alice"):
+    def __init__(self, workdir, account="alice", seed=None):
         self.account = account
         storage = os.path.join(workdir, "radicale-collections")
         users = os.path.join(workdir, "radicale-users")
@@ -151,6 +158,12 @@ class RadicaleServer:
         with urllib.request.urlopen(request, timeout=60) as response:
             if response.status not in (200, 201):
                 fail(f"Radicale did not make the address book: {response.status}")
+        # Radicale keeps each card as a file of its collection's folder, named as its client named it.
+        folder = os.path.join(storage, "collection-root", account, "contacts")
+        for card in seed or []:
+            uid = re.search(r"^UID:(.*)$", card, flags=re.M).group(1).strip()
+            with open(os.path.join(folder, uid + ".vcf"), "w", encoding="utf-8", newline="") as handle:
+                handle.write(card)
 
     def url(self):
         return f"http://127.0.0.1:{self.port}{self.book}"
