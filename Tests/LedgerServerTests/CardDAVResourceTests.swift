@@ -89,4 +89,25 @@ struct CardDAVResourceTests {
         #expect(try served.request("GET", href).status == 404)
         #expect(try served.request("MKCOL", served.book + "new/").status == 405)
     }
+
+    @Test("a read-only server answers reads and refuses a PUT with 503, writing nothing")
+    func readOnly() throws {
+        let served = try ServedLedger(readOnly: true)
+        let book = "/carddav/addressbooks/owner/\(served.store.defaultContainerIdentifier())/"
+        func send(_ method: String, _ target: String, _ body: String) throws -> RawResponse {
+            let client = try served.client()
+            client.send(
+                "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                    + "Authorization: Bearer \(served.token.value)\r\nDepth: 1\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            return try #require(client.readResponse())
+        }
+        #expect(CardDAVLedger.cardHrefs(try send("PROPFIND", book, "")).count == 5)
+        let head = served.store.headDigest.sequence
+        let card = CardDAVLedger.card(uid: "ro", given: "Ro", family: "Only", email: "ro@x.test")
+        let refused = try send("PUT", book + UUID().uuidString + ".vcf", card)
+        #expect(refused.status == 503)
+        #expect(refused.text.contains("storeNotWritable"))
+        #expect(served.store.headDigest.sequence == head)
+    }
 }
