@@ -51,6 +51,10 @@ let usage = """
                        process and print its figures; the full run does this in a child process,
                        and it is the mode to profile. --measure-search-index-only measures search
                        without the linear scans (no scan ratio), and the fetches, for profiling
+      --measure-footprint PATH
+                       open one ledger written by an earlier --keep run, in this process and doing
+                       nothing else, and print the peak and steady resident memory the open added;
+                       the full run does this in a child process for each ledger
 
     Exit codes: 0 success; 64 usage error; 1 any other failure.
     """
@@ -83,6 +87,8 @@ struct Options {
     var measureCompat: String?
     /// Run only the web server section on this ledger.
     var measureServer: String?
+    /// Internal: open this ledger and print the open's memory (``FootprintBench``).
+    var measureFootprint: String?
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -98,6 +104,9 @@ struct Options {
                 guard let value = rest.popFirst() else { throw UsageError("--measure-ledger needs a path") }
                 measure = value
             case "--measure-search": measureSearch = true
+            case "--measure-footprint":
+                guard let value = rest.popFirst() else { throw UsageError("--measure-footprint needs a path") }
+                measureFootprint = value
             case "--measure-open-only": measureOpenOnly = true
             case "--measure-replay-only": measureReplayOnly = true
             case "--measure-search-index-only":
@@ -199,6 +208,10 @@ do {
             .run())
         exit(0)
     }
+    if let path = options.measureFootprint {
+        try printJSON(try FootprintBench.measureOpen(path: path))
+        exit(0)
+    }
     if let path = options.measureCompat {
         try printJSON(try await CompatBench(ledger: path, quick: options.quick).run())
         exit(0)
@@ -259,7 +272,9 @@ do {
             path: scratch + "/ledger-\(size).ledger", contacts: size, seed: UInt64(size)
         ).build()
         progress("measuring the ledger of \(size) contacts (\(built.records) records, \(built.events) events)")
-        let measured = try measureInChild(built.path, quick: options.quick, search: index == sizes.count - 1)
+        var measured = try measureInChild(built.path, quick: options.quick, search: index == sizes.count - 1)
+        progress("measuring the footprint of the ledger of \(size) contacts")
+        measured["footprint"] = try FootprintBench.figures(ledger: built.path, contacts: size)
         ledgers.append((built, measured))
         if index == 0 {
             progress("running contacts-ledger on the ledger of \(size) contacts")
