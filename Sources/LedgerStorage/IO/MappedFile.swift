@@ -66,15 +66,3 @@ public final class MappedFile: @unchecked Sendable {
         return withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 }
-
-extension Snapshot {
-    /// Calls `body` with the encoded projection state, where the file's bytes lie; its form
-    /// belongs to whoever wrote it.
-    public func withState<Result, Failure: Error>(
-        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        try file.withUnsafeBytes { (bytes) throws(Failure) in
-            try body(UnsafeRawBufferPointer(rebasing: bytes[stateRange]))
-        }
-    }
-}
