@@ -341,29 +341,35 @@ package struct ContactTable: Sendable {
         for slot in freeSlots { writer.varint(Int(slot)) }
     }
 
-    /// Writes the live contacts' identifiers and encoded values back to back, in slot order:
-    /// an arena without garbage, which a restore reads as it is.
+    /// Writes the live contacts' identifiers and encoded values back to back, in slot order, as
+    /// an arena section (``SnapshotArena``): an arena without garbage, compressed a block at a time.
     func encodeArena(into writer: inout SnapshotWriter) {
+        writer.fixed64(UInt64(liveBytes))
+        var blocks = SnapshotArena.Writer()
         arena.withUnsafeBufferPointer { arena in
             for record in records where !record.isFree {
-                writer.raw(UnsafeBufferPointer(rebasing: arena[record.offset..<record.offset + record.bytes]))
+                blocks.append(
+                    UnsafeBufferPointer(rebasing: arena[record.offset..<record.offset + record.bytes]), to: &writer)
             }
         }
+        blocks.finish(to: &writer)
     }
 
-    /// The columns of a table read back (``restoreColumns(from:arenaBytes:containers:creators:)``),
-    /// waiting for the arena they locate contacts in.
+    /// The columns of a table read back (``restoreColumns(from:containers:creators:)``), waiting
+    /// for the arena they locate contacts in.
     struct Columns: Sendable {
         var records: [StoredContact]
         var live: Int
         var freeSlots: [ContactSlot]
+        /// The bytes of the live contacts: the arena's length.
+        var bytes = 0
     }
 
-    /// Reads the columns written by ``encodeColumns(into:)`` for an arena of `arenaBytes`, checking
-    /// that every contact lies in it, that their lengths fill it, that each refers to a container
-    /// and a creator that exist, and that the free slots are exactly the slots without a contact.
+    /// Reads the columns written by ``encodeColumns(into:)``, checking that each contact refers
+    /// to a container and a creator that exist and that the free slots are exactly the slots
+    /// without a contact; ``init(restoring:arena:)`` checks that their lengths fill the arena.
     static func restoreColumns(
-        from reader: inout SnapshotReader, arenaBytes: Int, containers: Int, creators: Int
+        from reader: inout SnapshotReader, containers: Int, creators: Int
     ) throws(SnapshotDecodingError) -> Columns {
         // Each slot takes at least one byte of the columns.
         let slots = try reader.count(atMost: min(Int(SearchIndexes.slotLimit), reader.remaining))
@@ -372,12 +378,12 @@ package struct ContactTable: Sendable {
         var offset = 0
         var live = 0
         for slot in 0..<slots {
-            let form = try reader.count(atMost: arenaBytes + 2)
+            let form = try reader.count(atMost: Int(UInt32.max) + 2)
             guard form != 0 else {
                 records.append(.free)
                 continue
             }
-            let encoded = try reader.count(atMost: arenaBytes)
+            let encoded = try reader.count(atMost: Int(UInt32.max))
             let revision = try reader.varint()
             let creator = try reader.count(atMost: Int(UInt32.max))
             let container = try reader.count(atMost: Int(StoredContact.freeContainer) - 1)
@@ -388,14 +394,12 @@ package struct ContactTable: Sendable {
                 offset: offset, revision: revision, identifierBytes: UInt32(form == 1 ? 16 : form - 2),
                 encodedBytes: UInt32(encoded), creator: UInt32(creator), container: UInt16(container),
                 identifierIsUUID: form == 1)
-            try reader.check(record.bytes <= arenaBytes - offset, "contact \(slot) lies outside the arena")
             offset += record.bytes
             live += 1
             records.append(record)
         }
-        try reader.check(offset == arenaBytes, "the contacts' lengths do not add up to the arena's")
         let freeSlots = try restoreFreeSlots(from: &reader, records: records, live: live)
-        return Columns(records: records, live: live, freeSlots: freeSlots)
+        return Columns(records: records, live: live, freeSlots: freeSlots, bytes: offset)
     }
 
     /// Reads the free slots and checks that they are exactly the slots without a contact.
@@ -423,6 +427,10 @@ package struct ContactTable: Sendable {
     /// the identifier table, checking that no identifier is there twice and that none is a
     /// canonical UUID kept as text (lookups make the 16-byte key, so it would not be found).
     init(restoring columns: Columns, arena: [UInt8]) throws(SnapshotDecodingError) {
+        guard columns.bytes == arena.count else {
+            throw SnapshotDecodingError(
+                "the contacts' lengths add up to \(columns.bytes) bytes, the arena holds \(arena.count)")
+        }
         let built = arena.withUnsafeBufferPointer {
             Self.identifierTable(records: columns.records, live: columns.live, arena: $0)
         }

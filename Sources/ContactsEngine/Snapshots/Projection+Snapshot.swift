@@ -191,10 +191,10 @@ extension Projection {
         let table = try source.read(count: lengths.table)
         let arenaBytes = lengths.arena
         let tableWork = BackgroundWork(named: "snapshot table") { () -> Result<TableSection, SnapshotDecodingError> in
-            Result { () throws(SnapshotDecodingError) in try restoreTable(table, arenaBytes: arenaBytes) }
+            Result { () throws(SnapshotDecodingError) in try restoreTable(table) }
         }
         let arena = Result { () throws(SnapshotDecodingError) in
-            try source.read(count: arenaBytes, spare: SnapshotReader.growthRoom(arenaBytes))
+            try SnapshotArena.read(from: &source, sectionBytes: arenaBytes, spare: SnapshotReader.growthRoom)
         }
         let section = try tableWork.wait().get()
         let rest = try source.read(count: lengths.rest)
@@ -242,8 +242,8 @@ extension Projection {
         return (lengths[0], lengths[1], lengths[2])
     }
 
-    /// Reads the table section, for an arena of `arenaBytes`.
-    private static func restoreTable(_ table: [UInt8], arenaBytes: Int) throws(SnapshotDecodingError) -> TableSection {
+    /// Reads the table section.
+    private static func restoreTable(_ table: [UInt8]) throws(SnapshotDecodingError) -> TableSection {
         try table.withUnsafeBufferPointer { (buffer) throws(SnapshotDecodingError) in
             var reader = SnapshotReader(buffer)
             var section = TableSection()
@@ -265,8 +265,7 @@ extension Projection {
             for _ in 0..<(try reader.count(atMost: limit)) { section.creators.append(try reader.string()) }
             try reader.check(Set(section.creators).count == section.creators.count, "a creator has two indexes")
             section.columns = try ContactTable.restoreColumns(
-                from: &reader, arenaBytes: arenaBytes, containers: section.containerIdentifiers.count,
-                creators: section.creators.count)
+                from: &reader, containers: section.containerIdentifiers.count, creators: section.creators.count)
             try reader.check(reader.isAtEnd, "the table section has bytes after its end")
             return section
         }

@@ -221,3 +221,65 @@ struct CompactSnapshotTests {
         writer.close()
     }
 }
+
+/// The arena section's blocks (``SnapshotArena``) and the compression under them.
+@Suite("Snapshot arena blocks")
+struct SnapshotArenaTests {
+    /// The arena section written for `runs` and read back.
+    private func roundTrip(_ runs: [[UInt8]]) throws -> (section: [UInt8], arena: [UInt8]) {
+        var writer = SnapshotWriter(capacity: 0)
+        writer.fixed64(UInt64(runs.reduce(0) { $0 + $1.count }))
+        var blocks = SnapshotArena.Writer()
+        for run in runs { run.withUnsafeBufferPointer { blocks.append($0, to: &writer) } }
+        blocks.finish(to: &writer)
+        var source = SnapshotBytesSource(writer.bytes)
+        let arena = try SnapshotArena.read(from: &source, sectionBytes: writer.bytes.count, spare: { $0 / 8 })
+        return (writer.bytes, arena)
+    }
+
+    @Test("Runs of every kind come back as written: empty, short, repetitive, random, and across blocks")
+    func roundTrips() throws {
+        var random = SeededGenerator(seed: 34)
+        let noise = (0..<300_000).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let text = Array(String(repeating: "given.family@example.org +1 415 555 0100 ", count: 40_000).utf8)
+        let cases: [[[UInt8]]] = [
+            [], [[]], [[7]], [[1, 2, 3]], [Array(repeating: 0, count: 5_000_000)], [noise], [text],
+            [noise, text, noise], (0..<2_000).map { Array(text[($0 * 37)..<($0 * 37 + 500)]) },
+        ]
+        for runs in cases {
+            let expected = Array(runs.joined())
+            let (section, arena) = try roundTrip(runs)
+            #expect(arena == expected, "\(runs.count) runs of \(expected.count) bytes")
+            #expect(arena.capacity >= expected.count + expected.count / 8)
+            if expected.count > 1_000_000 && runs != [noise] {
+                #expect(section.count < expected.count / 2, "repetitive bytes are compressed")
+            }
+        }
+        let (section, _) = try roundTrip([noise])
+        #expect(section.count <= noise.count + 8 + 8, "bytes that do not compress are stored as they are")
+    }
+
+    @Test("A damaged arena section is refused with a reason, whatever byte is changed or wherever it ends")
+    func damagedSections() throws {
+        let text = Array(String(repeating: "Ada Lovelace ada@example.org ", count: 100).utf8)
+        let (section, _) = try roundTrip([text])
+        for index in section.indices {
+            for flip in [0x01, 0x80] as [UInt8] {
+                var damaged = section
+                damaged[index] ^= flip
+                var source = SnapshotBytesSource(damaged)
+                // A changed literal byte decodes to other bytes (the state's checksum catches it);
+                // anything else must be refused, never read or written out of bounds.
+                if let arena = try? SnapshotArena.read(from: &source, sectionBytes: damaged.count, spare: { _ in 0 }) {
+                    #expect(arena.count == text.count)
+                }
+            }
+        }
+        for length in 0..<section.count {
+            var source = SnapshotBytesSource(Array(section[0..<length]))
+            #expect(throws: SnapshotDecodingError.self) {
+                try SnapshotArena.read(from: &source, sectionBytes: length, spare: { _ in 0 })
+            }
+        }
+    }
+}

@@ -186,8 +186,7 @@ func restoredContactTable(
     columns.withUnsafeBufferPointer { buffer in
         var reader = SnapshotReader(buffer)
         return Result { () throws(SnapshotDecodingError) in
-            let restored = try ContactTable.restoreColumns(
-                from: &reader, arenaBytes: arena.count, containers: containers, creators: creators)
+            let restored = try ContactTable.restoreColumns(from: &reader, containers: containers, creators: creators)
             try reader.check(reader.isAtEnd, "the columns have bytes after their end")
             return try ContactTable(restoring: restored, arena: arena)
         }
@@ -198,9 +197,11 @@ func restoredContactTable(
 func snapshotRoundTrip(_ table: ContactTable) throws -> ContactTable {
     var columns = SnapshotWriter(capacity: 0)
     table.encodeColumns(into: &columns)
-    var arena = SnapshotWriter(capacity: 0)
-    table.encodeArena(into: &arena)
-    return try restoredContactTable(columns: columns.bytes, arena: arena.bytes).get()
+    var section = SnapshotWriter(capacity: 0)
+    table.encodeArena(into: &section)
+    var source = SnapshotBytesSource(section.bytes)
+    let arena = try SnapshotArena.read(from: &source, sectionBytes: section.bytes.count, spare: { _ in 0 })
+    return try restoredContactTable(columns: columns.bytes, arena: arena).get()
 }
 
 /// Writes a snapshot file back where it was, with the permissions a ledger requires of it (0600).
