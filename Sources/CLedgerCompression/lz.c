@@ -97,6 +97,17 @@ static int read_extension(const uint8_t **in, const uint8_t *end, size_t *length
     return 1;
 }
 
+/// Copies 16 bytes at a time from `from` to `to` until `count` are copied, writing up to 15
+/// bytes past them: only where the caller checked that both buffers have that much room.
+static void wild_copy(uint8_t *to, const uint8_t *from, size_t count) {
+    uint8_t *end = to + count;
+    do {
+        memcpy(to, from, 16);
+        to += 16;
+        from += 16;
+    } while (to < end);
+}
+
 int ledger_lz_decompress(const uint8_t *source, size_t count, uint8_t *destination, size_t expected) {
     const uint8_t *in = source;
     const uint8_t *in_end = source + count;
@@ -107,7 +118,11 @@ int ledger_lz_decompress(const uint8_t *source, size_t count, uint8_t *destinati
         size_t literals = token >> 4;
         if (literals == 15 && !read_extension(&in, in_end, &literals)) return -1;
         if (literals > (size_t)(in_end - in) || literals > (size_t)(out_end - out)) return -1;
-        memcpy(out, in, literals);
+        if ((size_t)(in_end - in) >= literals + 16 && (size_t)(out_end - out) >= literals + 16) {
+            wild_copy(out, in, literals);
+        } else {
+            memcpy(out, in, literals);
+        }
         in += literals;
         out += literals;
         if (in == in_end) break;
@@ -119,13 +134,16 @@ int ledger_lz_decompress(const uint8_t *source, size_t count, uint8_t *destinati
         match += minimum_match;
         if (offset == 0 || offset > (size_t)(out - destination) || match > (size_t)(out_end - out)) return -1;
         const uint8_t *from = out - offset;
-        if (offset >= match) {
+        if (offset >= 16 && (size_t)(out_end - out) >= match + 16) {
+            // Each 16 bytes read were written before the copy began or by an earlier step of it.
+            wild_copy(out, from, match);
+        } else if (offset >= match) {
             memcpy(out, from, match);
-            out += match;
         } else {
             // An overlapping reference repeats the bytes it has just written.
-            for (size_t i = 0; i < match; i++) *out++ = from[i];
+            for (size_t i = 0; i < match; i++) out[i] = from[i];
         }
+        out += match;
     }
     return out == out_end ? 0 : -1;
 }

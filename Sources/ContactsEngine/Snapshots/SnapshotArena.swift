@@ -66,6 +66,10 @@ enum SnapshotArena {
     /// Reads an arena section of `sectionBytes` from `source` into a new array with room for
     /// `spare(length)` more bytes; throws when a length is out of bounds, a block does not
     /// decompress to its length, or the blocks do not fill the section exactly.
+    ///
+    /// This thread reads the blocks in order (the state's checksum is taken as they are read)
+    /// and decompresses every other one; a second thread decompresses the rest, a few blocks
+    /// behind, so that the two cores share the decompression and its fresh pages.
     static func read(
         from source: inout some SnapshotStateSource, sectionBytes: Int, spare: (Int) -> Int
     ) throws(SnapshotDecodingError) -> [UInt8] {
@@ -77,24 +81,26 @@ enum SnapshotArena {
         }
         let total = Int(length)
         var consumed = 8
-        // One buffer for the stored bytes of every compressed block, at most the largest one.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(
-            byteCount: max(1, min(ledger_lz_bound(blockBytes), sectionBytes - 8)), alignment: 16)
-        defer { buffer.deallocate() }
         var failure: SnapshotDecodingError?
         let arena = [UInt8](unsafeUninitializedCapacity: total + spare(total)) { arena, initialized in
             initialized = 0
+            let target = Target(arena: UnsafeMutableBufferPointer(rebasing: arena[0..<total]))
+            let handed = Handoff<Block>(capacity: 2)
+            let helper = BackgroundWork(named: "snapshot arena") { () -> Bool in
+                var sound = true
+                while let block = handed.take() { sound = target.decompress(block) && sound }
+                return sound
+            }
             do throws(SnapshotDecodingError) {
-                var filled = 0
-                while filled < total {
-                    consumed += try readBlock(
-                        from: &source, into: UnsafeMutableBufferPointer(rebasing: arena[filled..<total]),
-                        buffer: buffer, filled: &filled)
-                }
-                initialized = total
+                consumed += try readBlocks(from: &source, into: target, handingEveryOtherTo: handed)
             } catch {
                 failure = error
             }
+            handed.close()
+            if !helper.wait() && failure == nil {
+                failure = SnapshotDecodingError("an arena block does not decompress to its length")
+            }
+            if failure == nil { initialized = total }
         }
         if let failure { throw failure }
         guard consumed == sectionBytes else {
@@ -103,31 +109,58 @@ enum SnapshotArena {
         return arena
     }
 
-    /// Reads one block into the start of `destination`, adding its length to `filled`; returns
-    /// the section bytes it took.
-    private static func readBlock(
-        from source: inout some SnapshotStateSource, into destination: UnsafeMutableBufferPointer<UInt8>,
-        buffer: UnsafeMutableRawBufferPointer, filled: inout Int
-    ) throws(SnapshotDecodingError) -> Int {
-        let raw = Int(try readFixed(4, from: &source))
-        let word = UInt32(try readFixed(4, from: &source))
-        let stored = Int(word & ~compressedFlag)
-        let isCompressed = word & compressedFlag != 0
-        guard raw > 0, raw <= blockBytes, raw <= destination.count,
-            isCompressed ? stored > 0 && stored <= buffer.count : stored == raw
-        else { throw SnapshotDecodingError("an arena block's lengths (\(raw), \(stored)) are out of bounds") }
-        let target = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(destination)[0..<raw])
-        var decoded = true
-        if isCompressed {
-            let piece = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<stored])
-            try source.read(into: piece)
-            decoded = ledger_lz_decompress(piece.baseAddress!, stored, destination.baseAddress!, raw) == 0
-        } else {
-            try source.read(into: target)
+    /// A compressed block read from the state, and where in the arena its bytes go.
+    struct Block: Sendable {
+        var stored: [UInt8]
+        var at: Int
+        var count: Int
+    }
+
+    /// The arena's memory, which the two threads of ``read(from:sectionBytes:spare:)`` fill in
+    /// blocks that do not overlap, while the array that owns it is being made.
+    struct Target: @unchecked Sendable {
+        let arena: UnsafeMutableBufferPointer<UInt8>
+
+        /// Decompresses `block` into its place; whether it gave exactly its length.
+        func decompress(_ block: Block) -> Bool {
+            block.stored.withUnsafeBufferPointer {
+                ledger_lz_decompress($0.baseAddress!, $0.count, arena.baseAddress! + block.at, block.count) == 0
+            }
         }
-        guard decoded else { throw SnapshotDecodingError("an arena block does not decompress to its \(raw) bytes") }
-        filled += raw
-        return 8 + stored
+    }
+
+    /// Reads the blocks that fill `target`, decompressing the even ones here and handing the odd
+    /// ones on; returns the section bytes they took.
+    private static func readBlocks(
+        from source: inout some SnapshotStateSource, into target: Target, handingEveryOtherTo handed: Handoff<Block>
+    ) throws(SnapshotDecodingError) -> Int {
+        var consumed = 0
+        var filled = 0
+        var index = 0
+        while filled < target.arena.count {
+            let raw = Int(try readFixed(4, from: &source))
+            let word = UInt32(try readFixed(4, from: &source))
+            let stored = Int(word & ~compressedFlag)
+            let isCompressed = word & compressedFlag != 0
+            guard raw > 0, raw <= blockBytes, raw <= target.arena.count - filled,
+                isCompressed ? stored > 0 && stored <= ledger_lz_bound(raw) : stored == raw
+            else { throw SnapshotDecodingError("an arena block's lengths (\(raw), \(stored)) are out of bounds") }
+            if isCompressed {
+                let block = Block(stored: try source.read(count: stored), at: filled, count: raw)
+                if index % 2 == 1 {
+                    handed.put(block)
+                } else if !target.decompress(block) {
+                    throw SnapshotDecodingError("an arena block does not decompress to its \(raw) bytes")
+                }
+            } else {
+                let place = UnsafeMutableBufferPointer(rebasing: target.arena[filled..<filled + raw])
+                try source.read(into: UnsafeMutableRawBufferPointer(place))
+            }
+            filled += raw
+            consumed += 8 + stored
+            index += 1
+        }
+        return consumed
     }
 
     /// A little-endian integer of `count` bytes from `source`.
