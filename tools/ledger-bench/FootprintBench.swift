@@ -52,22 +52,9 @@ enum FootprintBench {
     /// Runs this executable again to measure the open of the ledger at `path`, of `contacts`
     /// contacts, in a fresh process; returns the memory figures with the ratios.
     static func measureMemoryInChild(_ path: String, contacts: Int) throws -> [String: Any] {
-        let process = Process()
-        let executable =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--measure-footprint", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-            var object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let peak = object["peak_open_bytes"] as? Int, let steady = object["steady_bytes"] as? Int
-        else {
-            throw UsageError("measuring the footprint of \(path) failed with status \(process.terminationStatus)")
+        var object = try childJSON(["--measure-footprint", path])
+        guard let peak = object["peak_open_bytes"] as? Int, let steady = object["steady_bytes"] as? Int else {
+            throw UsageError("measuring the footprint of \(path) gave no memory figures")
         }
         object["steady_bytes_per_contact"] = Double(steady) / Double(max(1, contacts))
         object["peak_vs_steady"] = Double(peak) / Double(max(1, steady))

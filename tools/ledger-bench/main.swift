@@ -144,12 +144,18 @@ struct UsageError: Error, CustomStringConvertible {
 
 /// Runs this executable again to measure one ledger in a fresh process; returns its JSON.
 func measureInChild(_ path: String, quick: Bool, search: Bool) throws -> [String: Any] {
+    try childJSON(["--measure-ledger", path] + (quick ? ["--quick"] : []) + (search ? ["--measure-search"] : []))
+}
+
+/// Runs this executable again with `arguments` in a fresh process and returns the JSON object it
+/// prints.
+func childJSON(_ arguments: [String]) throws -> [String: Any] {
     let process = Process()
     let executable =
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         ?? CommandLine.arguments[0]
     process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["--measure-ledger", path] + (quick ? ["--quick"] : []) + (search ? ["--measure-search"] : [])
+    process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
     try process.run()
@@ -158,7 +164,7 @@ func measureInChild(_ path: String, quick: Bool, search: Bool) throws -> [String
     guard process.terminationStatus == 0,
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
     else {
-        throw UsageError("measuring \(path) failed with status \(process.terminationStatus)")
+        throw UsageError("\(arguments.joined(separator: " ")) failed with status \(process.terminationStatus)")
     }
     return object
 }

@@ -331,24 +331,14 @@ protocol SnapshotStateSource {
 }
 
 extension SnapshotStateSource {
-    /// The next `count` bytes, in a new array with room for `spare` more.
-    mutating func read(count: Int, spare: Int = 0) throws(SnapshotDecodingError) -> [UInt8] {
+    /// The next `count` bytes, in a new array.
+    mutating func read(count: Int) throws(SnapshotDecodingError) -> [UInt8] {
         guard count >= 0, count <= remaining else {
             throw SnapshotDecodingError("a section of \(count) bytes runs past the state's end")
         }
-        guard count + spare > 0 else { return [] }
-        var failure: SnapshotDecodingError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: count + spare) { buffer, initialized in
-            do throws(SnapshotDecodingError) {
-                try read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[0..<count])))
-                initialized = count
-            } catch {
-                failure = error
-                initialized = 0
-            }
+        return try filledByteArray(count: count) { (buffer) throws(SnapshotDecodingError) in
+            try read(into: buffer)
         }
-        if let failure { throw failure }
-        return bytes
     }
 }
 

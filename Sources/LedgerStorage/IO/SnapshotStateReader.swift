@@ -71,18 +71,7 @@ public final class SnapshotStateReader: @unchecked Sendable {
                 location: LedgerLocation(file: path, offset: Int64(start + offset)),
                 reason: "a read of \(count) bytes runs past the \(length)-byte state")
         }
-        var failure: StorageError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            do throws(StorageError) {
-                try read(into: UnsafeMutableRawBufferPointer(buffer))
-                initialized = count
-            } catch {
-                failure = error
-                initialized = 0
-            }
-        }
-        if let failure { throw failure }
-        return bytes
+        return try filledByteArray(count: count) { (buffer) throws(StorageError) in try read(into: buffer) }
     }
 
     /// Reads the rest of the state, a piece at a time into one reused buffer, for its checksum.
@@ -97,4 +86,25 @@ public final class SnapshotStateReader: @unchecked Sendable {
 
     /// The most bytes one `pread` asks for: 1 MiB.
     static let pieceBytes = 1 << 20
+}
+
+/// A new array of `count` bytes that `fill` writes into its memory before any is read, with room
+/// for `room` more: large reads then neither zero their memory first nor copy it after.
+public func filledByteArray<Failure: Error>(
+    count: Int, room: Int = 0, _ fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Void
+) throws(Failure) -> [UInt8] {
+    precondition(count >= 0 && room >= 0, "an array of a negative size")
+    guard count + room > 0 else { return [] }
+    var failure: Failure?
+    let bytes = [UInt8](unsafeUninitializedCapacity: count + room) { buffer, initialized in
+        do throws(Failure) {
+            try fill(UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[0..<count])))
+            initialized = count
+        } catch {
+            failure = error
+            initialized = 0
+        }
+    }
+    if let failure { throw failure }
+    return bytes
 }
