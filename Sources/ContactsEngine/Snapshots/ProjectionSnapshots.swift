@@ -80,7 +80,7 @@ package enum ProjectionSnapshots {
     package static func withNewest(
         paths: LedgerPaths, identity: LedgerIdentity, fileSystem: any FileSystem, through last: UInt64? = nil,
         defaultCountryCode: String = ContactsUserDefaults.shared.countryCode,
-        _ use: (Projection) throws -> Bool
+        _ use: (consuming Projection) throws -> Bool
     ) rethrows -> Bool {
         let store = SnapshotStore(paths: paths, identity: identity, fileSystem: fileSystem)
         guard var sequences = try? store.sequences() else { return false }
@@ -97,7 +97,9 @@ package enum ProjectionSnapshots {
                         head: HeadDigest(sequence: snapshot.sequence, hash: snapshot.hash),
                         defaultCountryCode: defaultCountryCode)
                 else { continue }
-                if try use(projection) { return true }
+                // Handed over, not shared: a replay onto it then appends to its arrays in place
+                // instead of copying them (a million contacts' arena is hundreds of megabytes).
+                if try use(consume projection) { return true }
             }
             guard let again = try? store.sequences(), again != sequences else { return false }
             sequences = again

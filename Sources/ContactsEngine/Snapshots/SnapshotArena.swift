@@ -86,13 +86,19 @@ enum SnapshotArena {
             initialized = 0
             let target = Target(arena: UnsafeMutableBufferPointer(rebasing: arena[0..<total]))
             let handed = Handoff<Block>(capacity: 2)
+            let returned = Handoff<[UInt8]>(capacity: .max)
             let helper = BackgroundWork(named: "snapshot arena") { () -> Bool in
                 var sound = true
-                while let block = handed.take() { sound = target.decompress(block) && sound }
+                while var block = handed.take() {
+                    sound = target.decompress(block) && sound
+                    // Moved out, so that the reader finds it unshared and reads into it in place.
+                    returned.put(block.takeStored())
+                }
                 return sound
             }
             do throws(SnapshotDecodingError) {
-                consumed += try readBlocks(from: &source, into: target, handingEveryOtherTo: handed)
+                consumed += try readBlocks(
+                    from: &source, into: target, handingEveryOtherTo: handed, buffersBack: returned)
             } catch {
                 failure = error
             }
@@ -111,9 +117,18 @@ enum SnapshotArena {
 
     /// A compressed block read from the state, and where in the arena its bytes go.
     struct Block: Sendable {
+        /// A buffer whose first `storedCount` bytes are the block's stored bytes.
         var stored: [UInt8]
+        var storedCount: Int
         var at: Int
         var count: Int
+
+        /// The buffer, leaving the block without it.
+        mutating func takeStored() -> [UInt8] {
+            var taken: [UInt8] = []
+            swap(&taken, &stored)
+            return taken
+        }
     }
 
     /// The arena's memory, which the two threads of ``read(from:sectionBytes:spare:)`` fill in
@@ -124,19 +139,23 @@ enum SnapshotArena {
         /// Decompresses `block` into its place; whether it gave exactly its length.
         func decompress(_ block: Block) -> Bool {
             block.stored.withUnsafeBufferPointer {
-                ledger_lz_decompress($0.baseAddress!, $0.count, arena.baseAddress! + block.at, block.count) == 0
+                ledger_lz_decompress($0.baseAddress!, block.storedCount, arena.baseAddress! + block.at, block.count)
+                    == 0
             }
         }
     }
 
     /// Reads the blocks that fill `target`, decompressing the even ones here and handing the odd
-    /// ones on; returns the section bytes they took.
+    /// ones on; returns the section bytes they took. Buffers the helper is done with come back
+    /// through `buffersBack`, so that a few serve every block instead of one fresh each.
     private static func readBlocks(
-        from source: inout some SnapshotStateSource, into target: Target, handingEveryOtherTo handed: Handoff<Block>
+        from source: inout some SnapshotStateSource, into target: Target, handingEveryOtherTo handed: Handoff<Block>,
+        buffersBack: Handoff<[UInt8]>
     ) throws(SnapshotDecodingError) -> Int {
         var consumed = 0
         var filled = 0
         var index = 0
+        var own: [UInt8] = []
         while filled < target.arena.count {
             let raw = Int(try readFixed(4, from: &source))
             let word = UInt32(try readFixed(4, from: &source))
@@ -146,11 +165,20 @@ enum SnapshotArena {
                 isCompressed ? stored > 0 && stored <= ledger_lz_bound(raw) : stored == raw
             else { throw SnapshotDecodingError("an arena block's lengths (\(raw), \(stored)) are out of bounds") }
             if isCompressed {
-                let block = Block(stored: try source.read(count: stored), at: filled, count: raw)
-                if index % 2 == 1 {
+                let helps = index % 2 == 1
+                // Taken out of `own`, so that reading into it does not copy it.
+                var buffer = helps ? buffersBack.poll() ?? [] : own
+                if !helps { own = [] }
+                try read(stored, from: &source, into: &buffer)
+                let block = Block(stored: buffer, storedCount: stored, at: filled, count: raw)
+                if helps {
                     handed.put(block)
-                } else if !target.decompress(block) {
-                    throw SnapshotDecodingError("an arena block does not decompress to its \(raw) bytes")
+                } else {
+                    guard target.decompress(block) else {
+                        throw SnapshotDecodingError("an arena block does not decompress to its \(raw) bytes")
+                    }
+                    var done = block
+                    own = done.takeStored()
                 }
             } else {
                 let place = UnsafeMutableBufferPointer(rebasing: target.arena[filled..<filled + raw])
@@ -161,6 +189,24 @@ enum SnapshotArena {
             index += 1
         }
         return consumed
+    }
+
+    /// Reads the next `count` bytes of `source` into the start of `buffer`, making it that long
+    /// first if it is shorter (a block's stored bytes are at most ``ledger_lz_bound(_:)`` of
+    /// ``blockBytes``, so a buffer grows once).
+    private static func read(
+        _ count: Int, from source: inout some SnapshotStateSource, into buffer: inout [UInt8]
+    ) throws(SnapshotDecodingError) {
+        if buffer.count < count { buffer = [UInt8](repeating: 0, count: ledger_lz_bound(blockBytes)) }
+        var failure: SnapshotDecodingError?
+        buffer.withUnsafeMutableBytes { bytes in
+            do throws(SnapshotDecodingError) {
+                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[0..<count]))
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// A little-endian integer of `count` bytes from `source`.
