@@ -28,6 +28,12 @@ let package = Package(
         // The processor's prefetch hint, which Swift cannot emit: the search indexes' bulk
         // build asks for hash buckets ahead of the keys that land in them.
         .target(name: "CLedgerPrefetch"),
+        // The byte-oriented LZ77 compression of snapshot state, whose decompression runs on every
+        // open of a snapshot and must copy at memory speed (decision 0034).
+        .target(
+            name: "CLedgerCompression",
+            cSettings: [.unsafeFlags(["-O2"])]
+        ),
         // Bytes only: file layer, checksums, segments, framing, writer, reader,
         // recovery, lock, and the payload wire format's primitives. Knows nothing about
         // contacts. Pointer code lives in its IO and Checksums directories only.
@@ -67,7 +73,9 @@ let package = Package(
         // the search indexes. The one home of pointer code above the storage layer.
         .target(
             name: "ContactsEngine",
-            dependencies: ["ContactsModel", "LedgerStorage", "LedgerMigrations", "CLedgerPrefetch"],
+            dependencies: [
+                "ContactsModel", "LedgerStorage", "LedgerMigrations", "CLedgerPrefetch", "CLedgerCompression",
+            ],
             swiftSettings: strict
         ),
         // The public store: ContactStore, save requests, fetches, access, notifications and

@@ -12,7 +12,8 @@ import sys
 # Where code may name a pointer type (`Unsafe...`): the storage layer's system-call and raw-byte
 # layer, the checksum code, the engine, and the web server's socket file. Everything else is safe Swift.
 POINTER_HOMES = ("Sources/LedgerStorage/IO/", "Sources/LedgerStorage/Checksums/",
-                 "Sources/CLedgerChecksums/", "Sources/CLedgerPrefetch/", "Sources/ContactsEngine/",
+                 "Sources/CLedgerChecksums/", "Sources/CLedgerPrefetch/", "Sources/CLedgerCompression/",
+                 "Sources/ContactsEngine/",
                  "Sources/LedgerServer/HTTP/Socket.swift")
 # One file outside them names a pointer type without doing pointer work: the Contacts framework's
 # enumeration block takes `UnsafeMutablePointer<ObjCBool>` for its stop flag, and code written

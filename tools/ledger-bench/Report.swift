@@ -75,6 +75,7 @@ struct Report {
                 }
             }
             bar("resident_bytes_per_contact", number(last.measured, "resident_bytes_per_contact"), atMost: 600)
+            footprintBars(last.measured, bar)
         }
         bar("journal_bytes_per_add_vs_vcard", single.journalBytesPerAdd / vcardMean, atMost: 0.8)
         for operation in CompatBench.Operation.allCases {
@@ -84,14 +85,47 @@ struct Report {
         return result
     }
 
+    /// The footprint's bars (``FootprintBench``) on one ledger: all snapshots together at most half
+    /// the journal, the open's peak resident size at most 1.25 times its steady one, and the
+    /// steady one no more than 409 bytes a contact.
+    func footprintBars(
+        _ measured: [String: Any], _ bar: (String, Double, Double?, Double?) -> Void
+    ) {
+        guard let footprint = measured["footprint"] as? [String: Any],
+            let disk = footprint["disk_bytes"] as? [String: Any], let memory = footprint["memory"] as? [String: Any]
+        else { return }
+        bar("snapshots_vs_journal_bytes", number(disk, "snapshots") / number(disk, "journal"), 0.5, nil)
+        bar("open_peak_vs_steady_resident", number(memory, "peak_vs_steady"), 1.25, nil)
+        bar("steady_resident_bytes_per_contact", number(memory, "steady_bytes_per_contact"), 409, nil)
+    }
+
+    /// The table's lines for a ledger's footprint (``FootprintBench``), if it was measured.
+    func footprintLines(_ measured: [String: Any], _ line: (String, String) -> Void) {
+        guard let footprint = measured["footprint"] as? [String: Any],
+            let disk = footprint["disk_bytes"] as? [String: Any], let memory = footprint["memory"] as? [String: Any]
+        else { return }
+        func megabytes(_ object: [String: Any], _ key: String) -> String {
+            String(format: "%.2f", number(object, key) / 1e6)
+        }
+        line(
+            "  disk: journal / snapshots / other (MB)",
+            ["journal", "snapshots", "other"].map { megabytes(disk, $0) }.joined(separator: " / "))
+        line(
+            "  open: peak / steady resident (MB), per contact",
+            "\(megabytes(memory, "peak_open_bytes")) / \(megabytes(memory, "steady_bytes")), "
+                + String(format: "%.0f", number(memory, "steady_bytes_per_contact")))
+    }
+
     func json() -> [String: Any] {
         var replay: [String: Any] = [:]
         var readChecksum: [String: Any] = [:]
         var open: [String: Any] = [:]
         var built: [String: Any] = [:]
         var merkle: [String: Any] = [:]
+        var footprint: [String: Any] = [:]
         for ledger in ledgers {
             let key = String(ledger.built.contacts)
+            footprint[key] = ledger.measured["footprint"] ?? NSNull()
             replay[key] = replayEntry(ledger)
             merkle[key] = ledger.measured["merkle_tree"] ?? NSNull()
             readChecksum[key] = number(ledger.measured, "read_checksum_seconds")
@@ -112,6 +146,7 @@ struct Report {
             "baseline_append_fdatasync_us": baseline,
             "commit_single_us_p50": commitP50,
             "merkle_tree": merkle,
+            "footprint": footprint,
             "commit_single_us_p99": percentile(single.commitMicroseconds, 0.99),
             "commit_single_vs_baseline": commitP50 / baseline,
             "group_commit": groups.map(groupEntry),
@@ -175,6 +210,7 @@ struct Report {
             line("  memory random read before them (ns)", format(number(ledger.measured, "memory_random_read_ns")))
             line("  open with snapshot (ms)", format(number(ledger.measured, "open_with_snapshot_ms")))
             line("  resident bytes per contact", format(number(ledger.measured, "resident_bytes_per_contact"), 0))
+            footprintLines(ledger.measured, line)
         }
         if let search = largest["search"] as? [String: Any] {
             for kind in SearchBench.Kind.allCases {

@@ -51,6 +51,10 @@ let usage = """
                        process and print its figures; the full run does this in a child process,
                        and it is the mode to profile. --measure-search-index-only measures search
                        without the linear scans (no scan ratio), and the fetches, for profiling
+      --measure-footprint PATH
+                       open one ledger written by an earlier --keep run, in this process and doing
+                       nothing else, and print the peak and steady resident memory the open added;
+                       the full run does this in a child process for each ledger
 
     Exit codes: 0 success; 64 usage error; 1 any other failure.
     """
@@ -83,6 +87,8 @@ struct Options {
     var measureCompat: String?
     /// Run only the web server section on this ledger.
     var measureServer: String?
+    /// Internal: open this ledger and print the open's memory (``FootprintBench``).
+    var measureFootprint: String?
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -98,6 +104,9 @@ struct Options {
                 guard let value = rest.popFirst() else { throw UsageError("--measure-ledger needs a path") }
                 measure = value
             case "--measure-search": measureSearch = true
+            case "--measure-footprint":
+                guard let value = rest.popFirst() else { throw UsageError("--measure-footprint needs a path") }
+                measureFootprint = value
             case "--measure-open-only": measureOpenOnly = true
             case "--measure-replay-only": measureReplayOnly = true
             case "--measure-search-index-only":
@@ -135,12 +144,18 @@ struct UsageError: Error, CustomStringConvertible {
 
 /// Runs this executable again to measure one ledger in a fresh process; returns its JSON.
 func measureInChild(_ path: String, quick: Bool, search: Bool) throws -> [String: Any] {
+    try childJSON(["--measure-ledger", path] + (quick ? ["--quick"] : []) + (search ? ["--measure-search"] : []))
+}
+
+/// Runs this executable again with `arguments` in a fresh process and returns the JSON object it
+/// prints.
+func childJSON(_ arguments: [String]) throws -> [String: Any] {
     let process = Process()
     let executable =
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         ?? CommandLine.arguments[0]
     process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["--measure-ledger", path] + (quick ? ["--quick"] : []) + (search ? ["--measure-search"] : [])
+    process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
     try process.run()
@@ -149,7 +164,7 @@ func measureInChild(_ path: String, quick: Bool, search: Bool) throws -> [String
     guard process.terminationStatus == 0,
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
     else {
-        throw UsageError("measuring \(path) failed with status \(process.terminationStatus)")
+        throw UsageError("\(arguments.joined(separator: " ")) failed with status \(process.terminationStatus)")
     }
     return object
 }
@@ -197,6 +212,10 @@ do {
                 replayOnly: options.measureReplayOnly
             )
             .run())
+        exit(0)
+    }
+    if let path = options.measureFootprint {
+        try printJSON(try FootprintBench.measureOpen(path: path))
         exit(0)
     }
     if let path = options.measureCompat {
@@ -259,7 +278,9 @@ do {
             path: scratch + "/ledger-\(size).ledger", contacts: size, seed: UInt64(size)
         ).build()
         progress("measuring the ledger of \(size) contacts (\(built.records) records, \(built.events) events)")
-        let measured = try measureInChild(built.path, quick: options.quick, search: index == sizes.count - 1)
+        var measured = try measureInChild(built.path, quick: options.quick, search: index == sizes.count - 1)
+        progress("measuring the footprint of the ledger of \(size) contacts")
+        measured["footprint"] = try FootprintBench.figures(ledger: built.path, contacts: size)
         ledgers.append((built, measured))
         if index == 0 {
             progress("running contacts-ledger on the ledger of \(size) contacts")

@@ -311,157 +311,188 @@ package struct ContactTable: Sendable {
 
     // MARK: Snapshots
 
-    /// Writes the table column by column: the live contacts' bytes as one compacted arena, then
-    /// each field of the records as an array, the identifier buckets, and the free slots, so
-    /// that a restore copies arrays instead of inserting contact by contact.
-    func encode(into writer: inout SnapshotWriter) {
-        // The live records' bytes, back to back, written straight into the state (as one byte
-        // array: their length, then the bytes), without the arena's garbage.
-        var live = 0
-        for record in records where !record.isFree { live += record.bytes }
-        writer.varint(live)
-        var offsets: [UInt64] = []
-        offsets.reserveCapacity(records.count)
-        var offset: UInt64 = 0
+    /// The bytes of the live contacts' identifiers and values, without the arena's garbage: the
+    /// size of ``encodeArena(into:)``.
+    var liveBytes: Int {
+        var total = 0
+        for record in records where !record.isFree { total += record.bytes }
+        return total
+    }
+
+    /// Writes the table's columns: the number of slots, then for each slot its identifier's form
+    /// (0 for a free slot, 1 for a UUID's 16 bytes, `n + 2` for an identifier of `n` UTF-8 bytes)
+    /// and, for a contact, its encoded length, revision, creator index and container index, all
+    /// varints; then the free slots in the order they will be reused. No offsets: the contacts'
+    /// bytes follow one another in slot order (``encodeArena(into:)``), so their lengths give them.
+    func encodeColumns(into writer: inout SnapshotWriter) {
+        writer.varint(records.count)
+        for record in records {
+            guard !record.isFree else {
+                writer.byte(0)
+                continue
+            }
+            writer.varint(record.identifierIsUUID ? 1 : Int(record.identifierBytes) + 2)
+            writer.varint(Int(record.encodedBytes))
+            writer.varint(record.revision)
+            writer.varint(Int(record.creator))
+            writer.varint(Int(record.container))
+        }
+        writer.varint(freeSlots.count)
+        for slot in freeSlots { writer.varint(Int(slot)) }
+    }
+
+    /// Writes the live contacts' identifiers and encoded values back to back, in slot order, as
+    /// an arena section (``SnapshotArena``): an arena without garbage, compressed a block at a time.
+    func encodeArena(into writer: inout SnapshotWriter) {
+        writer.fixed64(UInt64(liveBytes))
+        var blocks = SnapshotArena.Writer()
         arena.withUnsafeBufferPointer { arena in
-            for record in records {
-                offsets.append(offset)
-                if !record.isFree {
-                    writer.raw(UnsafeBufferPointer(rebasing: arena[record.offset..<record.offset + record.bytes]))
-                    offset += UInt64(record.bytes)
-                }
+            for record in records where !record.isFree {
+                blocks.append(
+                    UnsafeBufferPointer(rebasing: arena[record.offset..<record.offset + record.bytes]), to: &writer)
             }
         }
-        writer.array(offsets)
-        writer.array(records.map(\.revision))
-        // The identifier's length, with the top bit set for the 16 bytes of a UUID.
-        writer.array(records.map { $0.identifierBytes | ($0.identifierIsUUID ? Self.uuidIdentifierFlag : 0) })
-        writer.array(records.map(\.encodedBytes))
-        writer.array(records.map(\.creator))
-        writer.array(records.map(\.container))
-        writer.array(buckets)
-        writer.array(freeSlots)
+        blocks.finish(to: &writer)
     }
 
-    /// Restores a table written by ``encode(into:)`` for a projection with `containers`
-    /// containers and `creators` creators, checking every offset, index and slot it refers to.
-    ///
-    /// The arena, most of a snapshot's contact bytes, is copied on a thread of its own while the
-    /// columns are read and checked on this one, which needs only its length: where fresh pages
-    /// are dear the copy is a large part of an open, and it would otherwise keep the thread that
-    /// restores everything but the indexes busy long after the indexes are restored.
-    init(
+    /// The columns of a table read back (``restoreColumns(from:containers:creators:)``), waiting
+    /// for the arena they locate contacts in.
+    struct Columns: Sendable {
+        var records: [StoredContact]
+        var live: Int
+        var freeSlots: [ContactSlot]
+        /// The bytes of the live contacts: the arena's length.
+        var bytes = 0
+    }
+
+    /// Reads the columns written by ``encodeColumns(into:)``, checking that each contact refers
+    /// to a container and a creator that exist and that the free slots are exactly the slots
+    /// without a contact; ``init(restoring:arena:)`` checks that their lengths fill the arena.
+    static func restoreColumns(
         from reader: inout SnapshotReader, containers: Int, creators: Int
-    ) throws(SnapshotDecodingError) {
-        let arenaSource = BorrowedBytes(buffer: try reader.arrayBytes(of: UInt8.self))
-        let arenaCopy = BackgroundWork(named: "snapshot arena") { () -> [UInt8] in
-            SnapshotReader.copy(arenaSource.buffer, spare: SnapshotReader.growthRoom)
-        }
-        // The state stays alive and unchanged until the copy is waited for, on every path.
-        let rest = Result { () throws(SnapshotDecodingError) in
-            try Self.restoreColumns(
-                from: &reader, arena: arenaSource.buffer, containers: containers, creators: creators)
-        }
-        arena = arenaCopy.wait()
-        (records, count, buckets, freeSlots) = try rest.get()
-    }
-
-    /// The rest of ``init(from:containers:creators:)`` after the arena (`arena`, the snapshot's
-    /// bytes of it, which are being copied meanwhile): the records, the number of live ones, the
-    /// identifier table and the free slots.
-    private static func restoreColumns(
-        from reader: inout SnapshotReader, arena: UnsafeBufferPointer<UInt8>, containers: Int, creators: Int
-    ) throws(SnapshotDecodingError) -> (
-        records: [StoredContact], count: Int, buckets: [UInt64], freeSlots: [ContactSlot]
-    ) {
-        let (records, live) = try restoreRecords(
-            from: &reader, arena: arena, containers: containers, creators: creators)
-        let buckets = try restoreBuckets(from: &reader, records: records, live: live)
-        let freeSlots: [ContactSlot] = try reader.array()
-        try reader.check(
-            Set(freeSlots).count == freeSlots.count && freeSlots.count + live == records.count
-                && freeSlots.allSatisfy { Int($0) < records.count && records[Int($0)].isFree },
-            "the free slots are not exactly the slots without a contact")
-        return (records, live, buckets, freeSlots)
-    }
-
-    /// Reads the records' columns and makes them into records, checking that each live one lies
-    /// in the arena and refers to a container and a creator that exist; returns the records and
-    /// the number of live ones.
-    private static func restoreRecords(
-        from reader: inout SnapshotReader, arena: UnsafeBufferPointer<UInt8>, containers: Int, creators: Int
-    ) throws(SnapshotDecodingError) -> (records: [StoredContact], live: Int) {
+    ) throws(SnapshotDecodingError) -> Columns {
+        // Each slot takes at least one byte of the columns.
+        let slots = try reader.count(atMost: min(Int(SearchIndexes.slotLimit), reader.remaining))
         var records: [StoredContact] = []
-        let offsets: [UInt64] = try reader.array()
-        let revisions: [UInt64] = try reader.array()
-        let identifierBytes: [UInt32] = try reader.array()
-        let encodedBytes: [UInt32] = try reader.array()
-        let creatorIndexes: [UInt32] = try reader.array()
-        let containerIndexes: [UInt16] = try reader.array()
-        let slots = offsets.count
-        try reader.check(
-            [revisions.count, identifierBytes.count, encodedBytes.count, creatorIndexes.count, containerIndexes.count]
-                .allSatisfy { $0 == slots } && slots <= Int(SearchIndexes.slotLimit),
-            "the contact table's columns differ in length")
         records.reserveCapacity(slots + SnapshotReader.growthRoom(slots))
+        var offset = 0
         var live = 0
         for slot in 0..<slots {
-            let isUUID = identifierBytes[slot] & Self.uuidIdentifierFlag != 0
-            let record = StoredContact(
-                offset: Int(truncatingIfNeeded: offsets[slot]), revision: revisions[slot],
-                identifierBytes: identifierBytes[slot] & ~Self.uuidIdentifierFlag, encodedBytes: encodedBytes[slot],
-                creator: creatorIndexes[slot], container: containerIndexes[slot], identifierIsUUID: isUUID)
-            if record.isFree {
+            let form = try reader.count(atMost: Int(UInt32.max) + 2)
+            guard form != 0 else {
                 records.append(.free)
                 continue
             }
+            let encoded = try reader.count(atMost: Int(UInt32.max))
+            let revision = try reader.varint()
+            let creator = try reader.count(atMost: Int(UInt32.max))
+            let container = try reader.count(atMost: Int(StoredContact.freeContainer) - 1)
             try reader.check(
-                !isUUID || record.identifierBytes == 16,
-                "contact \(slot) has a UUID identifier that is not 16 bytes")
-            try reader.check(
-                offsets[slot] <= UInt64(arena.count) && record.bytes <= arena.count - record.offset,
-                "contact \(slot) lies outside the arena")
-            // A canonical UUID kept as text would be a second key for its identifier (lookups
-            // make the 16-byte one), so that an add of it would not find the contact.
-            try reader.check(
-                isUUID || record.identifierBytes != 36
-                    || CompactFields.uuidBytes(
-                        utf8: UnsafeBufferPointer(rebasing: arena[record.offset..<record.offset + 36])) == nil,
-                "contact \(slot) keeps a UUID identifier as text")
-            try reader.check(
-                Int(record.container) < containers && Int(record.creator) < creators,
+                container < containers && creator < creators,
                 "contact \(slot) refers to a container or creator that does not exist")
-            records.append(record)
+            let record = StoredContact(
+                offset: offset, revision: revision, identifierBytes: UInt32(form == 1 ? 16 : form - 2),
+                encodedBytes: UInt32(encoded), creator: UInt32(creator), container: UInt16(container),
+                identifierIsUUID: form == 1)
+            offset += record.bytes
             live += 1
+            records.append(record)
         }
-        return (records, live)
+        let freeSlots = try restoreFreeSlots(from: &reader, records: records, live: live)
+        return Columns(records: records, live: live, freeSlots: freeSlots, bytes: offset)
     }
 
-    /// Reads the identifier table and checks that it has room for the `live` contacts and names
-    /// each of them exactly once.
-    private static func restoreBuckets(
+    /// Reads the free slots and checks that they are exactly the slots without a contact.
+    private static func restoreFreeSlots(
         from reader: inout SnapshotReader, records: [StoredContact], live: Int
-    ) throws(SnapshotDecodingError) -> [UInt64] {
-        let slots = records.count
-        let buckets: [UInt64] = try reader.array()
-        try reader.check(
-            (buckets.isEmpty && live == 0)
-                || (buckets.count & (buckets.count - 1) == 0 && live * 4 <= buckets.count * 3),
-            "the identifier table has the wrong size")
-        var occupied = 0
-        // A slot named by two buckets would leave another contact without one.
-        var named = [UInt64](repeating: 0, count: (slots + 63) / 64)
-        for bucket in buckets where bucket != 0 {
-            let slot = Int(UInt32(truncatingIfNeeded: bucket)) - 1
-            try reader.check(
-                slot >= 0 && slot < slots && !records[slot].isFree, "an identifier bucket names no contact")
+    ) throws(SnapshotDecodingError) -> [ContactSlot] {
+        let count = try reader.count(atMost: records.count - live)
+        try reader.check(count == records.count - live, "the free slots are not exactly the slots without a contact")
+        var freeSlots: [ContactSlot] = []
+        freeSlots.reserveCapacity(count)
+        var seen = [UInt64](repeating: 0, count: (records.count + 63) / 64)
+        for _ in 0..<count {
+            let slot = try reader.count(atMost: records.count - 1)
             let bit: UInt64 = 1 << UInt64(slot % 64)
-            try reader.check(named[slot / 64] & bit == 0, "two identifier buckets name contact \(slot)")
-            named[slot / 64] |= bit
-            occupied += 1
+            try reader.check(
+                records[slot].isFree && seen[slot / 64] & bit == 0,
+                "the free slots are not exactly the slots without a contact")
+            seen[slot / 64] |= bit
+            freeSlots.append(ContactSlot(slot))
         }
-        try reader.check(occupied == live, "the identifier table is miscounted")
-        return buckets
+        return freeSlots
+    }
+
+    /// A table of the restored `columns` over `arena`, the bytes they locate contacts in; makes
+    /// the identifier table, checking that no identifier is there twice and that none is a
+    /// canonical UUID kept as text (lookups make the 16-byte key, so it would not be found).
+    init(restoring columns: Columns, arena: [UInt8]) throws(SnapshotDecodingError) {
+        guard columns.bytes == arena.count else {
+            throw SnapshotDecodingError(
+                "the contacts' lengths add up to \(columns.bytes) bytes, the arena holds \(arena.count)")
+        }
+        let built = arena.withUnsafeBufferPointer {
+            Self.identifierTable(records: columns.records, live: columns.live, arena: $0)
+        }
+        buckets = try built.get()
+        records = columns.records
+        freeSlots = columns.freeSlots
+        self.arena = arena
+        count = columns.live
+    }
+
+    /// The identifier table of `records`, whose identifiers lie in `arena`: as small as the
+    /// insertions' growth rule allows for `live` contacts.
+    ///
+    /// The identifiers are hashed in one pass over the arena, then placed, each bucket asked of
+    /// the processor (``prefetch(hash:stage:)``'s hint) a few contacts ahead: a table of a million
+    /// contacts is 16 MB, and placing each identifier otherwise waits for its bucket from memory.
+    private static func identifierTable(
+        records: [StoredContact], live: Int, arena: UnsafeBufferPointer<UInt8>
+    ) -> Result<[UInt64], SnapshotDecodingError> {
+        guard live > 0 else { return .success([]) }
+        var capacity = 16
+        while live * 4 > capacity * 3 { capacity *= 2 }
+        func bytes(_ record: StoredContact) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: arena[record.offset..<record.offset + Int(record.identifierBytes)])
+        }
+        var keyed: [(slot: Int, hash: UInt32)] = []
+        keyed.reserveCapacity(live)
+        for (slot, record) in records.enumerated() where !record.isFree {
+            let key = IdentifierKey(bytes: bytes(record), isUUID: record.identifierIsUUID)
+            if !key.isUUID && key.bytes.count == 36 && CompactFields.uuidBytes(utf8: key.bytes) != nil {
+                return .failure(SnapshotDecodingError("contact \(slot) keeps a UUID identifier as text"))
+            }
+            keyed.append((slot, key.hash))
+        }
+        var buckets = [UInt64](repeating: 0, count: capacity)
+        let duplicate: Int? = buckets.withUnsafeMutableBufferPointer { buckets in
+            let mask = capacity - 1
+            let ahead = 8
+            for (index, (slot, hash)) in keyed.enumerated() {
+                if index + ahead < keyed.count {
+                    ledger_prefetch(buckets.baseAddress! + (Int(keyed[index + ahead].hash) & mask))
+                }
+                let record = records[slot]
+                var bucket = Int(hash) & mask
+                while buckets[bucket] != 0 {
+                    let other = records[Int(UInt32(truncatingIfNeeded: buckets[bucket])) - 1]
+                    if UInt32(truncatingIfNeeded: buckets[bucket] >> 32) == hash
+                        && other.identifierIsUUID == record.identifierIsUUID
+                        && bytes(other).elementsEqual(bytes(record))
+                    {
+                        return slot
+                    }
+                    bucket = (bucket + 1) & mask
+                }
+                buckets[bucket] = UInt64(hash) << 32 | UInt64(slot + 1)
+            }
+            return nil
+        }
+        if let duplicate {
+            return .failure(SnapshotDecodingError("contact \(duplicate) has the identifier of another"))
+        }
+        return .success(buckets)
     }
 
     // MARK: The identifier table
@@ -492,10 +523,6 @@ package struct ContactTable: Sendable {
     static func withKey<Result>(_ uuid: UUIDBytes, _ body: (IdentifierKey) -> Result) -> Result {
         uuid.withBytes { body(IdentifierKey(bytes: $0.assumingMemoryBound(to: UInt8.self), isUUID: true)) }
     }
-
-    /// Set in a snapshot's identifier lengths (``encode(into:)``) for an identifier kept as a
-    /// UUID's 16 bytes.
-    private static let uuidIdentifierFlag: UInt32 = 1 << 31
 
     private func find(_ key: IdentifierKey, hash: UInt32) -> ContactSlot? {
         guard !buckets.isEmpty else { return nil }

@@ -124,15 +124,17 @@ package final class ProjectionReplay: @unchecked Sendable {
         if filling.count >= Self.batchRecords || fillingBytes >= Self.batchBytesMax { hand() }
     }
 
-    /// Waits for every queued record to be applied and returns the projection, its indexes
-    /// built unless `buildingIndexes` is false (they are then left for
-    /// ``Projection/buildDeferredIndexes()``); throws the error of the first record that could
-    /// not be decoded. Calling it again returns (or throws) the same without waiting.
+    /// Waits for every queued record to be applied and returns the projection, with the indexes
+    /// this replay deferred (a replay from no contacts) built unless `buildingIndexes` is false
+    /// (they are then left for ``Projection/buildDeferredIndexes()``); a projection restored from
+    /// a snapshot keeps its indexes deferred either way, for the first read that uses them
+    /// (decision 0034). Throws the error of the first record that could not be decoded. Calling
+    /// it again returns (or throws) the same without waiting.
     package func finish(buildingIndexes: Bool = true) throws(ContactStoreError) -> Projection {
         if !finished && !filling.isEmpty { hand() }
         waitForApplying()
         if let failure = lock.withLock({ failure }) { throw failure.error }
-        if buildingIndexes && projection.indexesDeferred {
+        if buildingIndexes && keepsAddsEncoded && projection.indexesDeferred {
             do throws(Projection.IndexBuildFailure) {
                 try projection.buildIndexes()
             } catch {

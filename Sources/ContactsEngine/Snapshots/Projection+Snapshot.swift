@@ -4,9 +4,9 @@ import Foundation
 import LedgerStorage
 
 /// The state bytes a ``Projection`` puts in a snapshot file (`SnapshotStore` in LedgerStorage
-/// frames them with the sequence, chain hash, length, digest and CRC).
+/// frames them with the sequence, chain hash, length and CRC).
 ///
-/// Version 7, in order (integers are LEB128 varints unless marked fixed; strings and byte
+/// Version 8, in order (integers are LEB128 varints unless marked fixed; strings and byte
 /// strings are a varint length and the bytes; sets are a count and their sorted elements):
 ///
 /// | field | form |
@@ -14,61 +14,47 @@ import LedgerStorage
 /// | snapshot format version | 1 byte, ``Projection/snapshotFormatVersion`` |
 /// | ledger id | 16 bytes |
 /// | head sequence, head hash, last commit time | fixed 8, 32 bytes, fixed 8 (signed µs) |
-/// | where the search indexes' section starts, from the version byte | fixed 8 |
-/// | default country code of the phone index | string |
-/// | containers | count; each identifier, name, type |
-/// | container identifiers by index | count; strings |
-/// | creators by index | count; strings |
-/// | contacts | the live contacts' identifiers (a canonical UUID's 16 bytes, any other identifier its UTF-8; ``ContactTable/IdentifierKey``) and encoded values (``ContactCodec``, all keys) back to back, as one byte array; then per slot, as arrays: offset in it, revision, identifier length, encoded length, creator index, container index (65535 for a free slot); the identifier table's buckets; the free slots in the order they will be reused |
-/// | groups | count; each identifier, name, container, revision, members, subgroups, parents |
-/// | access | count; each client, status, notes entitlement (1 byte) |
-/// | grants | count; each client, contact identifiers |
-/// | request ids | count; each 16 bytes and sequence |
-/// | links | count; each linked contact's identifier and its link set, in link order |
-/// | search indexes | 1 byte: 2 = stored, then the indexes as they are in memory (their country code first); 0 = not stored, rebuilt from the contacts; 1 = stored in an earlier layout, rebuilt from the contacts |
+/// | the lengths of the three sections below | fixed 8 each: table, arena, rest |
+/// | table | containers (count; each identifier, name, type); container identifiers by index (count; strings); creators by index (count; strings); the contact table's columns (``ContactTable/encodeColumns(into:)``: per slot its identifier's form, encoded length, revision, creator and container; then the free slots in reuse order) |
+/// | arena | the live contacts' identifiers (a canonical UUID's 16 bytes, any other identifier its UTF-8; ``ContactTable/IdentifierKey``) and encoded values (``ContactCodec``, all keys), back to back in slot order |
+/// | rest | groups (count; each identifier, name, container, revision, members, subgroups, parents); access (count; each client, status, notes entitlement as 1 byte); grants (count; each client, contact identifiers); request ids (count; each 16 bytes and sequence, in sequence order); links (count; each linked contact's identifier and its link set, in link order) |
 ///
-/// Arrays are a count and the elements' bytes (little-endian). Contacts are stored in the
-/// projection's own encoded form and its own table layout, so writing and reading them copies
-/// arrays; nothing is decoded. Earlier versions are passed over like any other, and the state is
-/// replayed from the journal: version 6 had no links; version 5 hashed the contact table's identifiers otherwise (before
-/// ``ByteHash``); version 4 kept every identifier as its text in the arena (versions 5 and later
-/// keep a canonical UUID's 16 bytes); version 3 did not record where its index section starts,
-/// for restoring it on a thread of its own; version 2 encoded contacts in event schema version 1;
-/// version 1 stored contacts slot by slot.
+/// The search indexes are not stored: a projection restored from a snapshot leaves them to the
+/// first read that uses them, as a read-only open does after a replay (decision 0034). The
+/// contacts are stored in the projection's own encoded form, in the order of its slots, so that
+/// a restore reads the arena straight into the table's memory, a piece at a time, and decodes
+/// nothing; the identifier table is made again from the identifiers. Earlier versions are passed
+/// over like any other, and the state is replayed from the journal: version 7 stored the search
+/// indexes, the offsets and fixed-width columns of the contact table and its identifier table's
+/// buckets; version 6 had no links; version 5 hashed the contact table's identifiers otherwise
+/// (before ``ByteHash``); version 4 kept every identifier as its text in the arena (versions 5
+/// and later keep a canonical UUID's 16 bytes); version 3 did not record where its index section
+/// starts; version 2 encoded contacts in event schema version 1; version 1 stored contacts slot
+/// by slot.
 extension Projection {
     /// The version of the state encoding; a snapshot of any other version is ignored.
-    package static let snapshotFormatVersion: UInt8 = 7
+    package static let snapshotFormatVersion: UInt8 = 8
 
-    /// How the search indexes are kept in the state.
-    private enum IndexForm: UInt8 {
-        /// Not stored: rebuilt from the contacts, in slot order, when the state is loaded.
-        case rebuild = 0
-        /// Stored in an earlier layout of the name index (without its per-slot signatures):
-        /// passed over and rebuilt from the contacts, never read.
-        case storedWithoutSignatures = 1
-        /// Stored as they are in memory (``SearchIndexes/encode(into:)``); restoring them copies
-        /// arrays. Indexes built for another default country are rebuilt instead, since the
-        /// country decides how national phone numbers are keyed.
-        case stored = 2
-    }
+    /// The bytes before the first section: version, ledger id, head, time and the three lengths.
+    static let snapshotPrefixBytes = 1 + 16 + 8 + 32 + 8 + 3 * 8
 
-    /// Encodes the whole projection as snapshot state; without `storingIndexes` the search
-    /// indexes are left out, to be rebuilt from the contacts on load (index form 0).
-    package func snapshotState(storingIndexes: Bool = true) -> [UInt8] {
+    /// Encodes the whole projection but its search indexes as snapshot state.
+    package func snapshotState() -> [UInt8] {
         var state: [UInt8] = []
         state.reserveCapacity(snapshotStateCapacity)
-        encodeSnapshotState(storingIndexes: storingIndexes, appendingTo: &state)
+        encodeSnapshotState(appendingTo: &state)
         return state
     }
 
-    /// About the size of the snapshot state, for reserving room for it.
+    /// About the size of the snapshot state, for reserving room for it and for judging when the
+    /// replay after the newest snapshot has grown enough to write another (decision 0019).
     package var snapshotStateCapacity: Int {
-        contacts.arenaBytes + contacts.slotCount * 24 + requests.count * 24 + indexes.estimatedBytes + 4096
+        contacts.liveBytes + contacts.slotCount * 8 + requests.count * 20 + 4096
     }
 
-    /// Appends the snapshot state (``snapshotState(storingIndexes:)``) to `bytes`, whatever
-    /// they hold already: a snapshot file's header, for one.
-    package func encodeSnapshotState(storingIndexes: Bool = true, appendingTo bytes: inout [UInt8]) {
+    /// Appends the snapshot state (``snapshotState()``) to `bytes`, whatever they hold already: a
+    /// snapshot file's header, for one.
+    package func encodeSnapshotState(appendingTo bytes: inout [UInt8]) {
         var writer = SnapshotWriter(appendingTo: &bytes)
         defer { writer.giveBack(&bytes) }
         writer.byte(Self.snapshotFormatVersion)
@@ -76,11 +62,22 @@ extension Projection {
         writer.fixed64(head.sequence)
         head.hash.withUnsafeBytes { writer.raw($0) }
         writer.fixed64(UInt64(bitPattern: lastCommitMicroseconds))
-        // Where the index section starts, patched below: a restore reads it on a second thread.
-        let indexOffsetAt = writer.offset
-        writer.fixed64(0)
-        writer.string(indexes.defaultCountryCode)
+        // The sections' lengths, patched below, so that a restore reads each where it belongs.
+        let lengthsAt = writer.offset
+        for _ in 0..<3 { writer.fixed64(0) }
+        var start = writer.offset
+        encodeTableSection(into: &writer)
+        writer.patchFixed64(UInt64(writer.offset - start), at: lengthsAt)
+        start = writer.offset
+        contacts.encodeArena(into: &writer)
+        writer.patchFixed64(UInt64(writer.offset - start), at: lengthsAt + 8)
+        start = writer.offset
+        encodeRestSection(into: &writer)
+        writer.patchFixed64(UInt64(writer.offset - start), at: lengthsAt + 16)
+    }
 
+    /// The containers, the container and creator indexes, and the contact table's columns.
+    private func encodeTableSection(into writer: inout SnapshotWriter) {
         writer.varint(containers.count)
         for container in containers.values.sorted(by: { $0.identifier < $1.identifier }) {
             writer.string(container.identifier)
@@ -91,9 +88,11 @@ extension Projection {
         for identifier in containerIdentifiers { writer.string(identifier) }
         writer.varint(creators.count)
         for creator in creators { writer.string(creator) }
+        contacts.encodeColumns(into: &writer)
+    }
 
-        contacts.encode(into: &writer)
-
+    /// Groups, access, grants, request ids and links.
+    private func encodeRestSection(into writer: inout SnapshotWriter) {
         writer.varint(groupsByIdentifier.count)
         for (identifier, group) in groupsByIdentifier.sorted(by: { $0.key < $1.key }) {
             writer.string(identifier)
@@ -116,7 +115,8 @@ extension Projection {
             writer.strings(contacts)
         }
         writer.varint(requests.count)
-        for (request, sequence) in requests {
+        // In sequence order (one record per request), so that a state's bytes depend on it alone.
+        for (request, sequence) in requests.sorted(by: { $0.value < $1.value }) {
             writer.uuid(request)
             writer.varint(sequence)
         }
@@ -126,121 +126,100 @@ extension Projection {
             writer.varint(links.count)
             for link in links { writer.string(link) }
         }
-        writer.patchFixed64(UInt64(writer.offset), at: indexOffsetAt)
-        if storingIndexes {
-            writer.byte(IndexForm.stored.rawValue)
-            indexes.encode(into: &writer)
-        } else {
-            writer.byte(IndexForm.rebuild.rawValue)
-        }
     }
 
     /// Restores a projection from snapshot state written by ``snapshotState()``.
     ///
     /// Throws when the state is of another version, belongs to another ledger, claims another
     /// head than the snapshot file's header, or is malformed in any way; the caller then ignores
-    /// the snapshot and replays the journal.
+    /// the snapshot and replays the journal. The search indexes are left for the first read that
+    /// uses them (``hasDeferredIndexes``).
     package init(
         snapshotState state: [UInt8], ledgerID: UUID, head expected: HeadDigest,
         defaultCountryCode: String = ContactsUserDefaults.shared.countryCode
     ) throws(SnapshotDecodingError) {
-        self = try state.withUnsafeBufferPointer { (buffer) throws(SnapshotDecodingError) in
-            try Self.restore(
-                buffer, ledgerID: ledgerID, expected: expected, defaultCountryCode: defaultCountryCode,
-                alongside: { true })
-        }
+        var source = SnapshotBytesSource(state)
+        self = try Self.restore(
+            from: &source, ledgerID: ledgerID, expected: expected, defaultCountryCode: defaultCountryCode)
     }
 
-    /// Restores a projection from a snapshot file's state where it lies (mapped or read once),
-    /// without copying it out first. The state's checksum is checked on a second thread while
-    /// the contacts are restored; a state that fails it is refused like a malformed one.
+    /// Restores a projection from a snapshot file's state, read front to back a section at a
+    /// time, the contacts straight into the table's arena, so that nothing of the file is held
+    /// beside what is restored from it; the state's checksum is checked on the way, and a state
+    /// that fails it is refused like a malformed one.
     package init(
         snapshot: Snapshot, ledgerID: UUID, head expected: HeadDigest,
         defaultCountryCode: String = ContactsUserDefaults.shared.countryCode
     ) throws(SnapshotDecodingError) {
-        self = try snapshot.withState { (state) throws(SnapshotDecodingError) in
-            try Self.restore(
-                state.assumingMemoryBound(to: UInt8.self), ledgerID: ledgerID, expected: expected,
-                defaultCountryCode: defaultCountryCode, alongside: { snapshot.stateChecksumMatches() })
+        var source: SnapshotFileSource
+        do {
+            source = SnapshotFileSource(try snapshot.openState())
+        } catch {
+            throw SnapshotDecodingError("the state cannot be read: \(error)")
         }
+        let restored = try Self.restore(
+            from: &source, ledgerID: ledgerID, expected: expected, defaultCountryCode: defaultCountryCode)
+        guard source.reader.checksumMatches else {
+            throw SnapshotDecodingError("the state does not match its checksum")
+        }
+        self = restored
     }
 
-    /// Restores a projection from `state`, on two threads: this one reads everything before the
-    /// index section, another reads the index section (its offset is in the state's header) and
-    /// runs `alongside`, a check that must hold for the state to be used.
+    /// The table section read back: the containers, the container and creator indexes, and the
+    /// contact table's columns.
+    private struct TableSection: Sendable {
+        var containers: [String: Container] = [:]
+        var containerIdentifiers: [String] = []
+        var creators: [String] = []
+        var columns = ContactTable.Columns(records: [], live: 0, freeSlots: [])
+    }
+
+    /// Restores a projection from `source`: the prefix, then the table section, whose columns are
+    /// read on a thread of their own while this one reads the arena, then the rest.
     private static func restore(
-        _ state: UnsafeBufferPointer<UInt8>, ledgerID: UUID, expected: HeadDigest, defaultCountryCode: String,
-        alongside: @escaping @Sendable () -> Bool
+        from source: inout some SnapshotStateSource, ledgerID: UUID, expected: HeadDigest, defaultCountryCode: String
     ) throws(SnapshotDecodingError) -> Projection {
         var result = Projection(ledgerID: ledgerID, defaultCountryCode: defaultCountryCode)
-        var reader = SnapshotReader(state)
-        let indexOffset = try result.restoreHeader(from: &reader, expected: expected)
-        // The index section, and the check, on a thread of their own: the two halves of a restore
-        // are mostly copying and page faults, which two cores do side by side. The caller keeps
-        // the state alive until the wait below.
-        let borrowed = BorrowedBytes(buffer: state)
-        let indexSection = BackgroundWork(named: "snapshot load") {
-            () -> (indexes: Result<SearchIndexes?, SnapshotDecodingError>, checked: Bool) in
-            var reader = SnapshotReader(borrowed.buffer)
-            let indexes: Result<SearchIndexes?, SnapshotDecodingError>
-            do throws(SnapshotDecodingError) {
-                try reader.seek(to: indexOffset)
-                indexes = .success(try Projection.storedIndexes(from: &reader, country: defaultCountryCode))
-            } catch {
-                indexes = .failure(error)
-            }
-            return (indexes, alongside())
+        let prefix = try source.read(count: min(source.remaining, snapshotPrefixBytes))
+        let lengths = try prefix.withUnsafeBufferPointer { (buffer) throws(SnapshotDecodingError) in
+            var reader = SnapshotReader(buffer)
+            return try result.restorePrefix(from: &reader, expected: expected)
         }
-        let contactsPart: Result<Void, SnapshotDecodingError>
-        do throws(SnapshotDecodingError) {
-            try result.restore(from: &reader, expected: expected)
-            try reader.check(reader.offset == indexOffset, "the index section is not where the header says")
-            contactsPart = .success(())
-        } catch {
-            contactsPart = .failure(error)
+        guard lengths.table <= source.remaining, lengths.arena <= source.remaining - lengths.table,
+            lengths.rest == source.remaining - lengths.table - lengths.arena
+        else { throw SnapshotDecodingError("the state's sections do not fill its \(source.remaining) bytes") }
+        let table = try source.read(count: lengths.table)
+        let arenaBytes = lengths.arena
+        let tableWork = BackgroundWork(named: "snapshot table") { () -> Result<TableSection, SnapshotDecodingError> in
+            Result { () throws(SnapshotDecodingError) in try restoreTable(table) }
         }
-        let (indexPart, checked) = indexSection.wait()
-        guard checked else { throw SnapshotDecodingError("the state does not match its checksum") }
-        try contactsPart.get()
-        if let indexes = try indexPart.get() {
-            result.indexes = indexes
-        } else {
-            try result.rebuildIndexes()
+        let arena = Result { () throws(SnapshotDecodingError) in
+            try SnapshotArena.read(from: &source, sectionBytes: arenaBytes, spare: SnapshotReader.growthRoom)
         }
+        let section = try tableWork.wait().get()
+        let rest = try source.read(count: lengths.rest)
+        result.containers = section.containers
+        result.containerIdentifiers = section.containerIdentifiers
+        result.containerIndexes = Dictionary(
+            uniqueKeysWithValues: section.containerIdentifiers.enumerated().map { ($1, UInt16($0)) })
+        result.creators = section.creators
+        result.creatorIndexes = Dictionary(
+            uniqueKeysWithValues: section.creators.enumerated().map { ($1, UInt32($0)) })
+        result.contacts = try ContactTable(restoring: section.columns, arena: try arena.get())
+        try rest.withUnsafeBufferPointer { (buffer) throws(SnapshotDecodingError) in
+            var reader = SnapshotReader(buffer)
+            try result.restoreRest(from: &reader)
+            try reader.check(reader.isAtEnd, "the state has bytes after its end")
+        }
+        result.deferIndexes()
         return result
     }
 
-    /// The index section: the stored indexes, or nil when they must be rebuilt from the contacts
-    /// (index form 0, or indexes keyed for another default country).
-    private static func storedIndexes(
-        from reader: inout SnapshotReader, country: String
-    ) throws(SnapshotDecodingError) -> SearchIndexes? {
-        let indexes: SearchIndexes?
-        switch IndexForm(rawValue: try reader.byte()) {
-        case .rebuild:
-            indexes = nil
-        case .storedWithoutSignatures:
-            reader.skipRest()
-            indexes = nil
-        case .stored:
-            if try SearchIndexes.countryCode(in: reader) == country {
-                indexes = try SearchIndexes(from: &reader)
-            } else {
-                reader.skipRest()
-                indexes = nil
-            }
-        case nil:
-            throw SnapshotDecodingError("the search indexes are in an unknown form")
-        }
-        guard reader.isAtEnd else { throw SnapshotDecodingError("the state has bytes after its end") }
-        return indexes
-    }
-
-    /// Reads the fixed fields at the start of the state, checks them, and returns the offset of
-    /// the index section.
-    private mutating func restoreHeader(
+    /// Reads the fixed fields at the start of the state, checks them, and returns the lengths of
+    /// the three sections.
+    private mutating func restorePrefix(
         from reader: inout SnapshotReader, expected: HeadDigest
-    ) throws(SnapshotDecodingError) -> Int {
+    ) throws(SnapshotDecodingError) -> (table: Int, arena: Int, rest: Int) {
         let version = try reader.byte()
         guard version == Self.snapshotFormatVersion else {
             throw SnapshotDecodingError("snapshot format version \(version) is not \(Self.snapshotFormatVersion)")
@@ -254,52 +233,50 @@ extension Projection {
         }
         head = HeadDigest(sequence: sequence, hash: hash)
         lastCommitMicroseconds = Int64(bitPattern: try reader.fixed64())
-        let indexOffset = try reader.fixed64()
-        try reader.check(
-            indexOffset <= UInt64(reader.offset + reader.remaining), "the index section lies outside the state")
-        return Int(indexOffset)
+        var lengths: [Int] = []
+        for _ in 0..<3 {
+            let length = try reader.fixed64()
+            try reader.check(length <= UInt64(Int.max), "a section's length is out of range")
+            lengths.append(Int(length))
+        }
+        return (lengths[0], lengths[1], lengths[2])
     }
 
-    /// Reads everything between the header and the index section, on a fresh projection.
-    private mutating func restore(from reader: inout SnapshotReader, expected: HeadDigest) throws(SnapshotDecodingError)
-    {
-        // The indexes are rebuilt below under this store's default country, so the country they
-        // were written under does not matter yet.
-        _ = try reader.string()
-
-        let limit = Int(UInt32.max)
-        for _ in 0..<(try reader.count(atMost: limit)) {
-            let identifier = try reader.string()
-            let name = try reader.string()
-            guard let type = ContainerType(rawValue: Int(try reader.varint())) else {
-                throw SnapshotDecodingError("container \(identifier) has an unknown type")
+    /// Reads the table section.
+    private static func restoreTable(_ table: [UInt8]) throws(SnapshotDecodingError) -> TableSection {
+        try table.withUnsafeBufferPointer { (buffer) throws(SnapshotDecodingError) in
+            var reader = SnapshotReader(buffer)
+            var section = TableSection()
+            let limit = Int(UInt32.max)
+            for _ in 0..<(try reader.count(atMost: limit)) {
+                let identifier = try reader.string()
+                let name = try reader.string()
+                guard let type = ContainerType(rawValue: Int(try reader.varint())) else {
+                    throw SnapshotDecodingError("container \(identifier) has an unknown type")
+                }
+                section.containers[identifier] = Container(identifier: identifier, name: name, type: type)
             }
-            containers[identifier] = Container(identifier: identifier, name: name, type: type)
+            for _ in 0..<(try reader.count(atMost: Int(UInt16.max) + 1)) {
+                section.containerIdentifiers.append(try reader.string())
+            }
+            try reader.check(
+                Set(section.containerIdentifiers).count == section.containerIdentifiers.count,
+                "a container has two indexes")
+            for _ in 0..<(try reader.count(atMost: limit)) { section.creators.append(try reader.string()) }
+            try reader.check(Set(section.creators).count == section.creators.count, "a creator has two indexes")
+            section.columns = try ContactTable.restoreColumns(
+                from: &reader, containers: section.containerIdentifiers.count, creators: section.creators.count)
+            try reader.check(reader.isAtEnd, "the table section has bytes after its end")
+            return section
         }
-        let containerCount = try reader.count(atMost: Int(UInt16.max) + 1)
-        containerIdentifiers = []
-        containerIndexes = [:]
-        for index in 0..<containerCount {
-            let identifier = try reader.string()
-            containerIdentifiers.append(identifier)
-            containerIndexes[identifier] = UInt16(index)
-        }
+    }
+
+    /// Reads the rest section, after the contacts: groups, access, grants, request ids, links.
+    private mutating func restoreRest(from reader: inout SnapshotReader) throws(SnapshotDecodingError) {
         guard containerIdentifiers.first == defaultContainer.identifier else {
             throw SnapshotDecodingError("the first container index is not the default container")
         }
-        let creatorCount = try reader.count(atMost: limit)
-        creators = []
-        creators.reserveCapacity(creatorCount)
-        creatorIndexes = [:]
-        for index in 0..<creatorCount {
-            let creator = try reader.string()
-            creators.append(creator)
-            creatorIndexes[creator] = UInt32(index)
-        }
-
-        contacts = try ContactTable(
-            from: &reader, containers: containerIdentifiers.count, creators: creators.count)
-
+        let limit = Int(UInt32.max)
         for _ in 0..<(try reader.count(atMost: limit)) {
             let identifier = try reader.string()
             let name = try reader.string()
@@ -324,7 +301,7 @@ extension Projection {
             let client = try reader.string()
             grantsByClient[client] = try reader.strings()
         }
-        let requestCount = try reader.count(atMost: limit)
+        let requestCount = try reader.count(atMost: reader.remaining / 17)
         requests = Dictionary(minimumCapacity: requestCount)
         for _ in 0..<requestCount {
             let request = try reader.uuid()
@@ -333,7 +310,7 @@ extension Projection {
         try restoreLinks(from: &reader)
     }
 
-    /// Reads the link sets, the last section before the indexes.
+    /// Reads the link sets, the last part of the state.
     private mutating func restoreLinks(from reader: inout SnapshotReader) throws(SnapshotDecodingError) {
         let limit = Int(UInt32.max)
         for _ in 0..<(try reader.count(atMost: limit)) {
@@ -343,13 +320,60 @@ extension Projection {
             linksByContact[contact] = links
         }
     }
+}
 
-    /// Indexes every contact, in slot order, into empty indexes.
-    private mutating func rebuildIndexes() throws(SnapshotDecodingError) {
-        do throws(IndexBuildFailure) {
-            try buildIndexes()
+/// Where a restore reads a snapshot's state from, front to back.
+protocol SnapshotStateSource {
+    /// The bytes not read yet.
+    var remaining: Int { get }
+    /// Fills `buffer` with the next bytes; throws when fewer remain or they cannot be read.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(SnapshotDecodingError)
+}
+
+extension SnapshotStateSource {
+    /// The next `count` bytes, in a new array.
+    mutating func read(count: Int) throws(SnapshotDecodingError) -> [UInt8] {
+        guard count >= 0, count <= remaining else {
+            throw SnapshotDecodingError("a section of \(count) bytes runs past the state's end")
+        }
+        return try filledByteArray(count: count) { (buffer) throws(SnapshotDecodingError) in
+            try read(into: buffer)
+        }
+    }
+}
+
+/// A state held in memory.
+struct SnapshotBytesSource: SnapshotStateSource {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var remaining: Int { bytes.count - offset }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(SnapshotDecodingError) {
+        guard buffer.count <= remaining else { throw SnapshotDecodingError("the state ends early") }
+        let start = offset
+        bytes.withUnsafeBytes {
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[start..<start + buffer.count]))
+        }
+        offset += buffer.count
+    }
+}
+
+/// A state read from its snapshot file, a piece at a time, checked as it is read.
+struct SnapshotFileSource: SnapshotStateSource {
+    let reader: SnapshotStateReader
+
+    init(_ reader: SnapshotStateReader) { self.reader = reader }
+
+    var remaining: Int { reader.remaining }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(SnapshotDecodingError) {
+        do {
+            try reader.read(into: buffer)
         } catch {
-            throw SnapshotDecodingError("\(error)")
+            throw SnapshotDecodingError("the state cannot be read: \(error)")
         }
     }
 }

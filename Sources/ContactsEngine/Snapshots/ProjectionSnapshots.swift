@@ -80,19 +80,29 @@ package enum ProjectionSnapshots {
     package static func withNewest(
         paths: LedgerPaths, identity: LedgerIdentity, fileSystem: any FileSystem, through last: UInt64? = nil,
         defaultCountryCode: String = ContactsUserDefaults.shared.countryCode,
-        _ use: (Projection) throws -> Bool
+        _ use: (consuming Projection) throws -> Bool
     ) rethrows -> Bool {
         let store = SnapshotStore(paths: paths, identity: identity, fileSystem: fileSystem)
-        guard let sequences = try? store.sequences() else { return false }
-        for sequence in sequences.reversed() where sequence > 0 && sequence <= (last ?? .max) {
-            // The state's checksum is checked while the state is restored (Projection(snapshot:)).
-            guard case .success(let snapshot) = store.read(sequence: sequence, checkingState: false),
-                let projection = try? Projection(
-                    snapshot: snapshot, ledgerID: identity.ledgerID,
-                    head: HeadDigest(sequence: snapshot.sequence, hash: snapshot.hash),
-                    defaultCountryCode: defaultCountryCode)
-            else { continue }
-            if try use(projection) { return true }
+        guard var sequences = try? store.sequences() else { return false }
+        var tried: Set<UInt64> = []
+        // Twice at most: one snapshot is kept, so a writer that replaces it while this runs
+        // removes the one listed; the listing taken again names its replacement.
+        for _ in 0..<2 {
+            for sequence in sequences.reversed()
+            where sequence > 0 && sequence <= (last ?? .max) && tried.insert(sequence).inserted {
+                // The state's checksum is checked while the state is restored (Projection(snapshot:)).
+                guard case .success(let snapshot) = store.read(sequence: sequence, checkingState: false),
+                    let projection = try? Projection(
+                        snapshot: snapshot, ledgerID: identity.ledgerID,
+                        head: HeadDigest(sequence: snapshot.sequence, hash: snapshot.hash),
+                        defaultCountryCode: defaultCountryCode)
+                else { continue }
+                // Handed over, not shared: a replay onto it then appends to its arrays in place
+                // instead of copying them (a million contacts' arena is hundreds of megabytes).
+                if try use(consume projection) { return true }
+            }
+            guard let again = try? store.sequences(), again != sequences else { return false }
+            sequences = again
         }
         return false
     }
@@ -117,8 +127,9 @@ package enum ProjectionSnapshots {
         return nil
     }
 
-    /// Writes a snapshot of `projection` into the ledger at `paths` atomically, keeping the newest
-    /// two; returns after it is on disk. An empty ledger (sequence 0) gets none.
+    /// Writes a snapshot of `projection` into the ledger at `paths` atomically, keeping only it
+    /// (``SnapshotStore/keptCount``); returns after it is on disk. An empty ledger (sequence 0)
+    /// gets none.
     package static func write(
         _ projection: Projection, paths: LedgerPaths, identity: LedgerIdentity,
         fileSystem: any FileSystem = SystemFileSystem()

@@ -52,6 +52,10 @@ struct SnapshotWriter {
 
     mutating func varint(_ value: Int) { varint(UInt64(value)) }
 
+    mutating func fixed32(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
     mutating func fixed64(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }

@@ -28,11 +28,12 @@ extension CommitPipeline {
                 paths: LedgerPaths(root: path), identity: identity, fileSystem: fileSystem,
                 defaultCountryCode: client.region
             ) { start in
+                let head = start.head
                 guard
                     let (journal, projection, bytes) = try Self.openJournal(
-                        at: path, options: options, from: start, region: client.region)
+                        at: path, options: options, from: consume start, region: client.region)
                 else { return false }
-                opened = (journal, projection, bytes, start.head)
+                opened = (journal, projection, bytes, head)
                 return true
             }
         }
@@ -69,24 +70,27 @@ extension CommitPipeline {
     /// pruned meanwhile by a writer in another process before the lock was taken). Otherwise returns the journal, the projection (nil when there
     /// was neither a start nor a record) and the payload bytes of the records replayed.
     static func openJournal(
-        at path: String, options: JournalOptions, from start: Projection?, region: String
+        at path: String, options: JournalOptions, from start: consuming Projection?, region: String
     ) throws -> (Journal, Projection?, Int)? {
         // Created at the first record to apply, so that a store opened at its head starts no thread.
         var replay: ProjectionReplay?
-        var matched = start == nil
+        let startHead = start?.head
+        // Handed to the replay rather than shared with it, so that its saves do not copy the arena.
+        var pending = consume start
+        var matched = startHead == nil
         var payloadBytes = 0
         let journal: Journal
         do {
-            journal = try Journal.open(at: path, options: options, replayFrom: start?.head.sequence ?? 1) {
+            journal = try Journal.open(at: path, options: options, replayFrom: startHead?.sequence ?? 1) {
                 record in
-                if let start, record.sequence == start.head.sequence {
-                    guard record.hash == start.head.hash else { throw SnapshotMismatch() }
+                if let startHead, record.sequence == startHead.sequence {
+                    guard record.hash == startHead.hash else { throw SnapshotMismatch() }
                     matched = true
                     return
                 }
                 if replay == nil {
                     replay = ProjectionReplay(
-                        try start
+                        try pending.take()
                             ?? Projection(
                                 ledgerID: LedgerDirectory.identity(at: path, fileSystem: options.fileSystem).ledgerID,
                                 defaultCountryCode: region),
@@ -117,7 +121,7 @@ extension CommitPipeline {
             return nil
         }
         do {
-            return (journal, try replay?.finish() ?? start, payloadBytes)
+            return (journal, try replay?.finish() ?? pending, payloadBytes)
         } catch {
             journal.close()
             throw error
@@ -137,9 +141,9 @@ extension CommitPipeline {
             paths: reader.paths, identity: reader.identity, fileSystem: reader.fileSystem, through: last,
             defaultCountryCode: client.region
         ) { start in
-            var candidate = start
+            var candidate = consume start
             guard try Self.replay(reader, into: &candidate, through: last) else { return false }
-            restored = candidate
+            restored = consume candidate
             return true
         }
         var projection = restored ?? Projection(ledgerID: reader.identity.ledgerID, defaultCountryCode: client.region)
@@ -178,23 +182,25 @@ extension CommitPipeline {
                 defaultCountryCode: client.region
             ) { start in
                 // The copy holds the records; the snapshot's own must carry its hash.
+                let head = start.head
                 var matches = false
-                try? journal.forEachRecord(from: start.head.sequence) { record in
-                    matches = record.sequence == start.head.sequence && record.hash == start.head.hash
+                try? journal.forEachRecord(from: head.sequence) { record in
+                    matches = record.sequence == head.sequence && record.hash == head.hash
                     return false
                 }
-                if matches { restored = start }
+                if matches { restored = consume start }
                 return matches
             }
+            // Taken out of `restored`, so that the replay appends to its arrays without copying them.
             var projection =
-                restored ?? Projection(ledgerID: reader.identity.ledgerID, defaultCountryCode: client.region)
+                restored.take() ?? Projection(ledgerID: reader.identity.ledgerID, defaultCountryCode: client.region)
+            let from = projection.head.sequence + 1
             let replay = ProjectionReplay(
-                projection,
-                journalBytes: LedgerDirectory.segmentBytes(
-                    reader.paths, from: projection.head.sequence + 1, fileSystem: reader.fileSystem),
+                consume projection,
+                journalBytes: LedgerDirectory.segmentBytes(reader.paths, from: from, fileSystem: reader.fileSystem),
                 fileSystem: reader.fileSystem)
             do {
-                try journal.forEachRecord(from: projection.head.sequence + 1) { record in
+                try journal.forEachRecord(from: from) { record in
                     try replay.add(record)
                     return true
                 }
@@ -251,8 +257,13 @@ extension CommitPipeline {
                 }
             }
             if let last, last <= head.sequence { return true }
+            // Taken out of `projection` rather than shared with it, so that the replay appends
+            // to the arrays in place; a replay that fails leaves `projection` unused.
+            var taken = Projection(
+                ledgerID: projection.ledgerID, defaultCountryCode: projection.indexes.defaultCountryCode)
+            swap(&taken, &projection)
             replay = ProjectionReplay(
-                projection,
+                consume taken,
                 journalBytes: LedgerDirectory.segmentBytes(
                     reader.paths, from: head.sequence + 1, fileSystem: reader.fileSystem),
                 fileSystem: reader.fileSystem)

@@ -419,8 +419,7 @@ extension CommitPipeline {
                 operations: operations, payloadBytes: payloadBytes,
                 contacts: cell.read { projection, _ in projection.contactCount }
             ) {
-                catchUpIndexes()
-                return projectionWithIndexes()
+                projectionForSnapshot()
             }
         }
     }

@@ -130,7 +130,7 @@ package final class CommitPipeline: @unchecked Sendable {
             if failedWriting {
                 snapshotter.waitForWrites()
             } else {
-                snapshotter.writeFinal(withProjection { $0 })
+                snapshotter.writeFinal(projectionLock.read { projectionForSnapshot() })
             }
         }
         observerLock.lock()
@@ -153,7 +153,7 @@ package final class CommitPipeline: @unchecked Sendable {
     package func writeSnapshot() throws {
         guard let snapshotter else { return }
         snapshotter.waitForWrites()
-        let current = withProjection { $0 }
+        let current = projectionLock.read { projectionForSnapshot() }
         do {
             try ProjectionSnapshots.write(
                 current, paths: snapshotter.paths, identity: snapshotter.identity, fileSystem: snapshotter.fileSystem)
@@ -207,6 +207,10 @@ package final class CommitPipeline: @unchecked Sendable {
         whole.indexes = cell.indexes
         return whole
     }
+
+    /// A copy of the projection for a snapshot, which holds no search indexes (decision 0034):
+    /// taken without building or catching them up; call holding `projectionLock`.
+    func projectionForSnapshot() -> Projection { cell.projection }
 
     /// Applies records to the projection with `apply`, leaving their index changes pending
     /// (decision 0014); call holding `projectionLock` for writing. While the indexes are still

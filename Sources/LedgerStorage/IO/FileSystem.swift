@@ -127,9 +127,6 @@ public protocol FileSystem: Sendable {
     /// Sets the permission bits of the file or directory at `path` (`chmod`, which follows a
     /// link there).
     func setPermissions(_ path: String, _ permissions: UInt32) throws(StorageError)
-    /// A whole file's bytes for reading, mapped where the layer can map files; the default reads
-    /// the file into memory with ``readAll(_:)``.
-    func mapReadOnly(_ path: String) throws(StorageError) -> MappedFile
     /// Backs the whole pages of `byteCount` bytes of this process's memory at `address` with
     /// memory now, as writing them would, without changing a byte
     /// (`madvise(MADV_POPULATE_WRITE)`): a hint for memory about to be filled, whose pages are
@@ -155,11 +152,6 @@ extension FileSystem {
 
     /// False: a layer over a real machine never loses power under the process.
     public var hasSimulatedCrash: Bool { false }
-
-    /// Reads the whole file into memory: the form every layer can give.
-    public func mapReadOnly(_ path: String) throws(StorageError) -> MappedFile {
-        MappedFile(bytes: try readAll(path))
-    }
 
     /// Reads a whole file into memory.
     public func readAll(_ path: String) throws(StorageError) -> [UInt8] {

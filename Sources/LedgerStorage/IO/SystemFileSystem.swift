@@ -97,22 +97,6 @@ public struct SystemFileSystem: FileSystem {
         }
     }
 
-    /// Maps a whole file read-only (`MAP_PRIVATE | MAP_POPULATE`, so the pages are mapped in one
-    /// pass rather than faulted in one by one); an empty file is read instead, since it cannot be
-    /// mapped.
-    public func mapReadOnly(_ path: String) throws(StorageError) -> MappedFile {
-        let file = try open(path, .readOnly)
-        defer { try? close(file) }
-        let count = Int(try size(of: file))
-        guard count > 0 else { return MappedFile(bytes: []) }
-        guard let address = Glibc.mmap(nil, count, PROT_READ, MAP_PRIVATE | MAP_POPULATE, file.descriptor, 0),
-            address != MAP_FAILED
-        else {
-            throw StorageError.system(operation: "mmap", path: path, errno: Glibc.errno)
-        }
-        return MappedFile(mapping: UnsafeRawPointer(address), count: count)
-    }
-
     /// Backs the pages of the range with memory (`madvise(MADV_POPULATE_WRITE)`, Linux 5.14 and
     /// later; EINVAL before).
     public func populateForWriting(address: UInt, byteCount: Int) throws(StorageError) {

@@ -1,41 +1,62 @@
 import Foundation
 
 /// A projection checkpoint: opaque state as of a sequence number, and the chain hash at that point.
+///
+/// It names a snapshot file whose header checked out; the state stays in the file until it is
+/// read, front to back, with ``openState()``, so that a large state is never held whole beside
+/// what is restored from it.
 public struct Snapshot: Sendable {
     /// The last record the state includes.
     public let sequence: UInt64
     /// The chain hash of that record, checked against the journal before the snapshot is used.
     public let hash: SHA256Digest
-    /// The snapshot file's bytes, mapped (or read) once; the state is a range of them, so that a
-    /// large state is not copied on its way to its decoder.
-    public let file: MappedFile
-    /// Where the state lies in ``file``.
-    public let stateRange: Range<Int>
+    /// The snapshot file's path.
+    public let path: String
+    /// The file layer it is read through.
+    public let fileSystem: any FileSystem
+    /// The state's length in bytes; it starts at ``SnapshotStore/headerBytes``.
+    public let stateLength: Int
     /// The masked CRC32C the file's header holds for the state.
     public let stateChecksum: UInt32
-    /// Whether the state has already been found to match ``stateChecksum`` (its bytes never
-    /// change), so that ``stateChecksumMatches()`` need not read them again.
+    /// Whether the state has already been found to match ``stateChecksum``, so that
+    /// ``stateChecksumMatches()`` need not read it again.
     public fileprivate(set) var stateChecked = false
 
-    /// Creates a snapshot whose state is `stateRange` of `file`, with the checksum its header holds.
+    /// Creates a snapshot of the file at `path`, whose state of `stateLength` bytes follows its
+    /// header and has the checksum the header holds.
     public init(
-        sequence: UInt64, hash: SHA256Digest, file: MappedFile, stateRange: Range<Int>, stateChecksum: UInt32
+        sequence: UInt64, hash: SHA256Digest, path: String, fileSystem: any FileSystem, stateLength: Int,
+        stateChecksum: UInt32
     ) {
-        precondition(stateRange.lowerBound >= 0 && stateRange.upperBound <= file.byteCount)
+        precondition(stateLength >= 0)
         self.sequence = sequence
         self.hash = hash
-        self.file = file
-        self.stateRange = stateRange
+        self.path = path
+        self.fileSystem = fileSystem
+        self.stateLength = stateLength
         self.stateChecksum = stateChecksum
     }
 
-    /// Whether the state's bytes match the checksum in the file's header; computed once.
+    /// A reader of the state from its first byte, which checks it against ``stateChecksum`` as
+    /// it goes (``SnapshotStateReader/checksumMatches``).
+    public func openState() throws(StorageError) -> SnapshotStateReader {
+        try SnapshotStateReader(
+            fileSystem: fileSystem, path: path, start: SnapshotStore.headerBytes, length: stateLength,
+            checksum: stateChecksum)
+    }
+
+    /// Whether the state's bytes match the checksum in the file's header; read a piece at a
+    /// time, unless already found to.
     public func stateChecksumMatches() -> Bool {
-        stateChecked || CRC32C.mask(file.crc32c(in: stateRange)) == stateChecksum
+        if stateChecked { return true }
+        guard let reader = try? openState(), (try? reader.readRest()) != nil else { return false }
+        return reader.checksumMatches
     }
 
     /// A copy of the state's bytes.
-    public var state: [UInt8] { file.bytes(in: stateRange) }
+    public func readState() throws(StorageError) -> [UInt8] {
+        try openState().read(count: stateLength)
+    }
 }
 
 /// Writes and finds snapshots in a ledger's `snapshots/` directory.
@@ -59,8 +80,10 @@ public struct SnapshotStore: Sendable {
     public static let headerBytes = 88
     /// The snapshot file format this build writes and reads.
     public static let formatVersion: UInt16 = 2
-    /// How many snapshots are kept; older ones are removed after a new one is written.
-    public static let keptCount = 2
+    /// How many snapshots are kept; older ones are removed after a new one is written. One:
+    /// `HEAD` records the durable floor that a second snapshot used to keep when the newest was
+    /// damaged, and a damaged newest one costs a full replay, never data (decision 0034).
+    public static let keptCount = 1
 
     /// The ledger's paths.
     public let paths: LedgerPaths
@@ -135,47 +158,40 @@ public struct SnapshotStore: Sendable {
     /// (``Snapshot/stateChecksumMatches()``), which may check it while it decodes the state.
     public func read(sequence: UInt64, checkingState: Bool = true) -> Result<Snapshot, DecodeFailure> {
         let path = paths.snapshots + "/" + Self.fileName(sequence: sequence)
-        guard let file = try? fileSystem.mapReadOnly(path) else { return .failure(DecodeFailure("cannot be read")) }
-        let header = decodeHeader(file, sequence: sequence)
-        switch header {
+        switch readHeader(path: path, sequence: sequence) {
         case .failure(let failure):
             return .failure(failure)
-        case .success(let (hash, stateCRC)):
+        case .success(let (hash, stateCRC, fileBytes)):
             var snapshot = Snapshot(
-                sequence: sequence, hash: hash, file: file, stateRange: Self.headerBytes..<file.byteCount,
-                stateChecksum: stateCRC)
+                sequence: sequence, hash: hash, path: path, fileSystem: fileSystem,
+                stateLength: fileBytes - Self.headerBytes, stateChecksum: stateCRC)
             if checkingState {
                 guard snapshot.stateChecksumMatches() else { return .failure(DecodeFailure("state checksum mismatch")) }
-                // Restoring it (which checks it again on a second thread) then need not.
+                // Restoring it then need not check it again.
                 snapshot.stateChecked = true
             }
             return .success(snapshot)
         }
     }
 
-    /// Decodes and checks a snapshot file's header: its magic, version, checksum, ledger id,
-    /// sequence and state length.
-    private func decodeHeader(
-        _ file: MappedFile, sequence: UInt64
-    ) -> Result<(hash: SHA256Digest, stateCRC: UInt32), DecodeFailure> {
-        guard file.byteCount >= Self.headerBytes else {
-            return .failure(DecodeFailure("not a snapshot (bad magic or too short)"))
-        }
-        return decodeHeader(Array(file.bytes(in: 0..<Self.headerBytes)), fileBytes: file.byteCount, sequence: sequence)
-    }
-
-    /// The chain hash a snapshot's header records, reading its header alone: what a scan needs of
-    /// every snapshot (``DurableHeads``), where mapping a whole snapshot would cost the open of a
-    /// large ledger the time to map hundreds of megabytes.
-    func recordedHash(sequence: UInt64) -> Result<SHA256Digest, DecodeFailure> {
-        let path = paths.snapshots + "/" + Self.fileName(sequence: sequence)
+    /// Reads and checks a snapshot file's header alone: its magic, version, checksum, ledger id,
+    /// sequence and state length; returns the chain hash, the state's checksum and the file's size.
+    private func readHeader(
+        path: String, sequence: UInt64
+    ) -> Result<(hash: SHA256Digest, stateCRC: UInt32, fileBytes: Int), DecodeFailure> {
         guard let file = try? fileSystem.open(path, .readOnly) else { return .failure(DecodeFailure("cannot be read")) }
         defer { try? fileSystem.close(file) }
         guard let size = try? fileSystem.size(of: file),
             let header = try? fileSystem.read(file, count: Self.headerBytes, at: 0),
             header.count == Self.headerBytes
         else { return .failure(DecodeFailure("not a snapshot (bad magic or too short)")) }
-        return decodeHeader(header, fileBytes: Int(size), sequence: sequence).map(\.hash)
+        return decodeHeader(header, fileBytes: Int(size), sequence: sequence).map { ($0.hash, $0.stateCRC, Int(size)) }
+    }
+
+    /// The chain hash a snapshot's header records, reading its header alone: what a scan needs of
+    /// every snapshot (``DurableHeads``).
+    func recordedHash(sequence: UInt64) -> Result<SHA256Digest, DecodeFailure> {
+        readHeader(path: paths.snapshots + "/" + Self.fileName(sequence: sequence), sequence: sequence).map(\.hash)
     }
 
     /// Decodes and checks a snapshot's header bytes, given the file's size.

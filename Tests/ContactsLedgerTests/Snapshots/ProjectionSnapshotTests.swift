@@ -55,7 +55,7 @@ struct ProjectionSnapshotTests {
         try ProjectionSnapshots.write(projection, paths: paths, identity: identity)
         let store = SnapshotStore(paths: paths, identity: identity)
         let snapshot = try store.read(sequence: projection.head.sequence).get()
-        let holdsTheState = snapshot.state == projection.snapshotState()
+        let holdsTheState = try snapshot.readState() == projection.snapshotState()
         #expect(holdsTheState, "the file's state differs from the projection's snapshot state")
         #expect(snapshot.hash == projection.head.hash)
         let file = try Array(
@@ -63,100 +63,99 @@ struct ProjectionSnapshotTests {
                 contentsOf: URL(
                     fileURLWithPath: paths.snapshots + "/" + SnapshotStore.fileName(sequence: projection.head.sequence))
             ))
-        #expect(file.count == SnapshotStore.headerBytes + snapshot.state.count)
+        #expect(file.count == SnapshotStore.headerBytes + snapshot.stateLength)
     }
 
-    /// A contact table's snapshot bytes: a 100-byte arena and one contact at `offset` of
-    /// `identifierLength` (without bit 31, the UUID flag) `+ encodedBytes` bytes, in slot 0.
-    private static func contactTableBytes(
-        offset: UInt64, encodedBytes: UInt32, identifierLength: UInt32 = 4
-    ) -> [UInt8] {
-        contactTableBytes(
-            arena: (0..<100).map { UInt8($0) },
-            contacts: [(offset, identifierLength, encodedBytes)], buckets: [UInt64(0x1234) << 32 | 1, 0])
-    }
-
-    /// A contact table's snapshot bytes: `arena`, contacts in slots from 0 (each its offset, its
-    /// identifier's length with the UUID flag, and its encoded length), and `buckets`.
-    private static func contactTableBytes(
-        arena: [UInt8], contacts: [(offset: UInt64, identifier: UInt32, encoded: UInt32)], buckets: [UInt64]
+    /// A contact table's snapshot columns: contacts in slots from 0, each its identifier's form
+    /// (1 for a UUID's 16 bytes, `n + 2` for `n` bytes of text) and encoded length, creator and
+    /// container 0; then `free` slots that hold no contact, listed as free.
+    private static func contactTableColumns(
+        _ contacts: [(form: Int, encoded: Int)], free: Int = 0, creator: Int = 0, freeList: [Int]? = nil
     ) -> [UInt8] {
         var writer = SnapshotWriter(capacity: 0)
-        writer.array(arena)
-        writer.array(contacts.map(\.offset))
-        writer.array(contacts.indices.map { UInt64($0 + 1) })
-        writer.array(contacts.map(\.identifier))
-        writer.array(contacts.map(\.encoded))
-        writer.array([UInt32](repeating: 0, count: contacts.count))
-        writer.array([UInt16](repeating: 0, count: contacts.count))
-        writer.array(buckets)
-        writer.array([ContactSlot]())
+        writer.varint(contacts.count + free)
+        for (index, contact) in contacts.enumerated() {
+            writer.varint(contact.form)
+            writer.varint(contact.encoded)
+            writer.varint(index + 1)
+            writer.varint(creator)
+            writer.varint(0)
+        }
+        for _ in 0..<free { writer.byte(0) }
+        let list = freeList ?? Array(contacts.count..<contacts.count + free)
+        writer.varint(list.count)
+        for slot in list { writer.varint(slot) }
         return writer.bytes
     }
 
-    private static func restoreContactTable(_ bytes: [UInt8]) -> Result<ContactTable, SnapshotDecodingError> {
-        bytes.withUnsafeBufferPointer { buffer in
-            var reader = SnapshotReader(buffer)
-            return Result { () throws(SnapshotDecodingError) in
-                try ContactTable(from: &reader, containers: 1, creators: 1)
-            }
+    /// The reason a table of these columns over `arena` is refused, or nil when it is restored.
+    private static func refusal(_ columns: [UInt8], arena: [UInt8]) -> String? {
+        switch restoredContactTable(columns: columns, arena: arena) {
+        case .success: nil
+        case .failure(let error): error.reason
         }
     }
 
-    @Test("A contact table restores its arena copied beside its columns, and refuses a contact outside it")
+    @Test(
+        "A contact table restores its contacts where their lengths put them, and refuses lengths that do not fill the arena"
+    )
     func contactTableArena() throws {
-        let table = try Self.restoreContactTable(Self.contactTableBytes(offset: 60, encodedBytes: 36)).get()
-        #expect(table.count == 1)
-        #expect(table.arenaBytes == 100)
-        #expect(table.encoded(at: 0) == (64..<100).map { UInt8($0) })
-        #expect(table.identifier(table.records[0]) == String(decoding: (60..<64).map { UInt8($0) }, as: UTF8.self))
-        switch Self.restoreContactTable(Self.contactTableBytes(offset: 60, encodedBytes: 37)) {
-        case .success: Issue.record("a contact running past the arena was restored")
-        case .failure(let error): #expect(error.reason.contains("contact 0 lies outside the arena"))
+        let arena = (0..<100).map { UInt8($0) }
+        let table = try restoredContactTable(
+            columns: Self.contactTableColumns([(6, 36), (6, 20)], free: 1), arena: Array(arena[0..<64])
+        ).get()
+        #expect(table.count == 2)
+        #expect(table.arenaBytes == 64)
+        #expect(table.encoded(at: 0) == (4..<40).map { UInt8($0) })
+        #expect(table.identifier(at: 1) == String(decoding: (40..<44).map { UInt8($0) }, as: UTF8.self))
+        #expect(table.encoded(at: 1) == (44..<64).map { UInt8($0) })
+        #expect(table.freeSlots == [2])
+        #expect(table.slot(of: String(decoding: (0..<4).map { UInt8($0) }, as: UTF8.self)) == 0)
+        #expect(
+            Self.refusal(Self.contactTableColumns([(6, 96)]), arena: arena) == nil,
+            "one contact filling the arena")
+        for (encoded, total) in [(97, 101), (95, 99)] {
+            let reason = Self.refusal(Self.contactTableColumns([(6, encoded)]), arena: arena)
+            #expect(reason?.contains("add up to \(total) bytes, the arena holds 100") == true)
         }
     }
 
-    @Test("A contact table restores an identifier kept as a UUID's 16 bytes, and refuses one of another length")
+    @Test("A contact table restores an identifier kept as a UUID's 16 bytes")
     func contactTableUUIDIdentifier() throws {
-        let uuidFlag: UInt32 = 1 << 31
-        let table = try Self.restoreContactTable(
-            Self.contactTableBytes(offset: 60, encodedBytes: 24, identifierLength: 16 | uuidFlag)
-        ).get()
+        let arena = (60..<100).map { UInt8($0) }
+        let table = try restoredContactTable(columns: Self.contactTableColumns([(1, 24)]), arena: arena).get()
         #expect(table.records[0].identifierIsUUID && table.records[0].identifierBytes == 16)
         let bytes = (60..<76).map { UInt8($0) }
-        #expect(table.identifier(table.records[0]) == bytes.withUnsafeBufferPointer { UUIDText.canonical($0) })
+        let identifier = try #require(bytes.withUnsafeBufferPointer { UUIDText.canonical($0) })
+        #expect(table.identifier(table.records[0]) == identifier)
+        #expect(table.slot(of: identifier) == 0)
         #expect(table.encoded(at: 0) == (76..<100).map { UInt8($0) })
-        switch Self.restoreContactTable(
-            Self.contactTableBytes(offset: 60, encodedBytes: 36, identifierLength: 4 | uuidFlag))
-        {
-        case .success: Issue.record("a UUID identifier of 4 bytes was restored")
-        case .failure(let error): #expect(error.reason.contains("contact 0 has a UUID identifier that is not 16 bytes"))
-        }
     }
 
-    @Test("A contact table refuses a canonical UUID kept as text, and a contact named by two buckets")
+    @Test("A contact table refuses a canonical UUID kept as text, two contacts of one identifier, and bad indexes")
     func contactTableRefusesSecondKeys() throws {
         let canonical = Array("E621E1F8-C36C-495A-93FC-0C247A3E6E5F".utf8)
-        func table(_ identifier: [UInt8]) -> Result<ContactTable, SnapshotDecodingError> {
-            Self.restoreContactTable(
-                Self.contactTableBytes(
-                    arena: identifier + [0x0A, 0x00], contacts: [(0, UInt32(identifier.count), 2)],
-                    buckets: [UInt64(0x1234) << 32 | 1, 0]))
-        }
-        switch table(canonical) {
-        case .success: Issue.record("a canonical UUID kept as text was restored")
-        case .failure(let error): #expect(error.reason.contains("contact 0 keeps a UUID identifier as text"))
-        }
+        let columns = Self.contactTableColumns([(38, 2)])
+        #expect(
+            Self.refusal(columns, arena: canonical + [0x0A, 0x00])?.contains(
+                "contact 0 keeps a UUID identifier as text")
+                == true)
         // Any other 36-character identifier is text, as the table keeps it.
         let lower = Array("e621e1f8-c36c-495a-93fc-0c247a3e6e5f".utf8)
-        #expect(try table(lower).get().identifier(at: 0) == String(decoding: lower, as: UTF8.self))
-        // Two contacts, both buckets naming the first.
-        let twice = Self.contactTableBytes(
-            arena: Array("ab".utf8) + [0x0A, 0x00], contacts: [(0, 1, 1), (2, 1, 1)],
-            buckets: [UInt64(1) << 32 | 1, UInt64(2) << 32 | 1, 0, 0])
-        switch Self.restoreContactTable(twice) {
-        case .success: Issue.record("a contact named by two buckets was restored")
-        case .failure(let error): #expect(error.reason.contains("two identifier buckets name contact 0"))
+        let table = try restoredContactTable(columns: columns, arena: lower + [0x0A, 0x00]).get()
+        #expect(table.identifier(at: 0) == String(decoding: lower, as: UTF8.self))
+        // Two contacts of the identifier "a".
+        #expect(
+            Self.refusal(Self.contactTableColumns([(3, 1), (3, 1)]), arena: Array("a1a2".utf8))?
+                .contains("contact 1 has the identifier of another") == true)
+        // A creator that does not exist, and free slots that are not the slots without a contact.
+        #expect(
+            Self.refusal(Self.contactTableColumns([(3, 1)], creator: 1), arena: Array("a1".utf8))?
+                .contains("creator that does not exist") == true)
+        for (free, list) in [(1, [0]), (2, [1, 1]), (1, [])] {
+            let columns = Self.contactTableColumns([(3, 1)], free: free, freeList: list)
+            #expect(
+                Self.refusal(columns, arena: Array("a1".utf8))?.contains("free slots") == true, "free list \(list)")
         }
     }
 
@@ -200,42 +199,53 @@ struct ProjectionSnapshotTests {
         #expect(restored.contacts.arenaCapacity == capacity, "the arena moved on the first saves after a restore")
     }
 
-    @Test("Indexes stored in the snapshot or rebuilt from its contacts answer the same", arguments: [true, false])
-    func indexForms(storingIndexes: Bool) throws {
+    @Test("A projection restored from a snapshot leaves its indexes to the first read, which builds those of a replay")
+    func restoredIndexesDeferred() throws {
         let directory = StoreDirectory()
         try writeLedger(directory, seed: 8)
         let expected = try fullReplay(of: directory.ledger)
-        let restored = try Projection(
-            snapshotState: expected.snapshotState(storingIndexes: storingIndexes), ledgerID: expected.ledgerID,
-            head: expected.head)
-        expectSameState(restored, expected)
+        var restored = try Projection(
+            snapshotState: expected.snapshotState(), ledgerID: expected.ledgerID, head: expected.head)
+        #expect(restored.hasDeferredIndexes)
+        restored.buildDeferredIndexes()
+        #expect(!restored.hasDeferredIndexes)
         restored.indexes.checkInvariants()
+        expectSameState(restored, expected)
     }
 
-    @Test("Indexes stored in the earlier layout (index form 1) are passed over and rebuilt from the contacts")
-    func indexesOfTheEarlierForm() throws {
+    @Test("A writer opened from a snapshot finds, at its first search, the contacts it saved before it, and later ones")
+    func writerSearchesAfterDeferredIndexes() throws {
         let directory = StoreDirectory()
-        try writeLedger(directory, seed: 10)
-        let expected = try fullReplay(of: directory.ledger)
-        // The state without indexes ends in its index form byte, 0; form 1 followed by bytes
-        // in a layout this version does not read must be rebuilt, not misread.
-        var state = expected.snapshotState(storingIndexes: false)
-        #expect(state.last == 0)
-        state[state.count - 1] = 1
-        state += [UInt8](repeating: 0xA5, count: 64)
-        let restored = try Projection(snapshotState: state, ledgerID: expected.ledgerID, head: expected.head)
-        expectSameState(restored, expected)
-        restored.indexes.checkInvariants()
+        try writeLedger(directory, seed: 13)
+        let store = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        defer { store.close() }
+        func save(_ given: String) throws {
+            var request = SaveRequest(transactionAuthor: "writer")
+            request.add(
+                makeContact(given: given, family: "Zyxwv", emails: [("home", "\(given)@deferred.example")]),
+                toContainerWithIdentifier: nil)
+            try store.execute(request)
+        }
+        try save("Before")
+        let first = try store.unifiedContacts(matching: .matchingName("zyxwv"), keysToFetch: [ContactKeySet.all])
+        #expect(first.map { $0.givenName } == ["Before"])
+        try save("After")
+        #expect(try store.unifiedContacts(matching: .matchingName("zyxwv"), keysToFetch: []).count == 2)
+        #expect(
+            try store.unifiedContacts(matching: .matchingEmailAddress("after@deferred.example"), keysToFetch: []).count
+                == 1)
+        expectSameState(store.withProjection { $0 }, try fullReplay(of: directory.ledger))
     }
 
-    @Test("Indexes stored for another default country are rebuilt for this one")
+    @Test("Indexes are built for the default country of the store that restores the snapshot")
     func indexesOfAnotherCountry() throws {
         let directory = StoreDirectory()
         try writeLedger(directory, seed: 9)
         let us = try fullReplay(of: directory.ledger, region: "us")
         #expect(us.indexes.defaultCountryCode == "us")
-        let restored = try Projection(
+        var restored = try Projection(
             snapshotState: us.snapshotState(), ledgerID: us.ledgerID, head: us.head, defaultCountryCode: "gb")
+        restored.buildDeferredIndexes()
         #expect(restored.indexes.defaultCountryCode == "gb")
         let reader = try JournalReader(at: directory.ledger)
         var gb = Projection(ledgerID: reader.identity.ledgerID, defaultCountryCode: "gb")
@@ -276,6 +286,7 @@ struct ProjectionSnapshotTests {
         case wrongHash
         case undecodableState
         case unknownStateVersion
+        case olderStateVersion
         case sequenceBeyondJournal
 
         /// Whether the damaged snapshot still checks out on its own, and so records a head as
@@ -338,6 +349,13 @@ struct ProjectionSnapshotTests {
             state[0] = Projection.snapshotFormatVersion &+ 1
             try SnapshotStore(paths: paths, identity: identity).write(
                 sequence: head.sequence, hash: head.hash, state: state)
+        case .olderStateVersion:
+            // Version 7, which held the search indexes: the bytes after the version are not read.
+            try FileManager.default.removeItem(atPath: file)
+            var state = try fullReplay(of: ledger).snapshotState()
+            state[0] = Projection.snapshotFormatVersion - 1
+            try SnapshotStore(paths: paths, identity: identity).write(
+                sequence: head.sequence, hash: head.hash, state: state)
         case .sequenceBeyondJournal:
             try FileManager.default.removeItem(atPath: file)
             let projection = try fullReplay(of: ledger)
@@ -395,15 +413,14 @@ struct ProjectionSnapshotTests {
     }
 
     @Test(
-        "A snapshot the policy writes while saves go on holds the indexes of its own head, the finishing group's changes included"
+        "A snapshot the policy writes while saves go on holds the state of its own head, the finishing group's included"
     )
     func policySnapshotHoldsItsIndexes() throws {
         let directory = StoreDirectory()
         let store = try ContactStore(
             ledgerAt: directory.ledger, client: .fullAccess("writer"))
         // Enough adds, in requests of 500, that one request crosses the policy's least number of
-        // operations between snapshots; its group's index changes are still pending when the
-        // snapshot is taken (decision 0014).
+        // operations between snapshots; its group is still finishing when the snapshot is taken.
         let perRequest = 500
         let requests = ProjectionSnapshotter.eventsBetweenSnapshotsMin / perRequest + 1
         for request in 0..<requests {
@@ -419,15 +436,16 @@ struct ProjectionSnapshotTests {
             }
             try store.execute(save)
         }
-        store.close()
-        // The policy's snapshot, at the request that crossed the threshold; close writes none,
-        // since one request's operations do not make the next due.
+        // The policy's snapshot, at the request that crossed the threshold, written in the
+        // background; close may write another at the head, in its place.
+        store.pipeline.snapshotter?.waitForWrites()
         try #require(snapshotFiles(directory.ledger).count == 1)
         let reader = try JournalReader(at: directory.ledger)
         let loaded = try #require(ProjectionSnapshots.load(ledgerAt: directory.ledger, reader: reader).loaded)
         let crossing = UInt64(ProjectionSnapshotter.eventsBetweenSnapshotsMin / perRequest)
         #expect(loaded.head.sequence == crossing)
         expectSameState(loaded.projection, try fullReplay(of: directory.ledger, through: crossing))
+        store.close()
     }
 
     @Test("A snapshot older than the head is topped up by replaying the records after it")
@@ -438,13 +456,13 @@ struct ProjectionSnapshotTests {
         try SnapshotHistory.write(into: store, seed: 31, requests: 80)
         try store.writeSnapshot()
         let snapshotHead = store.headDigest
+        let older = try #require(snapshotFiles(directory.ledger).last)
+        let olderBytes = try Data(contentsOf: URL(fileURLWithPath: older))
         try SnapshotHistory.write(into: store, seed: 32, requests: 50)
         store.close()
-        // Close wrote one at the head if it was due; keep only the older one.
-        let older = SnapshotStore.fileName(sequence: snapshotHead.sequence)
-        for file in snapshotFiles(directory.ledger) where !file.hasSuffix(older) {
-            try FileManager.default.removeItem(atPath: file)
-        }
+        // Close wrote one at the head if it was due, in its place; keep only the older one.
+        for file in snapshotFiles(directory.ledger) { try FileManager.default.removeItem(atPath: file) }
+        try putBack(olderBytes, at: older)
         #expect(snapshotFiles(directory.ledger).count == 1)
 
         let expected = try fullReplay(of: directory.ledger)
@@ -470,6 +488,8 @@ struct ProjectionSnapshotTests {
         try SnapshotHistory.write(into: store, seed: 36, requests: 20)
         store.close()
         #expect(snapshotFiles(directory.ledger).count == 1, "close wrote none: too little was committed")
+        let olderFile = try #require(snapshotFiles(directory.ledger).last)
+        let olderBytes = try Data(contentsOf: URL(fileURLWithPath: olderFile))
         let head = try JournalReader(at: directory.ledger).head()
         // A snapshot that is sound on its own (its state claims the same wrong hash as its
         // header), so only the journal can tell.
@@ -478,6 +498,9 @@ struct ProjectionSnapshotTests {
         try SnapshotStore(
             paths: LedgerPaths(root: directory.ledger), identity: try LedgerDirectory.identity(at: directory.ledger)
         ).write(sequence: head.sequence, hash: forged.head.hash, state: forged.snapshotState())
+        // Writing it removed the older one; an older build kept two, so put it back.
+        #expect(snapshotFiles(directory.ledger).count == 1)
+        try putBack(olderBytes, at: olderFile)
 
         var offered: [UInt64] = []
         let reader = try JournalReader(at: directory.ledger)
@@ -530,9 +553,20 @@ struct ProjectionSnapshotTests {
         try SnapshotHistory.write(into: store, seed: 41, requests: 40)
         try store.writeSnapshot()
         let early = store.headDigest.sequence
+        let earlyFile = try #require(snapshotFiles(directory.ledger).last)
+        let earlyBytes = try Data(contentsOf: URL(fileURLWithPath: earlyFile))
         try SnapshotHistory.write(into: store, seed: 42, requests: 40)
         try store.writeSnapshot()
         store.close()
+        #expect(snapshotFiles(directory.ledger).count == 1, "only the newest snapshot is kept")
+        for point in [early - 3, early, early + 4] {
+            let view = try ContactStore(
+                readingLedgerAt: directory.ledger, asOf: .sequence(point), client: .fullAccess())
+            expectSameState(view.withProjection { $0 }, try fullReplay(of: directory.ledger, through: point))
+        }
+        // With the earlier one there too, as an older build left them, each view takes the newest
+        // at or before its point.
+        try putBack(earlyBytes, at: earlyFile)
         #expect(snapshotFiles(directory.ledger).count == 2)
         for point in [early - 3, early, early + 4] {
             let view = try ContactStore(

@@ -84,3 +84,64 @@ struct SnapshotFailureTests {
         #expect(snapshotFiles(directory.ledger).isEmpty)
     }
 }
+
+/// A crash at any step of writing a snapshot (format 8, one kept) leaves a ledger that opens to
+/// the state of its journal, from the new snapshot, the old one or none.
+@Suite("Snapshot writing under crashes")
+struct SnapshotCrashTests {
+    static let steps: [FaultInjectingFileSystem.Operation] = [
+        .write, .synchronize, .synchronizeData, .rename, .remove, .synchronizeDirectory,
+    ]
+
+    /// A ledger with a snapshot at an earlier head and records after it; returns its head.
+    private func template(_ ledger: String) throws -> HeadDigest {
+        let store = try ContactStore(ledgerAt: ledger, client: .fullAccess("writer"))
+        defer { store.close() }
+        try SnapshotHistory.write(into: store, seed: 81, requests: 30)
+        try store.writeSnapshot()
+        try SnapshotHistory.write(into: store, seed: 82, requests: 15)
+        return store.headDigest
+    }
+
+    @Test(
+        "A crash at every write, sync, rename and removal of a snapshot write leaves a ledger that opens whole",
+        arguments: steps)
+    func crashAtEveryStep(step: FaultInjectingFileSystem.Operation) throws {
+        let seed =
+            ProcessInfo.processInfo.environment["LEDGER_TEST_SEED"].flatMap { UInt64($0) }
+            ?? UInt64.random(in: 1...UInt64.max)
+        print("snapshot crash before \(step): seed \(seed) (set LEDGER_TEST_SEED=\(seed) to reproduce)")
+        let directory = StoreDirectory()
+        let original = directory.path + "/template"
+        let head = try template(original)
+        let expected = try fullReplay(of: original)
+        let identity = try LedgerDirectory.identity(at: original)
+        let counted = directory.path + "/count"
+        try copyLedger(original, to: counted)
+        let counter = FaultInjectingFileSystem()
+        try ProjectionSnapshots.write(
+            expected, paths: LedgerPaths(root: counted), identity: identity, fileSystem: counter)
+        #expect(snapshotFiles(counted).count == 1, "the earlier snapshot was removed")
+        let calls = counter.callCount(step)
+        #expect(calls > 0 || step == .synchronizeData, "a snapshot write makes no \(step) call")
+        for index in 0..<calls {
+            for mode in [FaultInjectingFileSystem.CrashMode.loseAllUnsynced, .keepRandomPrefix] {
+                let ledger = directory.path + "/l-\(index)-\(mode)"
+                try copyLedger(original, to: ledger)
+                let faults = FaultInjectingFileSystem()
+                faults.inject(.init(step, skip: index, effect: .fail(errno: EIO)))
+                try? ProjectionSnapshots.write(
+                    expected, paths: LedgerPaths(root: ledger), identity: identity, fileSystem: faults)
+                let kept = faults.simulateCrash(seed: seed &+ UInt64(index), mode: mode)
+                let context = "\(step) \(index) \(mode): \(kept)"
+                let reader = try ContactStore(readingLedgerAt: ledger, client: .fullAccess())
+                #expect(reader.headDigest == head, "\(context)")
+                expectSameState(reader.withProjection { $0 }, expected)
+                reader.close()
+                let writer = try ContactStore(ledgerAt: ledger, client: .fullAccess("writer"))
+                #expect(writer.headDigest == head, "\(context)")
+                writer.close()
+            }
+        }
+    }
+}

@@ -131,7 +131,15 @@ func sampleQueries(_ projection: Projection) -> (names: [String], emails: [Strin
 }
 
 /// Expects two projections to hold the same state and answer every sample query the same.
-func expectSameState(_ actual: Projection, _ expected: Projection, sourceLocation: SourceLocation = #_sourceLocation) {
+///
+/// A projection whose indexes are deferred (restored from a snapshot) is compared with them
+/// built, as the first read that uses them builds them.
+func expectSameState(
+    _ restored: Projection, _ expected: Projection, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    var actual = restored
+    actual.buildDeferredIndexes()
+    actual.indexes.checkInvariants()
     actual.contacts.checkInvariants()
     expected.contacts.checkInvariants()
     #expect(actual.head == expected.head, sourceLocation: sourceLocation)
@@ -168,6 +176,38 @@ func expectSameState(_ actual: Projection, _ expected: Projection, sourceLocatio
             actual.indexes.slots(matchingPhoneNumber: phone) == expected.indexes.slots(matchingPhoneNumber: phone),
             "phone \(phone)", sourceLocation: sourceLocation)
     }
+}
+
+/// A contact table written as a snapshot's columns and arena (``ContactTable/encodeColumns(into:)``,
+/// ``ContactTable/encodeArena(into:)``) and read back.
+func restoredContactTable(
+    columns: [UInt8], arena: [UInt8], containers: Int = 1, creators: Int = 1
+) -> Result<ContactTable, SnapshotDecodingError> {
+    columns.withUnsafeBufferPointer { buffer in
+        var reader = SnapshotReader(buffer)
+        return Result { () throws(SnapshotDecodingError) in
+            let restored = try ContactTable.restoreColumns(from: &reader, containers: containers, creators: creators)
+            try reader.check(reader.isAtEnd, "the columns have bytes after their end")
+            return try ContactTable(restoring: restored, arena: arena)
+        }
+    }
+}
+
+/// A contact table written as a snapshot's columns and arena and read back.
+func snapshotRoundTrip(_ table: ContactTable) throws -> ContactTable {
+    var columns = SnapshotWriter(capacity: 0)
+    table.encodeColumns(into: &columns)
+    var section = SnapshotWriter(capacity: 0)
+    table.encodeArena(into: &section)
+    var source = SnapshotBytesSource(section.bytes)
+    let arena = try SnapshotArena.read(from: &source, sectionBytes: section.bytes.count, spare: { _ in 0 })
+    return try restoredContactTable(columns: columns.bytes, arena: arena).get()
+}
+
+/// Writes a snapshot file back where it was, with the permissions a ledger requires of it (0600).
+func putBack(_ bytes: Data, at path: String) throws {
+    try bytes.write(to: URL(fileURLWithPath: path))
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
 }
 
 /// The snapshot files of a ledger, oldest first.

@@ -67,12 +67,7 @@ struct ContactTableTests {
             _ = table.insert(identifier, encoded: [UInt8(index)], container: 0, creator: 0, revision: UInt64(index))
         }
         table.remove(table.slot(of: "contact-7")!)
-        var writer = SnapshotWriter(capacity: 0)
-        table.encode(into: &writer)
-        let restored = try writer.bytes.withUnsafeBufferPointer { buffer in
-            var reader = SnapshotReader(buffer)
-            return try ContactTable(from: &reader, containers: 1, creators: 1)
-        }
+        let restored = try snapshotRoundTrip(table)
         #expect(restored.records.map(\.identifierIsUUID) == table.records.map(\.identifierIsUUID))
         #expect(restored.records.map(\.identifierBytes) == table.records.map(\.identifierBytes))
         for identifier in [Self.uuid, Self.sixteen, Self.uuidOfSixteen] {
