@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""The SQLite peer of ledger-bench's search through the public API.
+
+Loads the contacts ledger-bench wrote out (one per line, tab-separated: identifier, given name,
+family name, the searched name words already folded and joined by spaces, the email addresses in
+lower case joined by spaces, the phone numbers as normalized digits joined by spaces) into an
+in-memory SQLite database with an FTS5 table over the name words (with prefix indexes), and
+indexed tables of email addresses and phone numbers. Then it runs the queries ledger-bench ran
+(one per line: kind, query, the number of contacts the ledger returned), each returning the same
+rows as the ledger (identifier, given name, family name), and prints one JSON object: per kind,
+the p50 and p99 in microseconds and the mean number of rows.
+
+A query whose row count differs from the ledger's is a failure of the bench, not a figure: the
+script names it on standard error and exits with status 1.
+
+usage: peer.py CONTACTS QUERIES [--repeat N]
+"""
+
+import json
+import sqlite3
+import sys
+import time
+
+SCHEMA = """
+CREATE TABLE contacts(id INTEGER PRIMARY KEY, identifier TEXT NOT NULL, given TEXT, family TEXT);
+CREATE VIRTUAL TABLE names USING fts5(words, content='', detail=none, prefix='2 3 4 5');
+CREATE TABLE emails(address TEXT NOT NULL, contact INTEGER NOT NULL);
+CREATE TABLE phones(digits TEXT NOT NULL, contact INTEGER NOT NULL);
+"""
+
+INDEXES = """
+CREATE INDEX emails_address ON emails(address, contact);
+CREATE INDEX phones_digits ON phones(digits, contact);
+"""
+
+QUERIES = {
+    "name": "SELECT c.identifier, c.given, c.family FROM names JOIN contacts c ON c.id = names.rowid "
+    "WHERE names MATCH ?",
+    "email": "SELECT identifier, given, family FROM contacts WHERE id IN "
+    "(SELECT contact FROM emails WHERE address = ?)",
+    "phone": "SELECT identifier, given, family FROM contacts WHERE id IN "
+    "(SELECT contact FROM phones WHERE digits = ?)",
+}
+
+
+def load(db, path):
+    """Loads the contacts file; returns how many contacts it held."""
+    count = 0
+    contacts, names, emails, phones = [], [], [], []
+
+    def flush():
+        db.executemany("INSERT INTO contacts VALUES (?, ?, ?, ?)", contacts)
+        db.executemany("INSERT INTO names(rowid, words) VALUES (?, ?)", names)
+        db.executemany("INSERT INTO emails VALUES (?, ?)", emails)
+        db.executemany("INSERT INTO phones VALUES (?, ?)", phones)
+        for rows in (contacts, names, emails, phones):
+            rows.clear()
+
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 6:
+                raise ValueError(f"{path}: line {count + 1} has {len(fields)} fields, not 6")
+            count += 1
+            identifier, given, family, words, addresses, numbers = fields
+            contacts.append((count, identifier, given, family))
+            if words:
+                names.append((count, words))
+            emails.extend((address, count) for address in addresses.split())
+            phones.extend((digits, count) for digits in numbers.split())
+            if len(contacts) >= 50_000:
+                flush()
+    flush()
+    db.executescript(INDEXES)
+    return count
+
+
+def match_expression(words):
+    """Every word as a prefix, all of them required: what the ledger's name search means."""
+    return " AND ".join('"' + word.replace('"', '""') + '"*' for word in words.split())
+
+
+def percentile(values, fraction):
+    """The nearest-rank percentile, as ledger-bench computes it."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, int(fraction * (len(ordered) - 1) + 0.5))
+    return ordered[index]
+
+
+def run(db, path, repeat):
+    """Runs every query of the queries file; returns the figures per kind."""
+    times, rows, mismatches = {}, {}, []
+    with open(path, encoding="utf-8") as lines:
+        queries = [line.rstrip("\n").split("\t") for line in lines if line.strip()]
+    for number, fields in enumerate(queries, 1):
+        if len(fields) != 4:
+            raise ValueError(f"{path}: line {number} has {len(fields)} fields, not 4")
+        kind, shape, query, expected = fields
+        if shape not in QUERIES:
+            raise ValueError(f"{path}: line {number} has the unknown query shape {shape!r}")
+        sql = QUERIES[shape]
+        argument = match_expression(query) if shape == "name" else query
+        for _ in range(repeat):
+            start = time.perf_counter_ns()
+            found = db.execute(sql, (argument,)).fetchall()
+            times.setdefault(kind, []).append((time.perf_counter_ns() - start) / 1000)
+        rows.setdefault(kind, []).append(len(found))
+        if len(found) != int(expected):
+            mismatches.append(f"{kind} query {query!r}: SQLite returned {len(found)} rows, the ledger {expected}")
+    figures = {}
+    for kind, measured in times.items():
+        counts = rows[kind]
+        figures[kind] = {
+            "p50_us": percentile(measured, 0.5),
+            "p99_us": percentile(measured, 0.99),
+            "mean_rows": sum(counts) / len(counts),
+            "queries": len(measured),
+        }
+    return figures, mismatches
+
+
+def main(arguments):
+    repeat = 1
+    if "--repeat" in arguments:
+        at = arguments.index("--repeat")
+        repeat = int(arguments[at + 1])
+        del arguments[at : at + 2]
+    if len(arguments) != 2:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        return 64
+    contacts_path, queries_path = arguments
+    db = sqlite3.connect(":memory:")
+    db.executescript(SCHEMA)
+    start = time.perf_counter()
+    with db:
+        contacts = load(db, contacts_path)
+    load_seconds = time.perf_counter() - start
+    figures, mismatches = run(db, queries_path, repeat)
+    for mismatch in mismatches:
+        print(f"peer.py: {mismatch}", file=sys.stderr)
+    if mismatches:
+        print(f"peer.py: {len(mismatches)} queries returned a different number of rows", file=sys.stderr)
+        return 1
+    print(
+        json.dumps(
+            {
+                "sqlite_version": sqlite3.sqlite_version,
+                "contacts": contacts,
+                "load_seconds": load_seconds,
+                "kinds": figures,
+            },
+            sort_keys=True,
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
