@@ -43,9 +43,14 @@ struct PublicSearchBench {
     func run() throws -> [String: Any] {
         let queries = Self.queries(projection, count: queriesPerKind)
         guard let first = queries.first?.queries.first else { return [:] }
-        let firstStart = nanoseconds()
-        _ = try store.unifiedContacts(matching: Self.predicate(first.kind, first.query), keysToFetch: Self.keys)
-        var result: [String: Any] = ["first_search_us": Double(nanoseconds() - firstStart) / 1000]
+        // The first search, then the same one again: what the second saves is what only the
+        // first pays (the indexes made ready, the memory first touched).
+        var result: [String: Any] = [:]
+        for key in ["first_search_us", "first_search_again_us"] {
+            let start = nanoseconds()
+            _ = try store.unifiedContacts(matching: Self.predicate(first.kind, first.query), keysToFetch: Self.keys)
+            result[key] = Double(nanoseconds() - start) / 1000
+        }
         var measured: [SearchBench.Kind: Measured] = [:]
         for (kind, kindQueries) in queries {
             measured[kind] = try measure(kind, kindQueries.map(\.query))

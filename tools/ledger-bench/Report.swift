@@ -231,7 +231,9 @@ struct Report {
     private func publicSearchLines(_ line: (String, String) -> Void) {
         guard let search = largest["public_search"] as? [String: Any] else { return }
         func format(_ value: Double) -> String { String(format: "%.1f", value) }
-        line("public search, first search (us)", format(number(search, "first_search_us")))
+        line(
+            "public search, first search / the same again (us)",
+            "\(format(number(search, "first_search_us"))) / \(format(number(search, "first_search_again_us")))")
         for kind in SearchBench.Kind.allCases {
             guard let entry = search[kind.rawValue] as? [String: Any] else { continue }
             func pair(_ name: String) -> String {

@@ -13,7 +13,7 @@ the p50 and p99 in microseconds and the mean number of rows.
 A query whose row count differs from the ledger's is a failure of the bench, not a figure: the
 script names it on standard error and exits with status 1.
 
-usage: peer.py CONTACTS QUERIES [--repeat N]
+usage: peer.py CONTACTS QUERIES
 """
 
 import json
@@ -89,7 +89,7 @@ def percentile(values, fraction):
     return ordered[index]
 
 
-def run(db, path, repeat):
+def run(db, path):
     """Runs every query of the queries file; returns the figures per kind."""
     times, rows, mismatches = {}, {}, []
     with open(path, encoding="utf-8") as lines:
@@ -102,10 +102,9 @@ def run(db, path, repeat):
             raise ValueError(f"{path}: line {number} has the unknown query shape {shape!r}")
         sql = QUERIES[shape]
         argument = match_expression(query) if shape == "name" else query
-        for _ in range(repeat):
-            start = time.perf_counter_ns()
-            found = db.execute(sql, (argument,)).fetchall()
-            times.setdefault(kind, []).append((time.perf_counter_ns() - start) / 1000)
+        start = time.perf_counter_ns()
+        found = db.execute(sql, (argument,)).fetchall()
+        times.setdefault(kind, []).append((time.perf_counter_ns() - start) / 1000)
         rows.setdefault(kind, []).append(len(found))
         if len(found) != int(expected):
             mismatches.append(f"{kind} query {query!r}: SQLite returned {len(found)} rows, the ledger {expected}")
@@ -122,11 +121,6 @@ def run(db, path, repeat):
 
 
 def main(arguments):
-    repeat = 1
-    if "--repeat" in arguments:
-        at = arguments.index("--repeat")
-        repeat = int(arguments[at + 1])
-        del arguments[at : at + 2]
     if len(arguments) != 2:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 64
@@ -134,10 +128,14 @@ def main(arguments):
     db = sqlite3.connect(":memory:")
     db.executescript(SCHEMA)
     start = time.perf_counter()
-    with db:
-        contacts = load(db, contacts_path)
-    load_seconds = time.perf_counter() - start
-    figures, mismatches = run(db, queries_path, repeat)
+    try:
+        with db:
+            contacts = load(db, contacts_path)
+        load_seconds = time.perf_counter() - start
+        figures, mismatches = run(db, queries_path)
+    except (OSError, ValueError, sqlite3.Error) as error:
+        print(f"peer.py: {error}", file=sys.stderr)
+        return 1
     for mismatch in mismatches:
         print(f"peer.py: {mismatch}", file=sys.stderr)
     if mismatches:

@@ -61,14 +61,61 @@ extension ContactStore {
     /// Calls `block` with each contact the request selects, in its order, until the block sets `stop`.
     ///
     /// The contacts are those of one state: the block runs after the read locks are released, so
-    /// that it may read or save through the store.
+    /// that it may read or save through the store. A block that stops early has had decoded
+    /// only about the contacts it was given (see ``prepareEnumeration(_:)``).
     public func enumerateContacts(
         with request: ContactFetchRequest, usingBlock block: (Contact, inout Bool) throws -> Void
     ) throws {
+        let prepared = try prepareEnumeration(request)
         var stop = false
-        for contact in try contacts(for: request) {
+        for contact in prepared.first {
             try block(contact, &stop)
-            if stop { break }
+            if stop { return }
+        }
+        for index in 0..<prepared.rest.count {
+            let fetched = prepared.rest.contact(index, keys: prepared.keys)
+            try block(
+                Contact(
+                    identifier: fetched.identifier, limitedValues: fetched.values, availableKeys: prepared.keys,
+                    revision: fetched.revision),
+                &stop)
+            if stop { return }
+        }
+    }
+
+    /// An enumeration's contacts as one hold of the read locks leaves them: the first decoded,
+    /// the rest copied in their encoded form, decoded one by one as the block asks for them.
+    private struct PreparedEnumeration {
+        var first: [Contact] = []
+        var rest = EncodedContacts()
+        var keys: ContactKeySet
+    }
+
+    /// How many contacts an enumeration decodes under the read locks: a list's first screen, and
+    /// every match of most searches, whose few contacts are not worth a copy.
+    static let enumerationDecodedFirst = 32
+
+    /// Selects and orders a request's contacts under one hold of the read locks, decodes the
+    /// first ``enumerationDecodedFirst`` of them and copies the rest's bytes, which a block that
+    /// stops early never has decoded. Unified contacts of linked ones are decoded all at once,
+    /// since each is combined from several slots.
+    private func prepareEnumeration(_ request: ContactFetchRequest) throws -> PreparedEnumeration {
+        try readStateAndAccess(usingIndexes: request.predicate?.usesSearchIndexes ?? false) {
+            projection, indexes, access throws in
+            let (keys, ordered) = try selection(request, projection, indexes, access)
+            var prepared = PreparedEnumeration(keys: keys)
+            if request.unifyResults && !projection.linksByContact.isEmpty {
+                prepared.first = unifiedContacts(at: ordered, in: projection, keys: keys, access)
+                return prepared
+            }
+            let decoded = min(ordered.count, Self.enumerationDecodedFirst)
+            prepared.first.reserveCapacity(decoded)
+            try visit(ordered[..<decoded], keys: keys, in: projection) {
+                prepared.first.append($0)
+                return true
+            }
+            prepared.rest = projection.encodedContacts(at: ordered[decoded...])
+            return prepared
         }
     }
 
@@ -77,7 +124,10 @@ extension ContactStore {
     /// slot to a contact that the predicate, or the client's access, does not select.
     private func contacts(for request: ContactFetchRequest) throws -> [Contact] {
         var contacts: [Contact] = []
-        try visitContacts(for: request) { contacts.append($0) }
+        try visitContacts(for: request, reserving: { contacts.reserveCapacity($0) }) {
+            contacts.append($0)
+            return true
+        }
         return contacts
     }
 
@@ -87,7 +137,10 @@ extension ContactStore {
     package func forEachContactHoldingReadLocks(
         with request: ContactFetchRequest, _ body: (Contact) throws -> Void
     ) throws {
-        try visitContacts(for: request, body)
+        try visitContacts(for: request) {
+            try body($0)
+            return true
+        }
     }
 
     /// What ``orderedMatches(_:walking:offset:limit:denseMatches:)`` found.
@@ -150,28 +203,50 @@ extension ContactStore {
     }
 
     /// Selects, orders and decodes a request's contacts under one hold of the read locks, giving
-    /// each to `visit` as it is decoded.
-    private func visitContacts(for request: ContactFetchRequest, _ visit: (Contact) throws -> Void) throws {
+    /// each to `visit` as it is decoded, until it returns false; `reserving` is told first how
+    /// many contacts at most will come.
+    private func visitContacts(
+        for request: ContactFetchRequest, reserving: (Int) -> Void = { _ in }, _ visit: (Contact) throws -> Bool
+    ) throws {
         try readStateAndAccess(usingIndexes: request.predicate?.usesSearchIndexes ?? false) {
             projection, indexes, access throws in
-            try checkCanRead(access)
-            let keys = try keys(request.keysToFetch, access)
-            var readable = ContactKeySet.all
-            if !access.notesEntitlement { readable.remove(.note) }
-            let slots = try selectSlots(projection, indexes, request.predicate, access, readable: readable)
-            let ordered = sort(slots, in: projection, by: request.sortOrder)
+            let (keys, ordered) = try selection(request, projection, indexes, access)
+            reserving(ordered.count)
             if request.unifyResults && !projection.linksByContact.isEmpty {
-                return try unifiedContacts(at: ordered, in: projection, keys: keys, access).forEach(visit)
-            }
-            for slot in ordered {
-                guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: keys) else {
-                    continue
+                for contact in unifiedContacts(at: ordered, in: projection, keys: keys, access) {
+                    guard try visit(contact) else { return }
                 }
-                try visit(
-                    Contact(
-                        identifier: owner.identifier, limitedValues: state.values, availableKeys: keys,
-                        revision: state.revision))
+                return
             }
+            try self.visit(ordered[...], keys: keys, in: projection, visit)
+        }
+    }
+
+    /// The keys a request fetches (checked against the client's access) and the slots it
+    /// selects, in its order.
+    private func selection(
+        _ request: ContactFetchRequest, _ projection: borrowing Projection, _ indexes: borrowing SearchIndexes,
+        _ access: ClientAccess
+    ) throws -> (keys: ContactKeySet, slots: [ContactSlot]) {
+        try checkCanRead(access)
+        let keys = try keys(request.keysToFetch, access)
+        var readable = ContactKeySet.all
+        if !access.notesEntitlement { readable.remove(.note) }
+        let slots = try selectSlots(projection, indexes, request.predicate, access, readable: readable)
+        return (keys, sort(slots, in: projection, by: request.sortOrder))
+    }
+
+    /// Gives `visit` the contact of each slot, each as itself, with the values of `keys`, until
+    /// it returns false.
+    private func visit(
+        _ slots: ArraySlice<ContactSlot>, keys: ContactKeySet, in projection: borrowing Projection,
+        _ visit: (Contact) throws -> Bool
+    ) throws {
+        try projection.forEachContact(at: slots, keys: keys) { fetched in
+            try visit(
+                Contact(
+                    identifier: fetched.identifier, limitedValues: fetched.values, availableKeys: keys,
+                    revision: fetched.revision))
         }
     }
 
