@@ -33,7 +33,7 @@ extension Projection {
     /// (identifier and encoded values), to be decoded later without this projection.
     package func encodedContacts(at slots: ArraySlice<ContactSlot>) -> EncodedContacts {
         var copied = EncodedContacts()
-        copied.reserve(slots.count)
+        copied.reserve(slots.count, bytes: contacts.estimatedBytes(ofContacts: slots.count))
         contacts.forEachContact(at: slots) { record, identifier, encoded in
             copied.append(identifier: identifier, isUUID: record.identifierIsUUID, encoded: encoded, record.revision)
             return true
@@ -66,9 +66,10 @@ package struct EncodedContacts: Sendable {
     /// How many contacts there are.
     package var count: Int { entries.count }
 
-    /// Makes room for `contacts` more without growing.
-    mutating func reserve(_ contacts: Int) {
+    /// Makes room for `contacts` more, of `bytes` bytes in all, without growing.
+    mutating func reserve(_ contacts: Int, bytes more: Int) {
         entries.reserveCapacity(entries.count + contacts)
+        bytes.reserveCapacity(bytes.count + more)
     }
 
     /// Adds a contact's bytes.

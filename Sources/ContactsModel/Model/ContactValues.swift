@@ -82,6 +82,14 @@ package struct ContactValues: Sendable, Hashable {
     /// A new box holding the values of an empty contact.
     @usableFromInline static func newEmptyBox() -> Box { Box(Stored()) }
 
+    /// The values of an empty contact in a box of their own, for a decoder about to fill them:
+    /// its writes then neither replace the shared empty box nor release it.
+    package static func unshared() -> ContactValues {
+        var values = ContactValues()
+        values.box = newEmptyBox()
+        return values
+    }
+
     /// Reads and writes a stored property (`values.givenName`, `values.phoneNumbers.append(…)`);
     /// a write first gives this value a box of its own.
     @inlinable package subscript<Value>(dynamicMember property: WritableKeyPath<Stored, Value>) -> Value {
