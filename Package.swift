@@ -150,7 +150,7 @@ let package = Package(
         // Runs the built contacts-ledger binary and checks its output and exit codes.
         .testTarget(
             name: "ContactsLedgerCLITests",
-            dependencies: ["ContactsEngine", "ContactsLedger", "LedgerAudit", "contacts-ledger"],
+            dependencies: ["ContactsEngine", "ContactsLedger", "LedgerAudit", "LedgerStorage", "contacts-ledger"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,7 +1,10 @@
+import ContactsEngine
 import ContactsInterchange
 import ContactsLedger
+import ContactsModel
 import Foundation
 import LedgerAudit
+import LedgerStorage
 import Testing
 
 @Suite("contacts-ledger: output")
@@ -77,6 +80,31 @@ struct OutputTests {
         let lines = try work.succeed(["log", "--json"]).stdout.split(separator: "\n").map(String.init)
         let entries = try LedgerAuditor(ledgerAt: work.ledger).entries()
         #expect(lines == entries.map { AuditJSON.value(for: $0).serialized() })
+    }
+
+    @Test(
+        "log --json stops at a record that cannot be decoded, after the lines of every record before it",
+        arguments: [1, 3, 5, 8])
+    func logStopsAtAnUndecodableRecord(position: Int) throws {
+        let work = try WorkDirectory().initLedger()
+        let journal = try Journal.open(at: work.ledger)
+        defer { journal.close() }
+        for sequence in 1...8 {
+            var contact = ContactValues()
+            contact.givenName = "Record \(sequence)"
+            let event = LedgerEvent(operations: [
+                .addContact(
+                    identifier: UUID().uuidString, containerIdentifier: "default", createdBy: "writer", values: contact)
+            ])
+            // Bytes no schema version decodes, in a frame whose checksum and chain are sound.
+            let payload = sequence == position ? [UInt8](repeating: 0xFF, count: 40) : EventCodec.encode(event)
+            _ = try journal.appendAndWait(
+                JournalEntry(author: "writer", schemaVersion: EventCodec.currentSchemaVersion, payload: payload))
+        }
+        let result = try work.run(["log", "--json"])
+        expectFailure(result, 65, mentioning: "record \(position) at")
+        let sequences = try result.lines.map { try JSONValue(parsing: $0)["sequence"]?.intValue ?? 0 }
+        #expect(sequences == Array(1..<position).map(Int64.init))
     }
 
     @Test("When output is not a terminal there are no escape codes and nothing extra on stderr")

@@ -16,7 +16,15 @@ final class AuditOutput {
     private var buffer: [UInt8] = []
     private var count = 0
     /// JSON lines, formatted a batch of records at a time on every processor.
-    private var jsonLines = ParallelText<AuditEntry>(weight: { max(1, $0.changes.count) }) { entry, _, output in
+    private var jsonLines = ParallelText<AuditEntry, Never>(weight: { max(1, $0.changes.count) }) { entry, _, output in
+        AuditJSON.write(entry, to: &output)
+        output.append(UInt8(ascii: "\n"))
+    }
+    /// JSON lines of records decoded as they are formatted, a batch at a time on every processor.
+    /// A batch weighs about as much as one of entries: an operation is a few hundred bytes.
+    private var recordLines = ParallelText<AuditRecord, any Error>(weight: { max(1, $0.payloadCount / 256) }) {
+        record, _, output in
+        guard let entry = try record.entry() else { return }
         AuditJSON.write(entry, to: &output)
         output.append(UInt8(ascii: "\n"))
     }
@@ -39,6 +47,25 @@ final class AuditOutput {
         count += 1
         jsonLines.add(entry, to: &buffer)
         if buffer.count >= Self.flushSize { flush() }
+    }
+
+    /// Writes one record of the audit log as a JSON line, decoding it with others on every
+    /// processor; throws if a record cannot be decoded, after the lines of those before it.
+    func writeJSON(_ record: AuditRecord) throws {
+        count += 1
+        try recordLines.add(record, to: &buffer)
+        if buffer.count >= Self.flushSize { try flushRecords() }
+    }
+
+    /// Writes what is gathered now, the records included; throws as ``writeJSON(_:)``.
+    func flushRecords() throws {
+        do {
+            try recordLines.drain(to: &buffer)
+        } catch {
+            flush()
+            throw error
+        }
+        flush()
     }
 
     /// Writes one revision of a contact: a JSON line, or its text after a blank line.

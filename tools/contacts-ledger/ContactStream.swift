@@ -8,14 +8,18 @@ import Foundation
 /// hundred megabytes of JSON.
 struct ContactStream {
     /// The form of the output.
-    enum Format {
+    enum Format: Sendable {
         case json
         case vCard(VCardVersion)
     }
 
     private var bytes: [UInt8] = []
-    private var text: ParallelText<Contact>
-    private let isJSON: Bool
+    private let format: Format
+    private var text: ParallelText<Contact, Never>
+    /// Where the first contact's text starts in `bytes` until it is written: every contact's JSON
+    /// text starts with a comma, so that one that cannot be read leaves none out of place, and
+    /// the first comma is taken out here.
+    private var firstContactOffset: Int?
     private let flush: ([UInt8]) throws -> Void
 
     /// How many bytes are gathered before they go to `flush`.
@@ -28,18 +32,29 @@ struct ContactStream {
     /// A stream that hands its bytes to `flush` in order; a `flush` that throws closes it.
     init(_ format: Format, flush: @escaping ([UInt8]) throws -> Void) {
         self.flush = flush
+        self.format = format
         bytes.reserveCapacity(Self.flushSize * 2)
+        text = Self.text(format) { $0 }
+        if case .json = format {
+            bytes.append(UInt8(ascii: "["))
+            firstContactOffset = bytes.count
+        }
+    }
+
+    /// Formats the contacts that `contact` gives for the items, in the stream's format.
+    private static func text<Item>(
+        _ format: Format, _ contact: @escaping @Sendable (Item) -> Contact?
+    ) -> ParallelText<Item, Never> {
         switch format {
         case .json:
-            isJSON = true
-            bytes.append(UInt8(ascii: "["))
-            text = ParallelText { contact, index, output in
-                if index > 0 { output.append(UInt8(ascii: ",")) }
+            ParallelText { item, _, output in
+                guard let contact = contact(item) else { return }
+                output.append(UInt8(ascii: ","))
                 ContactJSON.write(contact, to: &output)
             }
         case .vCard(let version):
-            isJSON = false
-            text = ParallelText { contact, _, output in
+            ParallelText { item, _, output in
+                guard let contact = contact(item) else { return }
                 var writer = VCardWriter(version: version)
                 writer.write(contact)
                 output += writer.bytes
@@ -55,13 +70,35 @@ struct ContactStream {
     /// Writes one contact.
     mutating func write(_ contact: Contact) throws {
         text.add(contact, to: &bytes)
+        try written()
+    }
+
+    /// Writes every contact of a selection, decoding and formatting them on every processor.
+    mutating func write(_ selection: ContactSelection) throws {
+        text.drain(to: &bytes)
+        var indices = Self.text(format) { selection.contact(at: $0) }
+        for index in 0..<selection.count {
+            indices.add(index, to: &bytes)
+            try written()
+        }
+        indices.drain(to: &bytes)
+        try written()
+    }
+
+    /// Takes out the first contact's comma once it is there, and hands a full buffer on.
+    private mutating func written() throws {
+        if let offset = firstContactOffset, bytes.count > offset {
+            if bytes[offset] == UInt8(ascii: ",") { bytes.remove(at: offset) }
+            firstContactOffset = nil
+        }
         if bytes.count >= Self.flushSize { try flushBytes() }
     }
 
     /// Writes the end of the output and what is left of it.
     mutating func finish() throws {
         text.drain(to: &bytes)
-        if isJSON { bytes += "]\n".utf8 }
+        try written()
+        if case .json = format { bytes += "]\n".utf8 }
         try flushBytes()
     }
 
@@ -83,10 +120,9 @@ struct ContactStream {
 }
 
 extension ContactStore {
-    /// Writes every contact a request selects to a stream, as the store decodes them, and ends it.
+    /// Writes every contact a request selects to a stream and ends it.
     func write(_ request: ContactFetchRequest, to stream: inout ContactStream) throws {
-        try stream.writing { stream in
-            try forEachContactHoldingReadLocks(with: request) { try stream.write($0) }
-        }
+        let selection = try self.selection(for: request)
+        try stream.writing { try $0.write(selection) }
     }
 }

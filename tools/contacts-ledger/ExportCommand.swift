@@ -55,24 +55,24 @@ struct ExportCommand: ToolCommand {
         var stream = output == nil ? .standardOutput(format) : ContactStream(format) { data += $0 }
         // Values redacted by that point are missing from what is written: said on stderr.
         let redacted = try RedactedContacts.reasons(context, asOf: asOf)
-        func write(_ contact: Contact, to stream: inout ContactStream) throws {
-            if let reason = redacted[contact.identifier] {
-                Terminal.errorLine("note: contact \(contact.identifier): [redacted] \(reason)")
+        func note(_ identifier: String) {
+            if let reason = redacted[identifier] {
+                Terminal.errorLine("note: contact \(identifier): [redacted] \(reason)")
             }
-            try stream.write(contact)
         }
         if identifiers.isEmpty {
             // Every contact as itself, linked or not: an export is what an import must give back.
             var request = ContactFetchRequest(keysToFetch: [keys])
             request.unifyResults = false
-            try stream.writing { stream in
-                try store.forEachContactHoldingReadLocks(with: request) { try write($0, to: &stream) }
-            }
+            let selection = try store.selection(for: request)
+            if !redacted.isEmpty { (0..<selection.count).forEach { note(selection.identifier(at: $0)) } }
+            try stream.writing { try $0.write(selection) }
         } else {
             let found = try store.identifiers(identifiers)
             try stream.writing { stream in
                 for identifier in found {
-                    try write(try store.unifiedContact(withIdentifier: identifier, keysToFetch: [keys]), to: &stream)
+                    note(identifier)
+                    try stream.write(try store.unifiedContact(withIdentifier: identifier, keysToFetch: [keys]))
                 }
             }
         }

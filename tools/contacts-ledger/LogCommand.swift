@@ -95,12 +95,32 @@ struct LogCommand: ToolCommand {
             (newestFirst ? entries.reversed() : entries).forEach(output.write)
         } else if newestFirst {
             try auditor.entries(matching: filter).reversed().forEach(output.write)
+        } else if json {
+            try writeJSON(auditor, filter, to: output)
         } else {
             try auditor.forEachEntry(matching: filter) { entry in
                 output.write(entry)
                 return !output.isClosed
             }
         }
+    }
+}
+
+extension LogCommand {
+    /// Writes the records matching a filter as JSON lines, oldest first, decoding them on every
+    /// processor; the lines of the records before one that cannot be read are written before the
+    /// error is thrown.
+    private func writeJSON(_ auditor: LedgerAuditor, _ filter: AuditFilter, to output: AuditOutput) throws {
+        do {
+            try auditor.forEachRecord(matching: filter) { record in
+                try output.writeJSON(record)
+                return !output.isClosed
+            }
+        } catch {
+            try output.flushRecords()
+            throw error
+        }
+        try output.flushRecords()
     }
 }
 

@@ -46,25 +46,22 @@ public enum ContactJSON {
         for key in ContactKey.allCases where contact.isKeyAvailable(key) {
             output.append(separator)
             separator = UInt8(ascii: ",")
-            output += keyText.bytes[keyText.ranges[key.bitIndex]]
+            writeName(of: key, to: &output)
             write(key, of: values, identifier: contact.identifier, to: &output)
         }
         if separator == UInt8(ascii: "{") { output.append(separator) }
         output.append(UInt8(ascii: "}"))
     }
 
-    /// Every key's `"name":` text, written once rather than escaped again for every contact.
-    private static let keyText: (bytes: [UInt8], ranges: [Range<Int>]) = {
-        var bytes: [UInt8] = []
-        var ranges = [Range<Int>](repeating: 0..<0, count: ContactKey.allCases.count)
-        for key in ContactKey.allCases {
-            let start = bytes.count
-            JSONValue.writeString(ContactKeyTable[key].jsonKey, to: &bytes, asciiOnly: false)
-            bytes.append(UInt8(ascii: ":"))
-            ranges[key.bitIndex] = start..<bytes.count
-        }
-        return (bytes, ranges)
-    }()
+    /// Writes a key's `"name":`. The name is the key's raw value, letters only, which needs no
+    /// escapes; it is a literal, which no thread counts references to, where a shared table of
+    /// the names' bytes would have every thread writing contacts at once count references to one
+    /// object.
+    static func writeName(of key: ContactKey, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        output += key.rawValue.utf8
+        output += "\":".utf8
+    }
 
     /// Writes one property: the common kinds directly, the others through their value.
     private static func write(

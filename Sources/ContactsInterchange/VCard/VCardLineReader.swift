@@ -12,6 +12,33 @@ enum VCardBytes {
     static let backslash = UInt8(ascii: "\\")
     static let quote = UInt8(ascii: "\"")
 
+    /// The bytes a text value escapes: `\\`, `,`, `;`, CR and LF, as a mask of the ASCII range.
+    static let valueSpecials = mask("\\,;\r\n")
+    /// The bytes a parameter value caret-escapes or quotes: `^`, `"`, CR, LF, `;`, `:` and `,`.
+    static let parameterSpecials = mask("^\"\r\n;:,")
+
+    /// A mask with bit `b` set for each ASCII byte `b` of `bytes`.
+    private static func mask(_ bytes: String) -> (low: UInt64, high: UInt64) {
+        bytes.utf8.reduce((low: 0, high: 0)) { mask, byte in
+            byte < 64 ? (mask.low | 1 << byte, mask.high) : (mask.low, mask.high | 1 << (byte - 64))
+        }
+    }
+
+    /// Whether `text` holds any byte of an ASCII mask: one pass over contiguous bytes, since most
+    /// values hold none and are written as they are.
+    static func containsAny(of mask: (low: UInt64, high: UInt64), in text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { containsAny(of: mask, in: $0) }
+            ?? containsAny(of: mask, in: Array(text.utf8))
+    }
+
+    private static func containsAny(of mask: (low: UInt64, high: UInt64), in bytes: some Collection<UInt8>) -> Bool {
+        for byte in bytes {
+            let bit = UInt64(1) &<< UInt64(byte & 63)
+            if (byte < 64 ? mask.low : byte < 128 ? mask.high : 0) & bit != 0 { return true }
+        }
+        return false
+    }
+
     static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == space || byte == tab
     }

@@ -283,8 +283,7 @@ enum VCardEscaping {
     /// (LF, CR LF and a lone CR) as `\n`.
     static func escape(_ text: String) -> String {
         // Most values hold nothing to escape: returned as they are, without a copy.
-        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x2C || $0 == 0x3B || $0 == 0x0D || $0 == 0x0A })
-        else { return text }
+        guard VCardBytes.containsAny(of: VCardBytes.valueSpecials, in: text) else { return text }
         var result = String.UnicodeScalarView()
         var previousWasCR = false
         for scalar in text.unicodeScalars {

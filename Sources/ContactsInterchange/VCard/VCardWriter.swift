@@ -44,6 +44,13 @@ package struct VCardWriter {
     private mutating func line(
         _ name: String, _ value: String, group: String? = nil, parameters: [Parameter] = []
     ) {
+        line(name, group: group, parameters: parameters) { $0 += value.utf8 }
+    }
+
+    /// Writes one content line whose value `writeValue` appends, already escaped.
+    private mutating func line(
+        _ name: String, group: String? = nil, parameters: [Parameter] = [], writeValue: (inout [UInt8]) -> Void
+    ) {
         lineBytes.removeAll(keepingCapacity: true)
         if let group {
             lineBytes += group.utf8
@@ -60,7 +67,7 @@ package struct VCardWriter {
             }
         }
         lineBytes.append(UInt8(ascii: ":"))
-        lineBytes += value.utf8
+        writeValue(&lineBytes)
         Self.fold(lineBytes, into: &output)
     }
 
@@ -68,7 +75,7 @@ package struct VCardWriter {
     /// quotes around a value with `;`, `:` or `,`.
     static func parameterValue(_ value: String) -> String {
         // Most values (type tokens, labels) have none of these characters and are kept whole.
-        guard value.utf8.contains(where: { Self.parameterSpecials.contains($0) }) else { return value }
+        guard VCardBytes.containsAny(of: VCardBytes.parameterSpecials, in: value) else { return value }
         var encoded = String.UnicodeScalarView()
         var previousWasCR = false
         for scalar in value.unicodeScalars {
@@ -92,7 +99,6 @@ package struct VCardWriter {
     }
 
     /// The bytes that make a parameter value need escapes or quotes.
-    private static let parameterSpecials: Set<UInt8> = Set("^\"\r\n;:,".utf8)
 
     /// Appends a line's bytes folded at 75 octets, never inside a UTF-8 character, ending in CR LF.
     static func fold(_ bytes: [UInt8], into output: inout [UInt8]) {
@@ -169,8 +175,8 @@ package struct VCardWriter {
         if isV4, isOrganization {
             line("KIND", "org")
         }
-        for key in ContactKeyTable.vCardOrder {
-            write(ContactKeyTable[key], of: contact)
+        for (key, kind, mapping) in Self.plan {
+            write(key, kind, mapping, of: contact)
         }
         if !isV4, isOrganization {
             line("X-ABShowAs", "COMPANY")
@@ -187,20 +193,27 @@ package struct VCardWriter {
         line("END", "VCARD")
     }
 
+    /// The keys in ``ContactKeyTable/vCardOrder`` with what a card needs of their rows: copying
+    /// a whole row for every key of every card copies and counts references to all its text.
+    private static let plan: [(key: ContactKey, kind: ContactValueKind, mapping: ContactVCardMapping)] =
+        ContactKeyTable.vCardOrder.map { key in (key, ContactKeyTable[key].kind, ContactKeyTable[key].vCard) }
+
     /// Writes the properties of one key, as its row maps it.
-    private mutating func write(_ row: ContactKeyDescriptor, of contact: Contact) {
-        switch row.vCard {
+    private mutating func write(
+        _ key: ContactKey, _ kind: ContactValueKind, _ mapping: ContactVCardMapping, of contact: Contact
+    ) {
+        switch mapping {
         case .none:
             break
         case .text(let name), .repeatedText(let name):
-            if contact.isKeyAvailable(row.key), case let text = contact.values[string: row.key], !text.isEmpty {
+            if contact.isKeyAvailable(key), case let text = contact.values[string: key], !text.isEmpty {
                 line(name, VCardEscaping.escape(text))
             }
         case .component(let name, _, _):
             writeStructured(name, of: contact)
         case .byKind(let names):
-            if contact.isKeyAvailable(row.key), let name = names.first {
-                write(row, as: name, of: contact)
+            if contact.isKeyAvailable(key), let name = names.first {
+                write(key, kind, as: name, of: contact)
             }
         }
     }
@@ -213,10 +226,18 @@ package struct VCardWriter {
             contact.isKeyAvailable(key) ? contact.values[string: key] : ""
         }
         if name == "N" {
-            line(name, parts.map(VCardEscaping.escape).joined(separator: ";"))
+            line(name) { Self.appendComponents(parts, to: &$0) }
             line("FN", VCardEscaping.escape(Self.formattedName(of: contact)))
         } else if parts.contains(where: { !$0.isEmpty }) {
-            line(name, parts.map(VCardEscaping.escape).joined(separator: ";"))
+            line(name) { Self.appendComponents(parts, to: &$0) }
+        }
+    }
+
+    /// Appends a structured value: the parts escaped, separated by semicolons.
+    private static func appendComponents(_ parts: [String], to bytes: inout [UInt8]) {
+        for (index, part) in parts.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ";")) }
+            bytes += VCardEscaping.escape(part).utf8
         }
     }
 
@@ -232,11 +253,10 @@ package struct VCardWriter {
     }()
 
     /// Writes the property of a key whose kind has vCard code of its own.
-    private mutating func write(_ row: ContactKeyDescriptor, as name: String, of contact: Contact) {
-        let key = row.key
+    private mutating func write(_ key: ContactKey, _ kind: ContactValueKind, as name: String, of contact: Contact) {
         let values = contact.values
         let escape = VCardEscaping.escape
-        switch row.kind {
+        switch kind {
         case .identifier, .contactType, .string, .thumbnailImageData, .imageDataAvailable:
             break
         case .date:

@@ -39,6 +39,110 @@ package struct ContactSortKey: Sendable, Hashable, Comparable {
     }
 }
 
+extension ContactSortKey {
+    /// `items` in the order of their keys, as sorting the keys with `<` gives it: each distinct
+    /// field is compared as text once (``SortRanking``), and the items by their fields' ranks.
+    package static func sorted<Item>(_ items: [Item], by key: (Item) -> ContactSortKey) -> [Item] {
+        var ranking = SortRanking<Int>()
+        let keys = items.map(key)
+        for (index, key) in keys.enumerated() {
+            guard key.fields.count == 3 else { return items.indices.sorted { keys[$0] < keys[$1] }.map { items[$0] } }
+            ranking.add(index, folded: key.fields[0], key.fields[1], key.fields[2])
+        }
+        return ranking.sorted { keys[$0].identifier }.map { items[$0] }
+    }
+}
+
+/// Orders items by the sort key (``ContactSortKey``) of their names without making a key for
+/// each: names repeat across an address book, so each distinct name is folded and compared as
+/// text once, when the distinct names are ranked, and the items are ordered by their names'
+/// ranks, and by identifier where all three are equal.
+package struct SortRanking<Item> {
+    /// The number of each distinct text given, raw or folded, in the order first seen.
+    private var numbers: [String: Int32] = [:]
+    /// Each number's folded text.
+    private var folded: [String] = []
+    /// Each item's three numbers, in the key's field order.
+    private var fields: [Int32] = []
+    private var items: [Item] = []
+    private var folds = SortFolding()
+
+    /// An empty ranking.
+    package init() {}
+
+    /// Adds an item by its names' raw values under a resolved order (``ContactSortKey/resolved(_:)``).
+    package mutating func add(_ item: Item, values: ContactValues, order: ContactSortOrder) {
+        let first = number(values[string: order == .givenName ? .givenName : .familyName], fold: true)
+        let second = number(values[string: order == .givenName ? .familyName : .givenName], fold: true)
+        let organization = number(values[string: .organizationName], fold: true)
+        append(item, first, second, organization)
+    }
+
+    /// Adds an item by the folded fields of its sort key.
+    package mutating func add(_ item: Item, folded first: String, _ second: String, _ third: String) {
+        items.append(item)
+        fields += [number(first, fold: false), number(second, fold: false), number(third, fold: false)]
+    }
+
+    /// Appends an item whose key is made as ``ContactSortKey/init(identifier:values:order:folding:)`` makes it.
+    private mutating func append(_ item: Item, _ first: Int32, _ second: Int32, _ organization: Int32) {
+        items.append(item)
+        if folded[Int(first)].isEmpty && folded[Int(second)].isEmpty {
+            fields += [organization, number("", fold: false), number("", fold: false)]
+        } else {
+            fields += [first, second, organization]
+        }
+    }
+
+    private mutating func number(_ text: String, fold: Bool) -> Int32 {
+        if let known = numbers[text] { return known }
+        let number = Int32(folded.count)
+        numbers[text] = number
+        folded.append(fold ? folds.fold(text) : text)
+        return number
+    }
+
+    /// The items in order; `identifier` is asked only for items whose names all tie.
+    package func sorted(identifier: (Item) -> String) -> [Item] {
+        let rank = ranks()
+        let ranked = fields.map { rank[Int($0)] }
+        var order = items.indices.sorted { left, right in
+            for field in 0..<3 where ranked[left * 3 + field] != ranked[right * 3 + field] {
+                return ranked[left * 3 + field] < ranked[right * 3 + field]
+            }
+            return false
+        }
+        let tie = { (left: Int, right: Int) in (0..<3).allSatisfy { ranked[left * 3 + $0] == ranked[right * 3 + $0] } }
+        var start = 0
+        while start < order.count {
+            var end = start + 1
+            while end < order.count && tie(order[start], order[end]) { end += 1 }
+            if end - start > 1 { orderByIdentifier(&order[start..<end], identifier) }
+            start = end
+        }
+        return order.map { items[$0] }
+    }
+
+    /// Orders the positions of items whose names tie by the items' identifiers.
+    private func orderByIdentifier(_ positions: inout ArraySlice<Int>, _ identifier: (Item) -> String) {
+        let keyed = positions.map { (position: $0, identifier: identifier(items[$0])) }
+        positions.replaceSubrange(
+            positions.indices, with: keyed.sorted { $0.identifier < $1.identifier }.map(\.position))
+    }
+
+    /// Each number's rank among the folded texts: equal text one rank, lower text a lower rank.
+    private func ranks() -> [Int32] {
+        let byText = folded.indices.sorted { folded[$0] < folded[$1] }
+        var rank = [Int32](repeating: 0, count: folded.count)
+        var current: Int32 = 0
+        for (position, number) in byText.enumerated() {
+            if position > 0 && folded[number] != folded[byText[position - 1]] { current += 1 }
+            rank[number] = current
+        }
+        return rank
+    }
+}
+
 /// Folds sort keys as Foundation's case-, diacritic- and width-insensitive folding does:
 /// ASCII text by lowering its letters, which is all that folding does to it, and other text
 /// once per distinct string, since names repeat across an address book.

@@ -16,7 +16,7 @@ extension ContactStore {
     }
 
     /// The keys a fetch asks for, checked against the notes entitlement.
-    private func keys(
+    func keys(
         _ descriptors: [any KeyDescriptor], _ access: ClientAccess
     ) throws(ContactStoreError) -> ContactKeySet {
         let keys = ContactKeySet(descriptors: descriptors).union(ContactKeySet(.identifier))
@@ -102,9 +102,9 @@ extension ContactStore {
     private func prepareEnumeration(_ request: ContactFetchRequest) throws -> PreparedEnumeration {
         try readStateAndAccess(usingIndexes: request.predicate?.usesSearchIndexes ?? false) {
             projection, indexes, access throws in
-            let (keys, ordered) = try selection(request, projection, indexes, access)
+            let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
             var prepared = PreparedEnumeration(keys: keys)
-            if request.unifyResults && !projection.linksByContact.isEmpty {
+            if unify {
                 prepared.first = unifiedContacts(at: ordered, in: projection, keys: keys, access)
                 return prepared
             }
@@ -123,23 +123,17 @@ extension ContactStore {
     /// of the read locks: a record applied between selection and decoding could give a selected
     /// slot to a contact that the predicate, or the client's access, does not select.
     private func contacts(for request: ContactFetchRequest) throws -> [Contact] {
-        var contacts: [Contact] = []
-        try visitContacts(for: request, reserving: { contacts.reserveCapacity($0) }) {
-            contacts.append($0)
-            return true
-        }
-        return contacts
-    }
-
-    /// Calls `body` with each contact the request selects, in its order, while the read locks are
-    /// held: for writing out every contact of one state (`list --json`, `export`) without holding
-    /// them all at once. The body must not call the store: it runs under its read locks.
-    package func forEachContactHoldingReadLocks(
-        with request: ContactFetchRequest, _ body: (Contact) throws -> Void
-    ) throws {
-        try visitContacts(for: request) {
-            try body($0)
-            return true
+        try readStateAndAccess(usingIndexes: request.predicate?.usesSearchIndexes ?? false) {
+            projection, indexes, access throws in
+            let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
+            if unify { return unifiedContacts(at: ordered, in: projection, keys: keys, access) }
+            var contacts: [Contact] = []
+            contacts.reserveCapacity(ordered.count)
+            try visit(ordered[...], keys: keys, in: projection) {
+                contacts.append($0)
+                return true
+            }
+            return contacts
         }
     }
 
@@ -164,8 +158,7 @@ extension ContactStore {
         let usingIndexes = predicates.contains { $0.usesSearchIndexes }
         return try readStateAndAccess(usingIndexes: usingIndexes) { projection, indexes, access in
             try checkCanRead(access)
-            var readable = ContactKeySet.all
-            if !access.notesEntitlement { readable.remove(.note) }
+            let readable = readableKeys(access)
             var slots: [ContactSlot] = []
             for predicate in predicates {
                 slots += try selectSlots(projection, indexes, predicate, access, readable: readable)
@@ -202,40 +195,6 @@ extension ContactStore {
         return low < slots.count && slots[low] == slot
     }
 
-    /// Selects, orders and decodes a request's contacts under one hold of the read locks, giving
-    /// each to `visit` as it is decoded, until it returns false; `reserving` is told first how
-    /// many contacts at most will come.
-    private func visitContacts(
-        for request: ContactFetchRequest, reserving: (Int) -> Void = { _ in }, _ visit: (Contact) throws -> Bool
-    ) throws {
-        try readStateAndAccess(usingIndexes: request.predicate?.usesSearchIndexes ?? false) {
-            projection, indexes, access throws in
-            let (keys, ordered) = try selection(request, projection, indexes, access)
-            reserving(ordered.count)
-            if request.unifyResults && !projection.linksByContact.isEmpty {
-                for contact in unifiedContacts(at: ordered, in: projection, keys: keys, access) {
-                    guard try visit(contact) else { return }
-                }
-                return
-            }
-            try self.visit(ordered[...], keys: keys, in: projection, visit)
-        }
-    }
-
-    /// The keys a request fetches (checked against the client's access) and the slots it
-    /// selects, in its order.
-    private func selection(
-        _ request: ContactFetchRequest, _ projection: borrowing Projection, _ indexes: borrowing SearchIndexes,
-        _ access: ClientAccess
-    ) throws -> (keys: ContactKeySet, slots: [ContactSlot]) {
-        try checkCanRead(access)
-        let keys = try keys(request.keysToFetch, access)
-        var readable = ContactKeySet.all
-        if !access.notesEntitlement { readable.remove(.note) }
-        let slots = try selectSlots(projection, indexes, request.predicate, access, readable: readable)
-        return (keys, sort(slots, in: projection, by: request.sortOrder))
-    }
-
     /// Gives `visit` the contact of each slot, each as itself, with the values of `keys`, until
     /// it returns false.
     private func visit(
@@ -250,6 +209,18 @@ extension ContactStore {
         }
     }
 
+    /// What a request reads, checked against the client's access; the slots it selects, in its
+    /// order; and whether they are to be unified with the contacts they are linked to.
+    func orderedSlots(
+        for request: ContactFetchRequest, _ projection: Projection, _ indexes: SearchIndexes, _ access: ClientAccess
+    ) throws -> (keys: ContactKeySet, slots: [ContactSlot], unify: Bool) {
+        try checkCanRead(access)
+        let keys = try keys(request.keysToFetch, access)
+        let slots = try selectSlots(projection, indexes, request.predicate, access, readable: readableKeys(access))
+        let ordered = sort(slots, in: projection, by: request.sortOrder)
+        return (keys, ordered, request.unifyResults && !projection.linksByContact.isEmpty)
+    }
+
     /// The slots of the contacts with a number matching a phone query: the whole number's, and
     /// those of the numbers it is the end of, when it is a partial number.
     private static func phoneSlots(_ query: String, _ projection: Projection, _ indexes: SearchIndexes) -> [ContactSlot]
@@ -259,9 +230,16 @@ extension ContactStore {
         }
     }
 
+    /// The keys a custom predicate is shown: all of them, the note only with the entitlement.
+    func readableKeys(_ access: ClientAccess) -> ContactKeySet {
+        var readable = ContactKeySet.all
+        if !access.notesEntitlement { readable.remove(.note) }
+        return readable
+    }
+
     /// The slots a predicate selects, visible to the client, in slot order; only a name, email or
     /// phone predicate reads `indexes` (``ContactPredicate/usesSearchIndexes``).
-    private func selectSlots(
+    func selectSlots(
         _ projection: Projection, _ indexes: SearchIndexes, _ predicate: ContactPredicate?, _ access: ClientAccess,
         readable: ContactKeySet
     )
@@ -321,20 +299,14 @@ extension ContactStore {
     }
 
     /// Orders slots by a sort order (``ContactSortKey``).
-    private func sort(_ slots: [ContactSlot], in projection: Projection, by order: ContactSortOrder) -> [ContactSlot] {
+    func sort(_ slots: [ContactSlot], in projection: Projection, by order: ContactSortOrder) -> [ContactSlot] {
         guard let resolved = ContactSortKey.resolved(order) else { return slots }
-        var folds = SortFolding()
-        let keyed: [(key: ContactSortKey, slot: ContactSlot)] = slots.compactMap { slot in
-            guard let owner = projection.owner(at: slot),
-                let state = projection.state(at: slot, keys: ContactSortKey.keys)
-            else {
-                return nil
-            }
-            let key = ContactSortKey(
-                identifier: owner.identifier, values: state.values, order: resolved, folding: &folds)
-            return (key, slot)
+        var ranking = SortRanking<ContactSlot>()
+        for slot in slots {
+            guard let state = projection.state(at: slot, keys: ContactSortKey.keys) else { continue }
+            ranking.add(slot, values: state.values, order: resolved)
         }
-        return keyed.sorted { $0.key < $1.key }.map(\.slot)
+        return ranking.sorted { projection.identifier(at: $0) ?? "" }
     }
 
     /// The groups matching a predicate (all groups when nil), like `groups(matching:)`.

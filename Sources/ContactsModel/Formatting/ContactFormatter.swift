@@ -224,13 +224,19 @@ public struct ContactFormatter: Sendable, Hashable {
     }
 
     private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        // ASCII letters and digits are the only ASCII scalars the properties accept; most names
+        // start and end with one, and reading the properties costs a table lookup.
+        if scalar.isASCII {
+            let value = scalar.value | 0x20
+            return (0x61...0x7A).contains(value) || (0x30...0x39).contains(scalar.value)
+        }
+        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
     }
 
     /// Stops the program naming the first key of the set that the contact lacks.
     private static func requireKeys(_ keys: ContactKeySet, of contact: Contact) {
         let missing = keys.subtracting(contact.availableKeys)
-        if let key = missing.keys.first {
+        if !missing.isEmpty, let key = missing.keys.first {
             contactPropertyNotFetched(key, in: "Contact")
         }
     }

@@ -14,6 +14,20 @@ extension LedgerAuditor {
     public func forEachEntry(
         matching filter: AuditFilter = AuditFilter(), _ body: (AuditEntry) throws -> Bool
     ) throws -> UInt64 {
+        try forEachRecord(matching: filter) { record in
+            guard let entry = try record.entry() else { return true }
+            return try body(entry)
+        }
+    }
+
+    /// Calls `body` with each record the filter's sequence, time, author and payload tests keep,
+    /// oldest first, its entry left to decode (``AuditRecord/entry()``), until `body` returns
+    /// false; returns the sequence of the last record read. For writing a long log with the
+    /// records decoded on every processor at once.
+    @discardableResult
+    public func forEachRecord(
+        matching filter: AuditFilter = AuditFilter(), _ body: (AuditRecord) throws -> Bool
+    ) throws -> UInt64 {
         let since = filter.since.map { Int64(($0.timeIntervalSince1970 * 1_000_000).rounded(.up)) }
         let until = filter.until.map { Int64(($0.timeIntervalSince1970 * 1_000_000).rounded(.down)) }
         let needles = filter.identifier.map(PayloadSearch.needles)
@@ -26,21 +40,9 @@ extension LedgerAuditor {
             if let since, record.commitMicroseconds < since { continue }
             if let author = filter.author, record.author != author { continue }
             if let needles, !PayloadSearch.mentions(record.payload, needles) { continue }
-            guard let entry = try entry(record, identifier: filter.identifier) else { continue }
-            if try !body(entry) { break }
+            if try !body(AuditRecord(record: record, lens: lens, identifier: filter.identifier)) { break }
         }
         return last
-    }
-
-    /// The audit entry of a record as the auditor's client sees it, or nil when the client sees
-    /// none of it or it does not touch `identifier`.
-    private func entry(_ record: JournalRecord, identifier: String?) throws -> AuditEntry? {
-        let event = try Self.event(of: record)
-        let seen = lens.map { LedgerEvent(operations: $0.visible(event.operations)) } ?? event
-        if seen.operations.isEmpty { return nil }
-        let entry = Self.entry(record, seen)
-        if let identifier, !entry.affectedIdentifiers.contains(identifier) { return nil }
-        return entry
     }
 
     /// The audit entry of a record whose event, as the reader may see it, is `event`.
@@ -139,5 +141,27 @@ extension ContactStore {
             return true
         }
         return entries
+    }
+}
+
+/// A record of the audit log whose entry is decoded when asked for, on any thread.
+public struct AuditRecord: Sendable {
+    /// The record as the journal holds it.
+    public let record: JournalRecord
+    fileprivate let lens: AuditLens?
+    fileprivate let identifier: String?
+
+    /// The bytes of the record's payload: a measure of the work its entry takes.
+    public var payloadCount: Int { record.payload.count }
+
+    /// The record's audit entry as the auditor's client sees it, or nil when the client sees
+    /// none of it or it does not touch the filter's contact.
+    public func entry() throws -> AuditEntry? {
+        let event = try LedgerAuditor.event(of: record)
+        let seen = lens.map { LedgerEvent(operations: $0.visible(event.operations)) } ?? event
+        if seen.operations.isEmpty { return nil }
+        let entry = LedgerAuditor.entry(record, seen)
+        if let identifier, !entry.affectedIdentifiers.contains(identifier) { return nil }
+        return entry
     }
 }

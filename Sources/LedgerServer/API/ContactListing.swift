@@ -84,7 +84,7 @@ final class ContactListing: Sendable {
             keys.append(
                 ContactSortKey(identifier: contact.identifier, values: contact.values, order: order, folding: &folding))
         }
-        keys.sort()
+        keys = ContactSortKey.sorted(keys) { $0 }
         var byIdentifier: [String: ContactSortKey] = [:]
         byIdentifier.reserveCapacity(keys.count)
         for key in keys { byIdentifier[key.identifier] = key }

@@ -28,21 +28,12 @@ struct SQLitePeerScriptTests {
             .write(to: URL(fileURLWithPath: directory + "/contacts.tsv"))
         try Data((queries.joined(separator: "\n") + "\n").utf8)
             .write(to: URL(fileURLWithPath: directory + "/queries.tsv"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script, directory + "/contacts.tsv", directory + "/queries.tsv"]
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-            String(decoding: errorData, as: UTF8.self)
-        )
+        // Debian's python3, as the vCard peer test runs it (its standard library has sqlite3 with FTS5).
+        try #require(
+            FileManager.default.isExecutableFile(atPath: VCardPeerTests.python),
+            "\(VCardPeerTests.python) is missing: install Debian's python3 (apt-get install -y python3)")
+        let result = try VCardPeerTests.run([Self.script, directory + "/contacts.tsv", directory + "/queries.tsv"])
+        return (result.status, String(decoding: result.output, as: UTF8.self), result.error)
     }
 
     @Test("answers each query kind with the ledger's rows and reports its figures")

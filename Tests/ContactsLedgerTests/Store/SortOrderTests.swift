@@ -1,0 +1,65 @@
+import ContactsModel
+import Foundation
+import LedgerStorageTesting
+import Testing
+
+@testable import ContactsLedger
+
+/// Ordering by ranked fields must give exactly the order of comparing the sort keys' text.
+@Suite("Contact store: sort order")
+struct SortOrderTests {
+    /// Names that fold together (case, diacritics, width), names that differ by one letter, text
+    /// from several scripts, and empty names, so that ties on every field are common.
+    static let names = [
+        "", "ada", "Ada", "ADA", "Ádá", "Adam", "adam", "Ådam", "Zoë", "zoe", "Zoe", "Ölaf", "Olaf", "Émile", "Emile",
+        "Ａｄａ", "Наталья", "наталья", "Ελένη", "田中", "佐藤", "지민", "O'Brien", "o'brien", "Ab", "Ab ", " Ab",
+    ]
+
+    @Test("Ranked ordering equals ordering by the keys' text, in both name orders", arguments: [1, 2, 3])
+    func rankedOrderingEqualsTextOrdering(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        for order in [ContactSortOrder.givenName, .familyName] {
+            var folds = SortFolding()
+            let keys = (0..<3_000).map { index in
+                var values = ContactValues()
+                values[string: .givenName] = Self.names.randomElement(using: &random)!
+                values[string: .familyName] = Self.names.randomElement(using: &random)!
+                values[string: .organizationName] = Self.names.randomElement(using: &random)!
+                // Identifiers repeat their order only by chance: a tie on every field is broken by them.
+                let identifier = String(format: "%08X-%04d", random.next() & 0xFFFF_FFFF, index)
+                return ContactSortKey(identifier: identifier, values: values, order: order, folding: &folds)
+            }
+            let ranked = ContactSortKey.sorted(keys) { $0 }
+            #expect(ranked == keys.sorted())
+            #expect(Set(ranked.map(\.identifier)).count == keys.count)
+        }
+    }
+
+    @Test("A store's sorted fetch lists contacts by their keys' text")
+    func storeFetchIsSortedByKeys() throws {
+        let store = ContactStore.inMemory(client: .fullAccess("test"))
+        var random = SplitMix64(seed: 7)
+        var request = SaveRequest()
+        for _ in 0..<500 {
+            var contact = MutableContact()
+            contact.givenName = Self.names.randomElement(using: &random)!
+            contact.familyName = Self.names.randomElement(using: &random)!
+            contact.organizationName = Self.names.randomElement(using: &random)!
+            request.add(contact, toContainerWithIdentifier: nil)
+        }
+        try store.execute(request)
+        let fetch = ContactFetchRequest(keysToFetch: [ContactSortKey.keys], sortOrder: .familyName)
+        var fetched: [Contact] = []
+        try store.enumerateContacts(with: ContactFetchRequest(keysToFetch: [ContactSortKey.keys])) { contact, _ in
+            fetched.append(contact)
+        }
+        var folds = SortFolding()
+        let expected = fetched.map {
+            ContactSortKey(identifier: $0.identifier, values: $0.values, order: .familyName, folding: &folds)
+        }.sorted().map(\.identifier)
+        var listed: [String] = []
+        try store.enumerateContacts(with: fetch) { contact, _ in listed.append(contact.identifier) }
+        #expect(listed == expected)
+        #expect(listed.count == 500)
+    }
+}
