@@ -12,7 +12,8 @@ import Foundation
 ///
 /// With a ``SQLitePeer``, the same contacts and queries are written out and the peer answers the
 /// queries with SQLite in the same run, returning the same rows (identifier, given name, family
-/// name); a query for which it returns a different number of rows fails the bench.
+/// name), ``alternation`` queries of the peer's after as many of the ledger's; a query for which
+/// it returns a different number of rows fails the bench.
 struct PublicSearchBench {
     let store: ContactStore
     let projection: Projection
@@ -30,15 +31,20 @@ struct PublicSearchBench {
     /// How many queries of each kind are timed.
     var queriesPerKind: Int { quick ? 50 : 1_000 }
 
-    /// One kind's queries and what the ledger answered.
+    /// One kind's queries and what the ledger (and the peer) answered.
     struct Measured {
         var unified: [Double] = []
         var enumerated: [Double] = []
         var firstScreen: [Double] = []
+        var sqlite: [Double] = []
         var counts: [Int] = []
         /// Queries whose enumeration returned other contacts than `unifiedContacts`.
         var disagreements = 0
     }
+
+    /// How many queries the ledger answers before the peer answers the same: the two alternate,
+    /// so that a change of the machine's speed during the run lands on both.
+    static let alternation = 25
 
     func run() throws -> [String: Any] {
         let queries = Self.queries(projection, count: queriesPerKind)
@@ -51,85 +57,89 @@ struct PublicSearchBench {
             _ = try store.unifiedContacts(matching: Self.predicate(first.kind, first.query), keysToFetch: Self.keys)
             result[key] = Double(nanoseconds() - start) / 1000
         }
-        var measured: [SearchBench.Kind: Measured] = [:]
+        let session = try peer?.start(
+            contacts: { try Self.writeContacts(projection, to: $0) },
+            queries: queries.flatMap { $0.queries.map { SQLitePeer.Query(kind: $0.kind, text: $0.query) } },
+            scratch: scratch)
+        result["sqlite_version"] = session?.loaded["sqlite_version"]
+        result["sqlite_load_seconds"] = session?.loaded["load_seconds"]
+        var offset = 0
         for (kind, kindQueries) in queries {
-            measured[kind] = try measure(kind, kindQueries.map(\.query))
+            result[kind.rawValue] = Self.entry(
+                try measure(kind, kindQueries.map(\.query), session: session, offset: offset), sqlite: session != nil)
+            offset += kindQueries.count
         }
-        var sqlite: [String: Any]?
-        if let peer {
-            sqlite = try peer.run(
-                contacts: { try Self.writeContacts(projection, to: $0) },
-                queries: queries.flatMap { kind, kindQueries in
-                    zip(kindQueries, measured[kind]?.counts ?? []).map { query, count in
-                        SQLitePeer.Query(kind: kind, text: query.query, expectedRows: count)
-                    }
-                }, scratch: scratch)
-            result["sqlite_version"] = sqlite?["sqlite_version"]
-            result["sqlite_load_seconds"] = sqlite?["load_seconds"]
-        }
-        for kind in SearchBench.Kind.allCases {
-            guard let figures = measured[kind] else { continue }
-            let peerFigures = (sqlite?["kinds"] as? [String: Any])?[kind.rawValue] as? [String: Any]
-            result[kind.rawValue] = Self.entry(figures, sqlite: peerFigures)
-        }
+        try session?.end()
         return result
     }
 
-    /// Times one kind's queries the three ways.
-    private func measure(_ kind: SearchBench.Kind, _ queries: [String]) throws -> Measured {
+    /// Times one kind's queries the three ways, and the peer's, `alternation` at a time; the
+    /// kind's first query is the peer's query number `offset`.
+    private func measure(
+        _ kind: SearchBench.Kind, _ queries: [String], session: SQLitePeer.Session?, offset: Int
+    ) throws -> Measured {
         var measured = Measured()
-        for query in queries {
-            let predicate = Self.predicate(kind, query)
-            var start = nanoseconds()
-            let contacts = try store.unifiedContacts(matching: predicate, keysToFetch: Self.keys)
-            measured.unified.append(Double(nanoseconds() - start) / 1000)
-            measured.counts.append(contacts.count)
-
-            let request = ContactFetchRequest(keysToFetch: Self.keys, predicate: predicate)
-            var enumerated: [String] = []
-            start = nanoseconds()
-            try store.enumerateContacts(with: request) { contact, _ in
-                enumerated.append(contact.identifier)
-                _ = contact.givenName.count + contact.familyName.count
+        for start in stride(from: 0, to: queries.count, by: Self.alternation) {
+            let chunk = queries[start..<min(queries.count, start + Self.alternation)]
+            for query in chunk { try measure(kind, query, into: &measured) }
+            if let session {
+                measured.sqlite += try session.run(
+                    first: offset + start, expectedRows: Array(measured.counts[start..<start + chunk.count]))
             }
-            measured.enumerated.append(Double(nanoseconds() - start) / 1000)
-            if enumerated != contacts.map(\.identifier) { measured.disagreements += 1 }
-
-            var shown = 0
-            start = nanoseconds()
-            try store.enumerateContacts(with: request) { contact, stop in
-                _ = contact.givenName.count + contact.familyName.count
-                shown += 1
-                if shown == Self.firstScreen { stop = true }
-            }
-            measured.firstScreen.append(Double(nanoseconds() - start) / 1000)
         }
         return measured
     }
 
+    /// Times one query the three ways.
+    private func measure(_ kind: SearchBench.Kind, _ query: String, into measured: inout Measured) throws {
+        let predicate = Self.predicate(kind, query)
+        var start = nanoseconds()
+        let contacts = try store.unifiedContacts(matching: predicate, keysToFetch: Self.keys)
+        measured.unified.append(Double(nanoseconds() - start) / 1000)
+        measured.counts.append(contacts.count)
+
+        let request = ContactFetchRequest(keysToFetch: Self.keys, predicate: predicate)
+        var enumerated: [String] = []
+        start = nanoseconds()
+        try store.enumerateContacts(with: request) { contact, _ in
+            enumerated.append(contact.identifier)
+            _ = contact.givenName.count + contact.familyName.count
+        }
+        measured.enumerated.append(Double(nanoseconds() - start) / 1000)
+        if enumerated != contacts.map(\.identifier) { measured.disagreements += 1 }
+
+        var shown = 0
+        start = nanoseconds()
+        try store.enumerateContacts(with: request) { contact, stop in
+            _ = contact.givenName.count + contact.familyName.count
+            shown += 1
+            if shown == Self.firstScreen { stop = true }
+        }
+        measured.firstScreen.append(Double(nanoseconds() - start) / 1000)
+    }
+
     /// One kind's figures, with the peer's and the ratios when it ran.
-    private static func entry(_ measured: Measured, sqlite: [String: Any]?) -> [String: Any] {
+    private static func entry(_ measured: Measured, sqlite: Bool) -> [String: Any] {
         var entry: [String: Any] = [
-            "unified_p50_us": percentile(measured.unified, 0.5),
-            "unified_p99_us": percentile(measured.unified, 0.99),
-            "enumerate_p50_us": percentile(measured.enumerated, 0.5),
-            "enumerate_p99_us": percentile(measured.enumerated, 0.99),
-            "enumerate_first_screen_p50_us": percentile(measured.firstScreen, 0.5),
-            "enumerate_first_screen_p99_us": percentile(measured.firstScreen, 0.99),
             "mean_matches": Double(measured.counts.reduce(0, +)) / Double(max(1, measured.counts.count)),
             "queries": measured.counts.count,
             "enumerate_disagrees": measured.disagreements,
         ]
-        if let sqlite {
-            let sqliteP50 = (sqlite["p50_us"] as? NSNumber)?.doubleValue ?? .nan
-            let sqliteP99 = (sqlite["p99_us"] as? NSNumber)?.doubleValue ?? .nan
-            entry["sqlite_p50_us"] = sqliteP50
-            entry["sqlite_p99_us"] = sqliteP99
+        for (name, times) in [
+            ("unified", measured.unified), ("enumerate", measured.enumerated),
+            ("enumerate_first_screen", measured.firstScreen), ("sqlite", measured.sqlite),
+        ] where !times.isEmpty {
+            entry[name + "_p50_us"] = percentile(times, 0.5)
+            entry[name + "_p99_us"] = percentile(times, 0.99)
+        }
+        if sqlite {
             // The slower of the two ways of reading every match stands for the ledger.
             entry["sqlite_vs_ledger_p50"] =
-                sqliteP50 / max(percentile(measured.unified, 0.5), percentile(measured.enumerated, 0.5))
+                percentile(measured.sqlite, 0.5)
+                / max(percentile(measured.unified, 0.5), percentile(measured.enumerated, 0.5))
             entry["sqlite_vs_ledger_p99"] =
-                sqliteP99 / max(percentile(measured.unified, 0.99), percentile(measured.enumerated, 0.99))
+                percentile(measured.sqlite, 0.99)
+                / max(percentile(measured.unified, 0.99), percentile(measured.enumerated, 0.99))
         }
         return entry
     }

@@ -10,11 +10,10 @@ struct SQLitePeer {
     /// The script.
     let script: String
 
-    /// One query for the peer, with the number of contacts the ledger returned for it.
+    /// One query for the peer.
     struct Query {
         var kind: SearchBench.Kind
         var text: String
-        var expectedRows: Int
     }
 
     /// What went wrong starting or running the peer.
@@ -43,9 +42,9 @@ struct SQLitePeer {
         self.script = script
     }
 
-    /// Writes the contacts (with `contacts`) and the queries into `scratch`, runs the script on
-    /// them, removes them, and returns the script's JSON object.
-    func run(contacts: (FileHandle) throws -> Void, queries: [Query], scratch: String) throws -> [String: Any] {
+    /// Writes the contacts (with `contacts`) and the queries into `scratch`, starts the script on
+    /// them (`--serve`) and waits until it has loaded them. The files are removed once it has.
+    func start(contacts: (FileHandle) throws -> Void, queries: [Query], scratch: String) throws -> Session {
         let contactsPath = scratch + "/sqlite-peer-contacts.tsv"
         let queriesPath = scratch + "/sqlite-peer-queries.tsv"
         defer {
@@ -58,30 +57,76 @@ struct SQLitePeer {
         try contacts(handle)
         try handle.close()
         let lines = queries.map { query in
-            [query.kind.rawValue, Self.shape(query.kind), Self.prepared(query), String(query.expectedRows)]
-                .joined(separator: "\t") + "\n"
+            [query.kind.rawValue, Self.shape(query.kind), Self.prepared(query), "-"].joined(separator: "\t") + "\n"
         }
         try Data(lines.joined().utf8).write(to: URL(fileURLWithPath: queriesPath))
-        return try launch([contactsPath, queriesPath])
+        return try Session(python: python, script: script, arguments: ["--serve", contactsPath, queriesPath])
     }
 
-    /// Runs the script with `arguments`; its standard error passes through.
-    private func launch(_ arguments: [String]) throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "the SQLite peer \(script) failed with status \(process.terminationStatus)")
+    /// The script running with `--serve`: it answers queries a few at a time, so that the bench
+    /// alternates its own with SQLite's.
+    final class Session {
+        private let process = Process()
+        private let input = Pipe()
+        private let output = Pipe()
+        private var buffered = Data()
+        private let script: String
+        /// What the script said once it had loaded the contacts (SQLite's version, the contacts,
+        /// the load time).
+        private(set) var loaded: [String: Any] = [:]
+
+        init(python: String, script: String, arguments: [String]) throws {
+            self.script = script
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = [script] + arguments
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            loaded = try readObject()
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw Failure(description: "the SQLite peer \(script) printed no JSON object")
+
+        /// Runs the queries from `first` on, one for each of the ledger's row counts; returns
+        /// their times in microseconds. A count SQLite does not return fails the run.
+        func run(first: Int, expectedRows: [Int]) throws -> [Double] {
+            let request = "RUN \(first) " + expectedRows.map(String.init).joined(separator: " ") + "\n"
+            try input.fileHandleForWriting.write(contentsOf: Data(request.utf8))
+            let answer = try readObject()
+            guard let times = answer["us"] as? [NSNumber], times.count == expectedRows.count else {
+                throw Failure(description: "the SQLite peer \(script) answered a request without its times")
+            }
+            return times.map(\.doubleValue)
         }
-        return object
+
+        /// Ends the script and checks that it ended well.
+        func end() throws {
+            try input.fileHandleForWriting.write(contentsOf: Data("END\n".utf8))
+            try input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                throw Failure(description: "the SQLite peer \(script) failed with status \(process.terminationStatus)")
+            }
+        }
+
+        /// The next line the script prints, as a JSON object; a script that stops instead (a
+        /// count that differs, which it names on standard error) fails the run.
+        private func readObject() throws -> [String: Any] {
+            while !buffered.contains(0x0A) {
+                let more = output.fileHandleForReading.availableData
+                guard !more.isEmpty else {
+                    process.waitUntilExit()
+                    throw Failure(
+                        description: "the SQLite peer \(script) stopped with status \(process.terminationStatus)")
+                }
+                buffered += more
+            }
+            let end = buffered.firstIndex(of: 0x0A)!
+            let line = Data(buffered[buffered.startIndex..<end])
+            buffered = Data(buffered[(end + 1)...])
+            guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else {
+                throw Failure(description: "the SQLite peer \(script) printed a line that is not a JSON object")
+            }
+            return object
+        }
     }
 
     /// The SQL the script runs for a kind (see `QUERIES` in the script).

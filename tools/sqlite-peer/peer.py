@@ -13,7 +13,13 @@ the p50 and p99 in microseconds and the mean number of rows.
 A query whose row count differs from the ledger's is a failure of the bench, not a figure: the
 script names it on standard error and exits with status 1.
 
-usage: peer.py CONTACTS QUERIES
+With --serve, it prints one JSON line once the contacts are loaded (the SQLite version, the
+contacts, the load time) and then runs the queries a few at a time as standard input asks
+(see serve()), so that ledger-bench can alternate its own queries with SQLite's and a change of the
+machine's speed during the run lands on both; the row counts then come with the requests, and the
+queries file's fourth field is "-".
+
+usage: peer.py [--serve] CONTACTS QUERIES
 """
 
 import json
@@ -89,25 +95,47 @@ def percentile(values, fraction):
     return ordered[index]
 
 
-def run(db, path):
-    """Runs every query of the queries file; returns the figures per kind."""
-    times, rows, mismatches = {}, {}, []
+def read_queries(path):
+    """The queries file's lines: kind, query shape, query, and the ledger's row count or "-"."""
+    queries = []
     with open(path, encoding="utf-8") as lines:
-        queries = [line.rstrip("\n").split("\t") for line in lines if line.strip()]
-    for number, fields in enumerate(queries, 1):
-        if len(fields) != 4:
-            raise ValueError(f"{path}: line {number} has {len(fields)} fields, not 4")
-        kind, shape, query, expected = fields
-        if shape not in QUERIES:
-            raise ValueError(f"{path}: line {number} has the unknown query shape {shape!r}")
-        sql = QUERIES[shape]
-        argument = match_expression(query) if shape == "name" else query
-        start = time.perf_counter_ns()
-        found = db.execute(sql, (argument,)).fetchall()
-        times.setdefault(kind, []).append((time.perf_counter_ns() - start) / 1000)
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 4:
+                raise ValueError(f"{path}: line {number} has {len(fields)} fields, not 4")
+            if fields[1] not in QUERIES:
+                raise ValueError(f"{path}: line {number} has the unknown query shape {fields[1]!r}")
+            queries.append(fields)
+    return queries
+
+
+def run_one(db, shape, query):
+    """Runs one query; returns its time in microseconds and its rows."""
+    argument = match_expression(query) if shape == "name" else query
+    start = time.perf_counter_ns()
+    found = db.execute(QUERIES[shape], (argument,)).fetchall()
+    return (time.perf_counter_ns() - start) / 1000, found
+
+
+def mismatch(kind, query, found, expected):
+    """The message for a query whose row count is not the ledger's, or None."""
+    if found == expected:
+        return None
+    return f"{kind} query {query!r}: SQLite returned {found} rows, the ledger {expected}"
+
+
+def run(db, queries):
+    """Runs every query, each with the ledger's row count; returns the figures per kind."""
+    times, rows, mismatches = {}, {}, []
+    for kind, shape, query, expected in queries:
+        microseconds, found = run_one(db, shape, query)
+        times.setdefault(kind, []).append(microseconds)
         rows.setdefault(kind, []).append(len(found))
-        if len(found) != int(expected):
-            mismatches.append(f"{kind} query {query!r}: SQLite returned {len(found)} rows, the ledger {expected}")
+        message = mismatch(kind, query, len(found), int(expected))
+        if message:
+            mismatches.append(message)
     figures = {}
     for kind, measured in times.items():
         counts = rows[kind]
@@ -120,9 +148,39 @@ def run(db, path):
     return figures, mismatches
 
 
+def serve(db, queries, requests, answers):
+    """Answers requests, one a line: "RUN FIRST COUNT..." runs the queries from FIRST on, one for
+    each of the ledger's row counts given, and answers a JSON line of their times in microseconds;
+    "END" ends. A count that differs is named on standard error and ends the script with status 1.
+    """
+    for line in requests:
+        words = line.split()
+        if words == ["END"]:
+            return 0
+        if len(words) < 2 or words[0] != "RUN":
+            raise ValueError(f"unknown request {line.strip()!r}")
+        first, counts = int(words[1]), [int(word) for word in words[2:]]
+        if first < 0 or first + len(counts) > len(queries):
+            raise ValueError(f"request {line.strip()!r} names queries the file does not have")
+        times = []
+        for index, expected in enumerate(counts, first):
+            kind, shape, query, _ = queries[index]
+            microseconds, found = run_one(db, shape, query)
+            times.append(microseconds)
+            message = mismatch(kind, query, len(found), expected)
+            if message:
+                print(f"peer.py: {message}", file=sys.stderr)
+                return 1
+        print(json.dumps({"us": times}), file=answers, flush=True)
+    raise ValueError("the requests ended without END")
+
+
 def main(arguments):
+    serving = arguments[:1] == ["--serve"]
+    if serving:
+        arguments = arguments[1:]
     if len(arguments) != 2:
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 64
     contacts_path, queries_path = arguments
     db = sqlite3.connect(":memory:")
@@ -132,28 +190,25 @@ def main(arguments):
         with db:
             contacts = load(db, contacts_path)
         load_seconds = time.perf_counter() - start
-        figures, mismatches = run(db, queries_path)
+        queries = read_queries(queries_path)
+        loaded = {"sqlite_version": sqlite3.sqlite_version, "contacts": contacts, "load_seconds": load_seconds}
+        if serving:
+            print(json.dumps(loaded, sort_keys=True), flush=True)
+            return serve(db, queries, sys.stdin, sys.stdout)
+        figures, mismatches = run(db, queries)
     except (OSError, ValueError, sqlite3.Error) as error:
         print(f"peer.py: {error}", file=sys.stderr)
         return 1
-    for mismatch in mismatches:
-        print(f"peer.py: {mismatch}", file=sys.stderr)
+    for message in mismatches:
+        print(f"peer.py: {message}", file=sys.stderr)
     if mismatches:
         print(f"peer.py: {len(mismatches)} queries returned a different number of rows", file=sys.stderr)
         return 1
-    print(
-        json.dumps(
-            {
-                "sqlite_version": sqlite3.sqlite_version,
-                "contacts": contacts,
-                "load_seconds": load_seconds,
-                "kinds": figures,
-            },
-            sort_keys=True,
-        )
-    )
+    print(json.dumps(dict(loaded, kinds=figures), sort_keys=True))
     return 0
 
+
+USAGE = "usage: peer.py [--serve] CONTACTS QUERIES"
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

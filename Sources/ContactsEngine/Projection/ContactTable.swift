@@ -159,6 +159,7 @@ package struct ContactTable: Sendable {
         try slots.withUnsafeBufferPointer { slots in
             try records.withUnsafeBufferPointer { records in
                 try arena.withUnsafeBufferPointer { arena in
+                    Self.prefetchFirst(slots, records, arena)
                     for index in slots.indices {
                         Self.prefetchAhead(of: index, slots, records, arena)
                         guard Int(slots[index]) < records.count, case let record = records[Int(slots[index])],
@@ -186,6 +187,21 @@ package struct ContactTable: Sendable {
     static let recordsAhead = 16
     static let bytesAhead = 8
 
+    /// Asks the processor for the memory of the first contacts, which ``prefetchAhead(of:_:_:_:)``
+    /// asks for only from `bytesAhead` on: their records, then every line of each of them, so
+    /// that a search of one match waits for its record and then its lines at once, not line by line.
+    private static func prefetchFirst(
+        _ slots: UnsafeBufferPointer<ContactSlot>, _ records: UnsafeBufferPointer<StoredContact>,
+        _ arena: UnsafeBufferPointer<UInt8>
+    ) {
+        for slot in slots.prefix(recordsAhead) where Int(slot) < records.count {
+            ledger_prefetch(records.baseAddress! + Int(slot))
+        }
+        for slot in slots.prefix(bytesAhead) where Int(slot) < records.count {
+            prefetchLines(of: records[Int(slot)], arena)
+        }
+    }
+
     /// Asks the processor for the record `recordsAhead` slots after `index` and for the cache
     /// lines of the contact `bytesAhead` after it (up to ``linesAhead``: a decode walks every
     /// field of a contact, skipping those not asked for). Only a hint: it changes nothing.
@@ -198,7 +214,12 @@ package struct ContactTable: Sendable {
             ledger_prefetch(records.baseAddress! + Int(slots[index + recordsAhead]))
         }
         guard index + bytesAhead < slots.count, Int(slots[index + bytesAhead]) < records.count else { return }
-        let record = records[Int(slots[index + bytesAhead])]
+        prefetchLines(of: records[Int(slots[index + bytesAhead])], arena)
+    }
+
+    /// Asks the processor for the cache lines of a contact's bytes, up to ``linesAhead``.
+    @inline(__always)
+    private static func prefetchLines(of record: StoredContact, _ arena: UnsafeBufferPointer<UInt8>) {
         let end = min(record.offset + record.bytes, arena.count, record.offset + linesAhead * 64)
         var line = record.offset
         while line < end {

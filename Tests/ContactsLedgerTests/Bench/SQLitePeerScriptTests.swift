@@ -19,8 +19,11 @@ struct SQLitePeerScriptTests {
         "C-3\tÅsa\tÖberg\tasa oberg\t\t",
     ]
 
-    /// Writes the contacts and `queries` into a new directory and runs the script on them.
-    private func runPeer(_ queries: [String]) throws -> (status: Int32, output: String, error: String) {
+    /// Writes the contacts and `queries` into a new directory and runs the script on them, with
+    /// `options` before the files and `input` on its standard input.
+    private func runPeer(
+        _ queries: [String], options: [String] = [], input: String = ""
+    ) throws -> (status: Int32, output: String, error: String) {
         let directory = NSTemporaryDirectory() + "sqlite-peer-test-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -32,8 +35,45 @@ struct SQLitePeerScriptTests {
         try #require(
             FileManager.default.isExecutableFile(atPath: VCardPeerTests.python),
             "\(VCardPeerTests.python) is missing: install Debian's python3 (apt-get install -y python3)")
-        let result = try VCardPeerTests.run([Self.script, directory + "/contacts.tsv", directory + "/queries.tsv"])
-        return (result.status, String(decoding: result.output, as: UTF8.self), result.error)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: VCardPeerTests.python)
+        process.arguments = [Self.script] + options + [directory + "/contacts.tsv", directory + "/queries.tsv"]
+        let (standardInput, output, error) = (Pipe(), Pipe(), Pipe())
+        process.standardInput = standardInput
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        try standardInput.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+        try standardInput.fileHandleForWriting.close()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+            String(decoding: errorData, as: UTF8.self)
+        )
+    }
+
+    @Test("serving, it runs the queries it is asked for with the ledger's counts, a line of times each")
+    func serves() throws {
+        let queries = [
+            "name_prefix_one_word\tname\tsmi\t-", "email\temail\tbob@example.com\t-", "phone\tphone\t5551234567\t-",
+        ]
+        let result = try runPeer(queries, options: ["--serve"], input: "RUN 0 2 1\nRUN 2 1\nEND\n")
+        #expect(result.status == 0, "peer.py failed: \(result.error)")
+        let lines = result.output.split(separator: "\n").map { Data($0.utf8) }
+        try #require(lines.count == 3, "\(result.output)")
+        let loaded = try #require(try JSONSerialization.jsonObject(with: lines[0]) as? [String: Any])
+        #expect(loaded["contacts"] as? Int == 3 && loaded["sqlite_version"] is String, "\(loaded)")
+        for (line, count) in zip(lines.dropFirst(), [2, 1]) {
+            let times = try #require(
+                (try JSONSerialization.jsonObject(with: line) as? [String: Any])?["us"] as? [Double])
+            #expect(times.count == count && times.allSatisfy { $0 > 0 }, "\(times)")
+        }
+
+        let wrong = try runPeer(queries, options: ["--serve"], input: "RUN 1 2\nEND\n")
+        #expect(wrong.status == 1)
+        #expect(wrong.error.contains("'bob@example.com': SQLite returned 1 rows, the ledger 2"), "\(wrong.error)")
     }
 
     @Test("answers each query kind with the ledger's rows and reports its figures")
