@@ -72,21 +72,17 @@ package struct ContactValues: Sendable, Hashable {
 
     @usableFromInline var box: Box
 
-    /// Gives this value a box of its own before a write. The empty box is replaced by a new one
-    /// made empty rather than by a copy of it: a copy retains every value of the ~1 KB it holds,
-    /// and every contact a fetch decodes starts from the empty box.
+    /// Gives this value a box of its own before a write.
     @inlinable mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&box) { box = box === Self.emptyBox ? Self.newEmptyBox() : Box(box.stored) }
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.stored) }
     }
 
-    /// A new box holding the values of an empty contact.
-    @usableFromInline static func newEmptyBox() -> Box { Box(Stored()) }
-
     /// The values of an empty contact in a box of their own, for a decoder about to fill them:
-    /// its writes then neither replace the shared empty box nor release it.
+    /// its first write then neither copies the shared empty box (retaining every value of the
+    /// kilobyte it holds) nor releases it, which every contact a fetch decodes did.
     package static func unshared() -> ContactValues {
         var values = ContactValues()
-        values.box = newEmptyBox()
+        values.box = Box(Stored())
         return values
     }
 
