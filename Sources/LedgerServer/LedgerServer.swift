@@ -24,6 +24,9 @@ public final class LedgerServer: Sendable {
         public var defaultAuthor = "web"
         /// The bounds on requests and connections.
         public var limits = HTTPLimits()
+        /// The accounts that may sign in to the CardDAV address books with a password, besides
+        /// the token's holder (`Documentation/CardDAV.md`).
+        public var cardDAVAccounts = CardDAVAccounts()
 
         /// The defaults: loopback, port 8080, a fresh token.
         public init() {}
@@ -42,7 +45,8 @@ public final class LedgerServer: Sendable {
         }
         self.configuration = configuration
         let application = ServerApplication(
-            store: store, ledgerPath: path, token: configuration.token, defaultAuthor: configuration.defaultAuthor)
+            store: store, ledgerPath: path, token: configuration.token, defaultAuthor: configuration.defaultAuthor,
+            cardDAVAccounts: configuration.cardDAVAccounts)
         self.application = application
         http = try HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits) {
             application.handle($0)
@@ -73,7 +77,10 @@ public final class LedgerServer: Sendable {
 
     /// Stops: no new connections, every open one closed, live streams ended; returns when all
     /// have finished. The store stays open for its owner to close.
-    public func stop() { http.stop() }
+    public func stop() {
+        http.stop()
+        application.close()
+    }
 
     /// Whether `host` is a loopback address.
     static func isLoopback(_ host: String) -> Bool {

@@ -24,7 +24,8 @@ struct ContactCommandsTests {
         #expect(shown.stdout.contains("first programmer"))
 
         let json = try work.succeed(["show", identifier, "--json"]).json()
-        #expect(json.objectValue?.keys == ContactKey.allCases.map(\.rawValue))
+        // Every key but the vCard extensions, which JSON leaves out while they are empty.
+        #expect(json.objectValue?.keys == ContactKey.allCases.filter { $0 != .vCardExtensions }.map(\.rawValue))
         #expect(json["identifier"] == .string(identifier))
         #expect(json["givenName"] == "Ada")
         #expect(json["jobTitle"] == "Countess")

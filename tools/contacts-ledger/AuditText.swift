@@ -27,7 +27,7 @@ enum AuditText {
     /// The properties that hold labeled lists, whose items are shown one by one under the name.
     static let listKeys: Set<ContactKey> = [
         .dates, .phoneNumbers, .emailAddresses, .postalAddresses, .urlAddresses, .contactRelations, .socialProfiles,
-        .instantMessageAddresses,
+        .instantMessageAddresses, .vCardExtensions,
     ]
 
     /// Every property of a contact as added (or removed) lines, in key order.

@@ -31,6 +31,7 @@ enum ContactText {
         .phoneticOrganizationName: "Phonetic organization", .departmentName: "Department", .jobTitle: "Job title",
         .note: "Note", .birthday: "Birthday", .nonGregorianBirthday: "Birthday (other calendar)", .dates: "Date",
         .phoneNumbers: "Phone", .emailAddresses: "Email", .postalAddresses: "Address", .urlAddresses: "URL",
+        .vCardExtensions: "Other vCard properties",
         .contactRelations: "Related", .socialProfiles: "Profile", .instantMessageAddresses: "Messaging",
         .imageData: "Image",
     ]
@@ -105,6 +106,7 @@ enum ContactText {
                     separator: ", ")
             }
         case .urlAddresses: return labeled(contact.urlAddresses) { $0 }
+        case .vCardExtensions: return labeled(contact.vCardExtensions) { $0 }
         case .contactRelations: return labeled(contact.contactRelations, \.name)
         case .socialProfiles: return labeled(contact.socialProfiles, profileText)
         case .instantMessageAddresses: return labeled(contact.instantMessageAddresses, messagingText)

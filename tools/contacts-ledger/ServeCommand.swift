@@ -11,7 +11,8 @@ import LedgerServer
 struct ServeCommand: ToolCommand {
     static let name = "serve"
     static let summary = "Serves the ledger as a web application and a JSON API."
-    static let usage = "serve [--bind ADDRESS] [--port PORT] [--token-file FILE] [--read-only]"
+    static let usage =
+        "serve [--bind ADDRESS] [--port PORT] [--token-file FILE] [--carddav-accounts FILE] [--read-only]"
     static let help = """
         Serves the address book, its audit and the access picker as pages, and the JSON API under
         /api/v1/ (Documentation/HTTP.md), over HTTP/1.1 until Ctrl-C. It prints the address to open,
@@ -27,14 +28,19 @@ struct ServeCommand: ToolCommand {
           --token-file FILE    Takes the token from FILE, or writes a fresh one there (mode 0600)
                                when FILE is missing or empty, so that it stays the same across runs.
           --read-only          Opens the ledger without the writer lock; writes are refused.
+          --carddav-accounts FILE
+                               The accounts that may sign in to the CardDAV address books at
+                               /carddav/ with a password (lines ACCOUNT CLIENT HASH, made by
+                               `contacts-ledger carddav-account`); the token's holder always may.
         """
-    static let valued: Set<String> = ["bind", "port", "token-file"]
+    static let valued: Set<String> = ["bind", "port", "token-file", "carddav-accounts"]
     static let flags: Set<String> = ["read-only"]
 
     var host: String
     var port: UInt16
     var tokenFile: String?
     var readOnly: Bool
+    var cardDAVAccounts: String?
 
     init(_ arguments: Arguments) throws(CommandFailure) {
         _ = try arguments.positionals()
@@ -46,6 +52,7 @@ struct ServeCommand: ToolCommand {
         self.port = port
         tokenFile = try arguments.single("token-file")
         readOnly = arguments.has("read-only")
+        cardDAVAccounts = try arguments.single("carddav-accounts")
     }
 
     func run(_ context: CommandContext) throws {
@@ -55,6 +62,13 @@ struct ServeCommand: ToolCommand {
         if let tokenFile {
             configuration.token = try AccessToken.stored(at: tokenFile)
             configuration.allowsRemote = true
+        }
+        if let cardDAVAccounts {
+            do {
+                configuration.cardDAVAccounts = try CardDAVAccounts(contentsOf: cardDAVAccounts)
+            } catch let error as ServerError {
+                throw CommandFailure(.usage, error.message)
+            }
         }
         let store = try readOnly ? context.openForReading() : context.openForWriting()
         defer { store.close() }

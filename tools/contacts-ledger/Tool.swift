@@ -19,7 +19,7 @@ enum Tool {
         ClientsCommand.self, GrantCommand.self, RevokeCommand.self, AuthorizeCommand.self, DuplicatesCommand.self,
         MergeCommand.self, LinkCommand.self, UnlinkCommand.self, HelpCommand.self, CompletionCommand.self,
         ManpageCommand.self, RedactCommand.self, EraseCommand.self,
-        ServeCommand.self,
+        ServeCommand.self, CardDAVAccountCommand.self,
     ]
 
     /// The tool's version, which `--version` prints with the formats it writes.

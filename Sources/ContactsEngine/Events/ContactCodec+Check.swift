@@ -51,7 +51,7 @@ extension ContactCodec {
         var allowedBits = keyBits
         if keyBits & ContactKeySet.image.rawValue != 0 { allowedBits |= ContactKeySet.image.rawValue }
         guard seenBits & ~allowedBits == 0 else { throw EventDecodingError(.valueOutsideKeySet, offset: 0) }
-        return ContactKeySet(rawValue: keyBits)
+        return wholeContactKeys(keyBits)
     }
 
     /// Walks the value of a field of a key of `kind`, as decoding reads it.

@@ -20,7 +20,13 @@ package enum ContactCodec {
     }
 
     /// Appends the fields of a Contact message holding the values of `keys`, in field order.
+    ///
+    /// A whole contact (every key) without vCard extensions is written without their key bit,
+    /// which was added within schema version 2: such a contact's bytes are those written before
+    /// the key existed, and absent reads as empty. An update names the key whenever it changes it.
     package static func encode(_ values: ContactValues, keys: ContactKeySet, into encoder: inout WireEncoder) {
+        var keys = keys
+        if keys == .all && values.vCardExtensions.isEmpty { keys.remove(.vCardExtensions) }
         encoder.appendVarint(field: EventSchema.ContactField.keys.rawValue, value: keys.rawValue)
         for field in fields.inOrder where field.writtenBits & keys.rawValue != 0 {
             encode(field, of: values, into: &encoder)
@@ -164,7 +170,15 @@ package enum ContactCodec {
             let name = fields.inOrder.first { $0.keyBit == bit }?.key.rawValue ?? ""
             throw EventDecodingError(.valueOutsideKeySet, field: name, offset: messageStart)
         }
-        return ContactKeySet(rawValue: keyBits)
+        return wholeContactKeys(keyBits)
+    }
+
+    /// The key set a message was written for: every key when it names every key but the vCard
+    /// extensions, since a whole contact without them is written so (``encode(_:keys:into:)``).
+    @inline(__always)
+    static func wholeContactKeys(_ keyBits: UInt64) -> ContactKeySet {
+        let allButExtensions = ContactKeySet.all.rawValue & ~ContactKeySet.vCardExtensions.rawValue
+        return ContactKeySet(rawValue: keyBits == allButExtensions ? ContactKeySet.all.rawValue : keyBits)
     }
 
     /// Reads a Contact message's key set; a bit no key has is refused.

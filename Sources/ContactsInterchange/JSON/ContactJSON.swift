@@ -21,12 +21,21 @@ import Foundation
 ///   `{urlString, username, userIdentifier, service}`; instant message addresses
 ///   `{username, service}`, every field present;
 /// - `imageData` and `thumbnailImageData` are base64 (RFC 4648, with padding) or `null`;
-///   `imageDataAvailable` is a Boolean.
+///   `imageDataAvailable` is a Boolean;
+/// - `vCardExtensions` (the content lines of a card's properties no other key holds) is left
+///   out when it is empty, which it is for every contact not written by a vCard client, so
+///   the JSON of such contacts is as it was before the key existed.
 public enum ContactJSON {
+    /// Whether a key is written for a contact: every available key, but the vCard extensions
+    /// only when there are some.
+    static func writes(_ key: ContactKey, of contact: Contact) -> Bool {
+        contact.isKeyAvailable(key) && (key != .vCardExtensions || !contact.values.vCardExtensions.isEmpty)
+    }
+
     /// A contact as a JSON object with every available key.
     public static func object(for contact: Contact) -> JSONObject {
         var object = JSONObject()
-        for key in ContactKey.allCases where contact.isKeyAvailable(key) {
+        for key in ContactKey.allCases where writes(key, of: contact) {
             object.appendNew(
                 ContactKeyTable[key].jsonKey, value(of: key, in: contact.values, identifier: contact.identifier))
         }
@@ -43,7 +52,7 @@ public enum ContactJSON {
     public static func write(_ contact: Contact, to output: inout [UInt8]) {
         let values = contact.values
         var separator = UInt8(ascii: "{")
-        for key in ContactKey.allCases where contact.isKeyAvailable(key) {
+        for key in ContactKey.allCases where writes(key, of: contact) {
             output.append(separator)
             separator = UInt8(ascii: ",")
             writeName(of: key, to: &output)

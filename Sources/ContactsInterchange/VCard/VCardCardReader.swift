@@ -36,6 +36,8 @@ struct VCardCardReader {
     /// The card's `UID`, as written (without a `urn:uuid:` scheme), once ``read()`` has run.
     private(set) var uid: String?
     private var dialect: Dialect = .v30
+    /// Whether properties no key maps are kept as content lines (``ContactKey/vCardExtensions``).
+    var keepsOtherProperties = false
 
     init(
         cardIndex: Int, beginLine: Int, lines: [VCardRawLine], fileText: FileText,
@@ -282,6 +284,29 @@ struct VCardCardReader {
         var isOrganization = false
         var instantMessageKeys: Set<[String]> = []
         var irmcPhonetic: [String]?
+        /// Group bookkeeping lines (`X-ABLabel`, `X-ABADR`, ...) kept when no mapped property
+        /// uses their group, decided once every line has been read.
+        var groupedOthers: [(group: String?, text: String)] = []
+    }
+
+    /// The properties a card always carries or that are written from other keys, never kept
+    /// as content lines of their own.
+    static let neverKept: Set<String> = ["BEGIN", "END", "VERSION", "PRODID", "REV", "FN"]
+    /// The lines that belong to another property's group, kept only when no mapped property
+    /// uses that group.
+    static let groupBookkeeping: Set<String> = [
+        "X-ABLABEL", "X-ABADR", "X-APPLE-SUBLOCALITY", "X-APPLE-SUBADMINISTRATIVEAREA",
+    ]
+
+    /// Keeps a property no key maps as its content line, when the reader keeps them.
+    private func keepOther(_ line: VCardRawLine, _ header: VCardHeader, state: inout State) {
+        guard keepsOtherProperties, !Self.neverKept.contains(header.name) else { return }
+        let text = VCardBytes.string(line.bytes[...])
+        if Self.groupBookkeeping.contains(header.name) {
+            state.groupedOthers.append((Self.groupKey(header), text))
+        } else {
+            state.values.vCardExtensions.append(LabeledValue(label: nil, value: text))
+        }
     }
 
     /// How ``ContactKeyTable`` maps a property that a card holds.
@@ -390,7 +415,7 @@ struct VCardCardReader {
                 line, header, into: .instantMessageAddresses, service: VCardServices.instantMessageProperties[name],
                 groups: &groups, state: &state)
         default:
-            break
+            keepOther(line, header, state: &state)
         }
         return nil
     }
@@ -437,7 +462,11 @@ struct VCardCardReader {
         case .identifier:
             // The first UID counts; the contact still gets a new identifier, and an import
             // matches the UID against the store (``VCardImport/uids``).
-            if uid == nil { uid = Self.uidText(trimmedText(line, header)) }
+            if uid == nil {
+                uid = Self.uidText(trimmedText(line, header))
+                // Kept as written, so that the card is served with its client's UID.
+                keepOther(line, header, state: &state)
+            }
         case .string, .thumbnailImageData, .imageDataAvailable:
             break
         case .contactType:
@@ -732,8 +761,19 @@ struct VCardCardReader {
             values.givenName = state.formattedName
         }
         let orphans = groups.labels.filter { !groups.used.contains($0.key) }.map(\.value.line).sorted()
-        for line in orphans {
+        for line in orphans where !keepsOtherProperties {
             warn(.orphanLabel, line, "X-ABLabel belongs to no property of its group; it was left out")
+        }
+        for other in state.groupedOthers where other.group.map({ !groups.used.contains($0) }) ?? true {
+            values.vCardExtensions.append(LabeledValue(label: nil, value: other.text))
+        }
+        if keepsOtherProperties, !state.formattedName.isEmpty {
+            let formatted = VCardWriter.formattedName(
+                of: Contact(identifier: "", values: values, availableKeys: .all))
+            if formatted != state.formattedName {
+                let line = VCardWriter.keptNameLine(state.formattedName, formatted: formatted)
+                values.vCardExtensions.append(LabeledValue(label: nil, value: line))
+            }
         }
         state.values = values
     }

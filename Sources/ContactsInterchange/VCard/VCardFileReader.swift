@@ -4,6 +4,8 @@ import Foundation
 /// Reads a whole vCard file: byte order marks, the split into cards, and each card.
 struct VCardFileReader {
     let fallbackEncoding: VCardCharset.Encoding
+    /// Whether properties no key maps are kept (``ContactKey/vCardExtensions``).
+    var keepsOtherProperties = false
 
     /// One card, or a run of text outside any card, with its lines.
     private struct Segment {
@@ -33,6 +35,7 @@ struct VCardFileReader {
             var reader = VCardCardReader(
                 cardIndex: index, beginLine: segment.firstLine, lines: segment.lines, fileText: fileText,
                 fallbackEncoding: fallbackEncoding)
+            reader.keepsOtherProperties = keepsOtherProperties
             let outcome = reader.read()
             result.warnings += reader.warnings
             switch outcome {

@@ -75,14 +75,21 @@ public enum VCardSerialization: Sendable {
     ///   ``ContactStoreError/Code/vCardMalformed`` when the data is larger than
     ///   ``dataBytesMax``, empty, or not vCard text at all (its message names what it holds:
     ///   "not a vCard file: it starts with PNG image data").
+    ///   - keepingOtherProperties: Whether a card's properties that no key maps are kept, each
+    ///     as its content line, in ``ContactKey/vCardExtensions``, so that writing the contact
+    ///     gives them back (a CardDAV server keeps a client's card whole this way); off for an
+    ///     import, which keeps what the model holds.
     public static func read(
-        _ data: Data, strict: Bool = false, fallbackEncoding: String.Encoding = .windowsCP1252
+        _ data: Data, strict: Bool = false, fallbackEncoding: String.Encoding = .windowsCP1252,
+        keepingOtherProperties: Bool = false
     ) throws -> VCardImport {
         guard data.count <= dataBytesMax else {
             throw ContactStoreError(
                 .vCardMalformed, "vCard data of \(data.count) bytes is larger than the limit of \(dataBytesMax) bytes")
         }
-        let result = try VCardFileReader(fallbackEncoding: charsetEncoding(fallbackEncoding)).read(data)
+        var reader = VCardFileReader(fallbackEncoding: charsetEncoding(fallbackEncoding))
+        reader.keepsOtherProperties = keepingOtherProperties
+        let result = try reader.read(data)
         if strict, let first = result.rejected.first {
             throw first
         }

@@ -181,6 +181,14 @@ package struct VCardWriter {
         if !isV4, isOrganization {
             line("X-ABShowAs", "COMPANY")
         }
+        if !writeExtensions(of: contact) {
+            writeUID(of: contact)
+        }
+        line("END", "VCARD")
+    }
+
+    /// The identifier as the card's `UID`.
+    private mutating func writeUID(of contact: Contact) {
         if isV4 {
             if UUID(uuidString: contact.identifier) != nil {
                 line("UID", "urn:uuid:" + contact.identifier.lowercased())
@@ -190,7 +198,29 @@ package struct VCardWriter {
         } else {
             line("UID", VCardEscaping.escape(contact.identifier))
         }
-        line("END", "VCARD")
+    }
+
+    /// The prefix of the extension lines that are the package's own bookkeeping (a CardDAV
+    /// client's name for the card), which are never written into a card.
+    package static let bookkeepingPrefix = "X-CONTACTS-LEDGER-"
+
+    /// Writes the content lines of the vCard extensions as they were read; true when one of
+    /// them is the card's own `UID`, which then stands in for the identifier's. A line that
+    /// could break the card (a line break, no colon, a card's frame) is left out.
+    private mutating func writeExtensions(of contact: Contact) -> Bool {
+        guard contact.isKeyAvailable(.vCardExtensions) else { return false }
+        var hasUID = false
+        for item in contact.values.vCardExtensions {
+            let text = item.value
+            guard let colon = text.firstIndex(of: ":"),
+                !text.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" })
+            else { continue }
+            let name = text[..<colon].split(separator: ";").first.map { $0.uppercased() } ?? ""
+            if ["BEGIN", "END", "VERSION"].contains(name) || name.hasPrefix(Self.bookkeepingPrefix) { continue }
+            if name == "UID" { hasUID = true }
+            Self.fold(Array(text.utf8), into: &output)
+        }
+        return hasUID
     }
 
     /// The keys in ``ContactKeyTable/vCardOrder`` with what a card needs of their rows: copying
@@ -227,7 +257,8 @@ package struct VCardWriter {
         }
         if name == "N" {
             line(name) { Self.appendComponents(parts, to: &$0) }
-            line("FN", VCardEscaping.escape(Self.formattedName(of: contact)))
+            let formatted = Self.formattedName(of: contact)
+            line("FN", VCardEscaping.escape(Self.keptFormattedName(of: contact, formatted: formatted) ?? formatted))
         } else if parts.contains(where: { !$0.isEmpty }) {
             line(name) { Self.appendComponents(parts, to: &$0) }
         }
@@ -301,6 +332,27 @@ package struct VCardWriter {
 
     /// The full name, as ``ContactFormatter`` makes it; for a partial contact, the keys it
     /// lacks count as empty.
+    /// The extension that keeps a card's own `FN` when it differs from the name the formatter
+    /// gives its names: `X-CONTACTS-LEDGER-FN;X-FOR=HEX:TEXT`, HEX the formatted name it was
+    /// kept beside, as UTF-8 in hexadecimal.
+    package static let keptNamePrefix = bookkeepingPrefix + "FN;X-FOR="
+
+    /// The extension line that keeps `text` as the card's `FN` while the names format as `formatted`.
+    package static func keptNameLine(_ text: String, formatted: String) -> String {
+        keptNamePrefix + formatted.utf8.map { String(format: "%02x", $0) }.joined() + ":" + text
+    }
+
+    /// The card's own `FN`, while its names still format as they did when it was kept: a name
+    /// changed since makes the formatted one count again.
+    static func keptFormattedName(of contact: Contact, formatted: String) -> String? {
+        guard contact.isKeyAvailable(.vCardExtensions) else { return nil }
+        let expected = keptNameLine("", formatted: formatted)
+        for item in contact.values.vCardExtensions where item.value.hasPrefix(expected) {
+            return String(item.value.dropFirst(expected.count))
+        }
+        return nil
+    }
+
     static func formattedName(of contact: Contact) -> String {
         let required = ContactFormatter.descriptorForRequiredKeys(for: .fullName)
         let complete =

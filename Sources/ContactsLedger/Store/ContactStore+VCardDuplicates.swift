@@ -61,12 +61,29 @@ extension ContactStore {
         }
     }
 
+    /// The contact `existing` becomes when a card replaces it, as an import's update makes it
+    /// (every key a card carries; the note only when the card has one; equal labeled values
+    /// keep their identifiers); nil when the card changes nothing.
+    /// With `replacingExtensions`, the card's vCard extensions replace the contact's even when
+    /// it has none (a CardDAV card is the whole resource); an import leaves them alone unless
+    /// the card has some.
+    package static func update(
+        _ existing: Contact, toCard card: ContactValues, replacingExtensions: Bool
+    ) -> MutableContact? {
+        guard case .update(let contact) = updateAction(existing, card: card, replacingExtensions: replacingExtensions)
+        else { return nil }
+        return contact
+    }
+
     /// The update that gives `existing` a card's values: every key a card carries, except the
     /// note when the card has none (an export without the notes entitlement leaves notes out);
     /// labeled values equal to the contact's keep their identifiers. Nothing when it changes nothing.
-    private static func updateAction(_ existing: Contact, card: ContactValues) -> PlannedCard.Action {
+    private static func updateAction(
+        _ existing: Contact, card: ContactValues, replacingExtensions: Bool = false
+    ) -> PlannedCard.Action {
         var keys = VCardSerialization.descriptorForRequiredKeys().subtracting([.identifier])
         if !card.note.isEmpty { keys.insert(.note) }
+        if !replacingExtensions && card.vCardExtensions.isEmpty { keys.remove(.vCardExtensions) }
         var values = existing.values
         values.update(keys, from: adoptingIdentifiers(card, from: existing.values))
         guard values != existing.values else { return .unchanged(existing.identifier) }

@@ -71,6 +71,10 @@ public enum ContactKey: String, CaseIterable, Sendable, Hashable {
     case thumbnailImageData
     /// Whether the contact has image data, derived from the image data.
     case imageDataAvailable
+    /// The vCard properties of a card that no other key holds (`X-` and extended properties, a
+    /// `UID` other than the identifier), each kept as its content line, so that a card written
+    /// by an address-book client comes back with them (`Documentation/VCard.md`).
+    case vCardExtensions
 }
 
 extension ContactKey {
@@ -111,12 +115,13 @@ extension ContactKey {
         case .imageData: 27
         case .thumbnailImageData: 28
         case .imageDataAvailable: 29
+        case .vCardExtensions: 30
         }
     }
 
     /// One more than the highest ``bitIndex``: the number of bit positions the keys take.
     /// A literal, so that the key sets built from it need no lazy initialization.
-    @inlinable package static var bitIndexEnd: Int { 30 }
+    @inlinable package static var bitIndexEnd: Int { 31 }
 
     /// Whether a ``MutableContact`` can set this key's value.
     ///
@@ -192,6 +197,8 @@ extension ContactKeySet {
     public static let thumbnailImageData = ContactKeySet(ContactKey.thumbnailImageData)
     /// The set holding ``ContactKey/imageDataAvailable`` alone.
     public static let imageDataAvailable = ContactKeySet(ContactKey.imageDataAvailable)
+    /// The set holding ``ContactKey/vCardExtensions`` alone.
+    public static let vCardExtensions = ContactKeySet(ContactKey.vCardExtensions)
 }
 
 /// Every contact key in one table: its value kind, its field in the event schema, its JSON key,
@@ -262,6 +269,7 @@ package enum ContactKeyTable {
         .init(.imageData, .imageData, field: 28, vCard: .byKind(["PHOTO"]), name: "image"),
         .init(.thumbnailImageData, .thumbnailImageData, field: nil, vCard: .none, name: "thumbnail"),
         .init(.imageDataAvailable, .imageDataAvailable, field: nil, vCard: .none, name: "image available"),
+        .init(.vCardExtensions, .labeledStrings, field: 29, vCard: .none, name: "other vCard properties"),
     ]
 
     /// The order in which a vCard holds the keys' properties, Apple's: a structured property

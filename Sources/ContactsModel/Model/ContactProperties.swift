@@ -143,6 +143,12 @@ extension Contact {
         return values.urlAddresses
     }
 
+    /// The vCard properties no other key holds, each as its content line (no label).
+    public var vCardExtensions: [LabeledValue<String>] {
+        require(.vCardExtensions)
+        return values.vCardExtensions
+    }
+
     /// The labeled names of related people.
     public var contactRelations: [LabeledValue<ContactRelation>] {
         require(.contactRelations)
@@ -455,6 +461,18 @@ extension MutableContact {
         set {
             require(.urlAddresses)
             values.urlAddresses = newValue
+        }
+    }
+
+    /// The vCard properties no other key holds, each as its content line (no label).
+    public var vCardExtensions: [LabeledValue<String>] {
+        get {
+            require(.vCardExtensions)
+            return values.vCardExtensions
+        }
+        set {
+            require(.vCardExtensions)
+            values.vCardExtensions = newValue
         }
     }
 

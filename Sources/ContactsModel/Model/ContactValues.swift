@@ -47,6 +47,7 @@ package struct ContactValues: Sendable, Hashable {
         package var socialProfiles: [LabeledValue<SocialProfile>] = []
         package var instantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
         package var imageData: Data?
+        package var vCardExtensions: [LabeledValue<String>] = []
     }
 
     /// The box `ContactValues` shares until one of its copies changes (copy-on-write).
@@ -397,6 +398,7 @@ extension ContactValues {
             switch key {
             case .emailAddresses: box.stored.emailAddresses
             case .urlAddresses: box.stored.urlAddresses
+            case .vCardExtensions: box.stored.vCardExtensions
             default: Self.notOfKind(key, "labeled strings")
             }
         }
@@ -419,6 +421,7 @@ extension ContactValues {
         switch key {
         case .emailAddresses: swap(&value, &box.stored.emailAddresses)
         case .urlAddresses: swap(&value, &box.stored.urlAddresses)
+        case .vCardExtensions: swap(&value, &box.stored.vCardExtensions)
         default: Self.notOfKind(key, "labeled strings")
         }
     }

@@ -9,9 +9,14 @@ final class ServerApplication: Sendable {
     private let router: Router
     private let gate = RequestGate()
     private let ledger: LedgerContext
+    private let cardDAV: CardDAVService
 
-    init(store: ContactStore, ledgerPath: String, token: AccessToken, defaultAuthor: String) {
+    init(
+        store: ContactStore, ledgerPath: String, token: AccessToken, defaultAuthor: String,
+        cardDAVAccounts: CardDAVAccounts = CardDAVAccounts()
+    ) {
         self.token = token
+        cardDAV = CardDAVService(store: store, ledgerPath: ledgerPath, token: token, accounts: cardDAVAccounts)
         let ledger = LedgerContext(
             store: store, ledgerPath: ledgerPath, defaultAuthor: defaultAuthor, listing: ContactListing(),
             pastStores: PastStores(ledgerPath: ledgerPath, client: store.client))
@@ -38,6 +43,8 @@ final class ServerApplication: Sendable {
 
     /// Answers a request.
     func handle(_ request: HTTPRequest) -> HTTPResponse {
+        // CardDAV signs its clients in itself: with the token, or an account's password.
+        if CardDAVService.serves(request.path) { return cardDAV.handle(request, gate: gate) }
         guard token.admits(request) else { return refusal(request) }
         let isPage = !request.path.hasPrefix("/api/")
         if isPage && request.method == "GET" && token.isInQuery(request) {
@@ -56,6 +63,9 @@ final class ServerApplication: Sendable {
         }
         return request.method == "GET" || request.method == "HEAD" ? gate.read(answer) : gate.write(answer)
     }
+
+    /// Closes what the application opened beside the store it was given.
+    func close() { cardDAV.close() }
 
     /// 401: JSON for the API, a short page for a browser.
     private func refusal(_ request: HTTPRequest) -> HTTPResponse {

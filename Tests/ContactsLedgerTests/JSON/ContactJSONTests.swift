@@ -47,6 +47,7 @@ func everyKeyContact() -> MutableContact {
                 subAdministrativeArea: "Greene", state: "MO", postalCode: "65801", country: "USA",
                 isoCountryCode: "us"))
     ]
+    values.vCardExtensions = [LabeledValue(identifier: "X1", label: nil, value: "X-CUSTOM:kept")]
     values.urlAddresses = [
         LabeledValue(identifier: "u1", label: Label.urlAddressHomePage, value: "https://example.com/")
     ]

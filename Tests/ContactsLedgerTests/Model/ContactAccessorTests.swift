@@ -69,6 +69,7 @@ struct ContactAccessorTests {
         case .emailAddresses: contact.emailAddresses
         case .postalAddresses: contact.postalAddresses
         case .urlAddresses: contact.urlAddresses
+        case .vCardExtensions: contact.vCardExtensions
         case .contactRelations: contact.contactRelations
         case .socialProfiles: contact.socialProfiles
         case .instantMessageAddresses: contact.instantMessageAddresses
@@ -105,6 +106,7 @@ struct ContactAccessorTests {
         case .emailAddresses: contact.emailAddresses
         case .postalAddresses: contact.postalAddresses
         case .urlAddresses: contact.urlAddresses
+        case .vCardExtensions: contact.vCardExtensions
         case .contactRelations: contact.contactRelations
         case .socialProfiles: contact.socialProfiles
         case .instantMessageAddresses: contact.instantMessageAddresses
@@ -142,6 +144,7 @@ struct ContactAccessorTests {
         case .emailAddresses: contact.emailAddresses = []
         case .postalAddresses: contact.postalAddresses = []
         case .urlAddresses: contact.urlAddresses = []
+        case .vCardExtensions: contact.vCardExtensions = []
         case .contactRelations: contact.contactRelations = []
         case .socialProfiles: contact.socialProfiles = []
         case .instantMessageAddresses: contact.instantMessageAddresses = []

@@ -64,6 +64,7 @@ enum ModelFixtures {
             LabeledValue(
                 identifier: "L-5", label: Label.urlAddressHomePage, value: "https://example.com")
         ]
+        values.vCardExtensions = [LabeledValue(identifier: "L-X", label: nil, value: "X-CUSTOM:kept")]
         values.contactRelations = [
             LabeledValue(
                 identifier: "L-6", label: Label.contactRelationMother,
