@@ -34,6 +34,8 @@ struct LedgerMeasurement {
     /// Only the replays, each alone (no open, search or read beside them): for profiling and
     /// for comparing two builds of the replay side by side.
     var replayOnly = false
+    /// With `search`, the SQLite peer of the search through the public API, or nil to leave it out.
+    var sqlitePeer: SQLitePeer?
 
     func run() throws -> [String: Any] {
         var result: [String: Any] = [:]
@@ -63,9 +65,29 @@ struct LedgerMeasurement {
         result["resident_bytes_per_contact"] = Double(residentAfter - residentBefore) / Double(max(1, contacts))
         result["index_bytes_estimate"] = projection.indexes.estimatedBytes
         if search {
+            // First, so that its first search is the store's first.
+            result["public_search"] = try PublicSearchBench(
+                store: store, projection: projection, quick: quick, scratch: Self.scratch(of: path), peer: sqlitePeer
+            ).run()
             result["search"] = SearchBench(projection: projection, quick: quick, indexOnly: searchIndexOnly).run()
             result["fetch_by_identifier"] = FetchBench(store: store, projection: projection, quick: quick).run()
         }
+    }
+
+    /// The search through the public API alone (``PublicSearchBench``), on a store opened as
+    /// ``measureOpen(into:)`` opens it.
+    static func publicSearch(path: String, quick: Bool, sqlitePeer: SQLitePeer?) throws -> [String: Any] {
+        let store = try ContactStore(ledgerAt: path, client: .fullAccess("bench-open", region: benchRegion))
+        defer { store.close() }
+        return try PublicSearchBench(
+            store: store, projection: store.withProjection { $0 }, quick: quick, scratch: scratch(of: path),
+            peer: sqlitePeer
+        ).run()
+    }
+
+    /// The directory a ledger lies in, where the peer's files are written.
+    static func scratch(of path: String) -> String {
+        URL(fileURLWithPath: path).deletingLastPathComponent().path
     }
 
     /// Replays the journal with the snapshots moved aside, three times (once with `quick`), after

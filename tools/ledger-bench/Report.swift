@@ -76,6 +76,7 @@ struct Report {
             }
             bar("resident_bytes_per_contact", number(last.measured, "resident_bytes_per_contact"), atMost: 600)
             footprintBars(last.measured, bar)
+            publicSearchBars(last.measured["public_search"] as? [String: Any], bar)
         }
         bar("journal_bytes_per_add_vs_vcard", single.journalBytesPerAdd / vcardMean, atMost: 0.8)
         for operation in CompatBench.Operation.allCases {
@@ -154,6 +155,7 @@ struct Report {
             "read_checksum_seconds": readChecksum,
             "open_with_snapshot_ms": open,
             "search": search,
+            "public_search": largest["public_search"] ?? NSNull(),
             "fetch_by_identifier": largest["fetch_by_identifier"] ?? NSNull(),
             "resident_bytes_per_contact": largest["resident_bytes_per_contact"] ?? NSNull(),
             "journal_bytes_per_add": single.journalBytesPerAdd,
@@ -221,6 +223,7 @@ struct Report {
                 )
             }
         }
+        publicSearchLines(line)
         if let fetch = largest["fetch_by_identifier"] as? [String: Any] {
             line(
                 "fetch by identifier p50 / p99 (us)",
@@ -242,5 +245,40 @@ struct Report {
             line("bar \(name)", "\(format(number(entry, "value"), 2)) \(met)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    // MARK: Search through the public API
+
+    /// The bars of the search through the public API (``PublicSearchBench``): for every query
+    /// kind, SQLite's time over the ledger's, at least 3 at p50 and 1.5 at p99.
+    private func publicSearchBars(
+        _ search: [String: Any]?, _ bar: (String, Double, Double?, Double?) -> Void
+    ) {
+        for kind in SearchBench.Kind.allCases {
+            guard let entry = search?[kind.rawValue] as? [String: Any], entry["sqlite_vs_ledger_p50"] != nil else {
+                continue
+            }
+            bar("public_search_\(kind.rawValue)_sqlite_vs_ledger_p50", number(entry, "sqlite_vs_ledger_p50"), nil, 3)
+            bar("public_search_\(kind.rawValue)_sqlite_vs_ledger_p99", number(entry, "sqlite_vs_ledger_p99"), nil, 1.5)
+        }
+    }
+
+    /// The table's lines for the search through the public API.
+    private func publicSearchLines(_ line: (String, String) -> Void) {
+        guard let search = largest["public_search"] as? [String: Any] else { return }
+        func format(_ value: Double) -> String { String(format: "%.1f", value) }
+        line(
+            "public search, first search / the same again (us)",
+            "\(format(number(search, "first_search_us"))) / \(format(number(search, "first_search_again_us")))")
+        for kind in SearchBench.Kind.allCases {
+            guard let entry = search[kind.rawValue] as? [String: Any] else { continue }
+            func pair(_ name: String) -> String {
+                "\(format(number(entry, name + "_p50_us"))) / \(format(number(entry, name + "_p99_us")))"
+            }
+            line(
+                "public search \(kind.rawValue) p50 / p99 (us)",
+                "unified \(pair("unified")), enumerate \(pair("enumerate")), first screen \(pair("enumerate_first_screen")), "
+                    + "SQLite \(pair("sqlite")), \(format(number(entry, "mean_matches"))) matches")
+        }
     }
 }

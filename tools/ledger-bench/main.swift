@@ -6,7 +6,8 @@
 //
 // Every figure that depends on the disk or the CPU comes with its baseline from the same run:
 // commits beside a raw append+fdatasync on the same filesystem, replay beside reading and
-// checksumming the same journal, indexed search beside a linear scan of the same contacts.
+// checksumming the same journal, indexed search beside a linear scan of the same contacts, and
+// search through the public API beside SQLite's (tools/sqlite-peer/peer.py) over the same contacts.
 // Documentation/Performance.md describes the method and the last full run.
 import ContactsEngine
 import ContactsLedger
@@ -20,6 +21,7 @@ import LedgerStorage
 let usage = """
     usage: ledger-bench [--quick] [--table] [--dir DIRECTORY] [--keep] [--sizes N,N...] [--commit-only]
                         [--measure-compat PATH] [--measure-cli PATH] [--measure-server PATH]
+                        [--measure-public-search PATH] [--sqlite-peer PATH | --no-sqlite-peer]
 
     Measures commits, group commit, replay, open with a snapshot, search, fetch by identifier,
     memory, the command-line tool, the framework's names (ContactsCompat) beside the native API
@@ -55,6 +57,15 @@ let usage = """
                        open one ledger written by an earlier --keep run, in this process and doing
                        nothing else, and print the peak and steady resident memory the open added;
                        the full run does this in a child process for each ledger
+      --measure-public-search PATH
+                       run only the search through the public API (unifiedContacts and
+                       enumerateContacts, given and family names) on one ledger written by an earlier
+                       --keep run, beside the SQLite peer unless --no-sqlite-peer
+      --sqlite-peer PATH
+                       the SQLite peer's script (default: tools/sqlite-peer/peer.py found above the
+                       executable or the current directory); it runs with python3 from the PATH and
+                       answers the public API's search queries over the same contacts
+      --no-sqlite-peer leave the SQLite peer out (no python3 needed; no SQLite figures or ratios)
 
     Exit codes: 0 success; 64 usage error; 1 any other failure.
     """
@@ -89,6 +100,12 @@ struct Options {
     var measureServer: String?
     /// Internal: open this ledger and print the open's memory (``FootprintBench``).
     var measureFootprint: String?
+    /// Run only the search through the public API (and its SQLite peer) on this ledger.
+    var measurePublicSearch: String?
+    /// The SQLite peer's script, when not the repository's.
+    var sqlitePeerScript: String?
+    /// Leave the SQLite peer out.
+    var noSQLitePeer = false
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -122,6 +139,13 @@ struct Options {
             case "--measure-server":
                 guard let value = rest.popFirst() else { throw UsageError("--measure-server needs a path") }
                 measureServer = value
+            case "--measure-public-search":
+                guard let value = rest.popFirst() else { throw UsageError("--measure-public-search needs a path") }
+                measurePublicSearch = value
+            case "--sqlite-peer":
+                guard let value = rest.popFirst() else { throw UsageError("--sqlite-peer needs a path") }
+                sqlitePeerScript = value
+            case "--no-sqlite-peer": noSQLitePeer = true
             case "--sizes":
                 guard let value = rest.popFirst(),
                     case let sizes = value.split(separator: ",").compactMap({ Int($0) }), !sizes.isEmpty,
@@ -143,8 +167,10 @@ struct UsageError: Error, CustomStringConvertible {
 }
 
 /// Runs this executable again to measure one ledger in a fresh process; returns its JSON.
-func measureInChild(_ path: String, quick: Bool, search: Bool) throws -> [String: Any] {
-    try childJSON(["--measure-ledger", path] + (quick ? ["--quick"] : []) + (search ? ["--measure-search"] : []))
+func measureInChild(_ path: String, quick: Bool, search: Bool, peer: SQLitePeer?) throws -> [String: Any] {
+    try childJSON(
+        ["--measure-ledger", path] + (quick ? ["--quick"] : []) + (search ? ["--measure-search"] : [])
+            + (peer.map { ["--sqlite-peer", $0.script] } ?? ["--no-sqlite-peer"]))
 }
 
 /// Runs this executable again with `arguments` in a fresh process and returns the JSON object it
@@ -204,18 +230,28 @@ do {
 }
 
 do {
+    // Found before anything is measured, so that a missing python3 fails the run at once; only
+    // the runs that search need it.
+    func sqlitePeer() throws -> SQLitePeer? {
+        options.noSQLitePeer ? nil : try SQLitePeer(script: options.sqlitePeerScript)
+    }
     if let path = options.measure {
         try printJSON(
             LedgerMeasurement(
                 path: path, quick: options.quick, search: options.measureSearch,
                 openOnly: options.measureOpenOnly, searchIndexOnly: options.measureSearchIndexOnly,
-                replayOnly: options.measureReplayOnly
+                replayOnly: options.measureReplayOnly,
+                sqlitePeer: options.measureSearch ? sqlitePeer() : nil
             )
             .run())
         exit(0)
     }
     if let path = options.measureFootprint {
         try printJSON(try FootprintBench.measureOpen(path: path))
+        exit(0)
+    }
+    if let path = options.measurePublicSearch {
+        try printJSON(try LedgerMeasurement.publicSearch(path: path, quick: options.quick, sqlitePeer: sqlitePeer()))
         exit(0)
     }
     if let path = options.measureCompat {
@@ -230,6 +266,7 @@ do {
         try printJSON(try cliFigures(ledger: path, contacts: nil, records: nil, quick: options.quick) ?? [:])
         exit(0)
     }
+    let peer = options.commitOnly ? nil : try sqlitePeer()
     let scratch = options.directory + "/ledger-bench-\(getpid())"
     try? FileManager.default.removeItem(atPath: scratch)
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -278,7 +315,8 @@ do {
             path: scratch + "/ledger-\(size).ledger", contacts: size, seed: UInt64(size)
         ).build()
         progress("measuring the ledger of \(size) contacts (\(built.records) records, \(built.events) events)")
-        var measured = try measureInChild(built.path, quick: options.quick, search: index == sizes.count - 1)
+        var measured = try measureInChild(
+            built.path, quick: options.quick, search: index == sizes.count - 1, peer: peer)
         progress("measuring the footprint of the ledger of \(size) contacts")
         measured["footprint"] = try FootprintBench.figures(ledger: built.path, contacts: size)
         ledgers.append((built, measured))

@@ -108,9 +108,10 @@ package enum ContactCodec {
         _ bytes: UnsafeBufferPointer<UInt8>, keeping keys: ContactKeySet
     ) throws(EventDecodingError) -> ContactValues {
         var reader = PayloadReader(wire: WireReader(unsafeBuffer: bytes))
-        var values = ContactValues()
         var wanted = keys.rawValue
         if !keys.isDisjoint(with: .image) { wanted |= ContactKeySet(.imageData).rawValue }
+        // Values to be filled start in a box of their own; the identifier alone fills none.
+        var values = wanted & ~ContactKeySet(.identifier).rawValue == 0 ? ContactValues() : .unshared()
         _ = try decode(from: &reader, into: &values, wanted: wanted)
         return values
     }

@@ -61,14 +61,61 @@ extension ContactStore {
     /// Calls `block` with each contact the request selects, in its order, until the block sets `stop`.
     ///
     /// The contacts are those of one state: the block runs after the read locks are released, so
-    /// that it may read or save through the store.
+    /// that it may read or save through the store. A block that stops early has had decoded
+    /// only about the contacts it was given (see ``prepareEnumeration(_:)``).
     public func enumerateContacts(
         with request: ContactFetchRequest, usingBlock block: (Contact, inout Bool) throws -> Void
     ) throws {
+        let prepared = try prepareEnumeration(request)
         var stop = false
-        for contact in try contacts(for: request) {
+        for contact in prepared.first {
             try block(contact, &stop)
-            if stop { break }
+            if stop { return }
+        }
+        for index in 0..<prepared.rest.count {
+            let fetched = prepared.rest.contact(index, keys: prepared.keys)
+            try block(
+                Contact(
+                    identifier: fetched.identifier, limitedValues: fetched.values, availableKeys: prepared.keys,
+                    revision: fetched.revision),
+                &stop)
+            if stop { return }
+        }
+    }
+
+    /// An enumeration's contacts as one hold of the read locks leaves them: the first decoded,
+    /// the rest copied in their encoded form, decoded one by one as the block asks for them.
+    private struct PreparedEnumeration {
+        var first: [Contact] = []
+        var rest = EncodedContacts()
+        var keys: ContactKeySet
+    }
+
+    /// How many contacts an enumeration decodes under the read locks: a list's first screen, and
+    /// every match of most searches, whose few contacts are not worth a copy.
+    static let enumerationDecodedFirst = 32
+
+    /// Selects and orders a request's contacts under one hold of the read locks, decodes the
+    /// first ``enumerationDecodedFirst`` of them and copies the rest's bytes, which a block that
+    /// stops early never has decoded. Unified contacts of linked ones are decoded all at once,
+    /// since each is combined from several slots.
+    private func prepareEnumeration(_ request: ContactFetchRequest) throws -> PreparedEnumeration {
+        try readStateAndAccess(usingIndexes: request.predicate?.usesSearchIndexes ?? false) {
+            projection, indexes, access throws in
+            let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
+            var prepared = PreparedEnumeration(keys: keys)
+            if unify {
+                prepared.first = unifiedContacts(at: ordered, in: projection, keys: keys, access)
+                return prepared
+            }
+            let decoded = min(ordered.count, Self.enumerationDecodedFirst)
+            prepared.first.reserveCapacity(decoded)
+            try visit(ordered[..<decoded], keys: keys, in: projection) {
+                prepared.first.append($0)
+                return true
+            }
+            prepared.rest = projection.encodedContacts(at: ordered[decoded...])
+            return prepared
         }
     }
 
@@ -76,9 +123,18 @@ extension ContactStore {
     /// of the read locks: a record applied between selection and decoding could give a selected
     /// slot to a contact that the predicate, or the client's access, does not select.
     private func contacts(for request: ContactFetchRequest) throws -> [Contact] {
-        var contacts: [Contact] = []
-        try visitContacts(for: request) { contacts.append($0) }
-        return contacts
+        try readStateAndAccess(usingIndexes: request.predicate?.usesSearchIndexes ?? false) {
+            projection, indexes, access throws in
+            let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
+            if unify { return unifiedContacts(at: ordered, in: projection, keys: keys, access) }
+            var contacts: [Contact] = []
+            contacts.reserveCapacity(ordered.count)
+            try visit(ordered[...], keys: keys, in: projection) {
+                contacts.append($0)
+                return true
+            }
+            return contacts
+        }
     }
 
     /// What ``orderedMatches(_:walking:offset:limit:denseMatches:)`` found.
@@ -139,22 +195,17 @@ extension ContactStore {
         return low < slots.count && slots[low] == slot
     }
 
-    /// Selects, orders and decodes a request's contacts under one hold of the read locks, giving
-    /// each to `visit` as it is decoded.
-    private func visitContacts(for request: ContactFetchRequest, _ visit: (Contact) throws -> Void) throws {
-        try readStateAndAccess(usingIndexes: request.predicate?.usesSearchIndexes ?? false) {
-            projection, indexes, access throws in
-            let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
-            if unify { return try unifiedContacts(at: ordered, in: projection, keys: keys, access).forEach(visit) }
-            for slot in ordered {
-                guard let owner = projection.owner(at: slot), let state = projection.state(at: slot, keys: keys) else {
-                    continue
-                }
-                try visit(
-                    Contact(
-                        identifier: owner.identifier, limitedValues: state.values, availableKeys: keys,
-                        revision: state.revision))
-            }
+    /// Gives `visit` the contact of each slot, each as itself, with the values of `keys`, until
+    /// it returns false.
+    private func visit(
+        _ slots: ArraySlice<ContactSlot>, keys: ContactKeySet, in projection: borrowing Projection,
+        _ visit: (Contact) throws -> Bool
+    ) throws {
+        try projection.forEachContact(at: slots, keys: keys) { fetched in
+            try visit(
+                Contact(
+                    identifier: fetched.identifier, limitedValues: fetched.values, availableKeys: keys,
+                    revision: fetched.revision))
         }
     }
 

@@ -78,6 +78,15 @@ package struct ContactValues: Sendable, Hashable {
         if !isKnownUniquelyReferenced(&box) { box = Box(box.stored) }
     }
 
+    /// The values of an empty contact in a box of their own, for a decoder about to fill them:
+    /// its first write then neither copies the shared empty box (retaining every value of the
+    /// kilobyte it holds) nor releases it, which every contact a fetch decodes did.
+    package static func unshared() -> ContactValues {
+        var values = ContactValues()
+        values.box = Box(Stored())
+        return values
+    }
+
     /// Reads and writes a stored property (`values.givenName`, `values.phoneNumbers.append(…)`);
     /// a write first gives this value a box of its own.
     @inlinable package subscript<Value>(dynamicMember property: WritableKeyPath<Stored, Value>) -> Value {

@@ -111,6 +111,22 @@ struct LedgerBenchQuickTests {
             #expect(try #require(number(entry, "mean_matches")) >= 1, "search.\(kind) queries match nothing")
         }
 
+        // Search through the public API beside the SQLite peer, which ran (python3 is on the PATH)
+        // and returned as many rows as the ledger for every query, or the run would have failed.
+        let publicSearch = try #require(json["public_search"] as? [String: Any])
+        #expect(number(publicSearch, "first_search_us").map { $0 > 0 } == true, "\(publicSearch)")
+        for kind in ["name_prefix_one_word", "name_prefix_two_words", "email", "phone"] {
+            let entry = try #require(publicSearch[kind] as? [String: Any], "public_search.\(kind) is missing")
+            for way in ["unified", "enumerate", "enumerate_first_screen", "sqlite"] {
+                let p50 = try #require(number(entry, way + "_p50_us"), "public_search.\(kind).\(way)")
+                let p99 = try #require(number(entry, way + "_p99_us"), "public_search.\(kind).\(way)")
+                #expect(p50 > 0 && p99 >= p50, "public_search.\(kind).\(way)")
+            }
+            #expect(number(entry, "enumerate_disagrees") == 0, "public_search.\(kind)")
+            #expect(try #require(number(entry, "mean_matches")) >= 1, "public_search.\(kind) queries match nothing")
+            #expect(number(entry, "sqlite_vs_ledger_p50").map { $0 > 0 } == true, "public_search.\(kind)")
+        }
+
         // Fetches by identifier through the store: each asks for a contact of the ledger, so each
         // must return it, with the revision and values the ledger holds for it.
         let fetch = try #require(json["fetch_by_identifier"] as? [String: Any])
