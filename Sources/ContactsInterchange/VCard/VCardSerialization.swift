@@ -49,8 +49,10 @@ public enum VCardSerialization: Sendable {
     }
 
     /// Returns the mutable contacts as one vCard file; see ``data(with:version:)``.
-    public static func data(with contacts: [MutableContact], version: VCardVersion = .v3_0) throws -> Data {
-        try data(with: contacts.map { $0.copy() }, version: version)
+    public static func data(
+        with contacts: [MutableContact], version: VCardVersion = .v3_0, writingClientIdentity: Bool = false
+    ) throws -> Data {
+        try data(with: contacts.map { $0.copy() }, version: version, writingClientIdentity: writingClientIdentity)
     }
 
     /// Parses vCard data into new contacts, in file order, like the framework's method.
