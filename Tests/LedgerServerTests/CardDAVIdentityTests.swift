@@ -1,8 +1,9 @@
 import ContactsLedger
 import Foundation
 import LedgerAudit
-@testable import LedgerServer
 import Testing
+
+@testable import LedgerServer
 
 /// A card written over CardDAV keeps its client's identity where CardDAV serves it and nowhere
 /// else; writes run as the account's client; access changes apply without a restart.
@@ -33,7 +34,9 @@ struct CardDAVIdentityTests {
         let href = served.book + uuid.lowercased() + ".vcf"
         let card = CardDAVLedger.card(uid: uuid.lowercased(), given: "Lou", family: "Case", email: "lou@x.test")
         #expect(try served.request("PUT", href, body: card).status == 201)
-        #expect(try served.served.store.unifiedContact(withIdentifier: uuid, keysToFetch: [ContactKeySet(.identifier)]).identifier == uuid)
+        #expect(
+            try served.served.store.unifiedContact(withIdentifier: uuid, keysToFetch: [ContactKeySet(.identifier)])
+                .identifier == uuid)
         #expect(try served.request("GET", href).status == 200)
         let hrefs = CardDAVLedger.cardHrefs(try served.request("PROPFIND", served.book, headers: ["Depth": "1"]))
         #expect(hrefs.contains(href), "\(hrefs)")
@@ -52,7 +55,10 @@ struct CardDAVIdentityTests {
         let lines = try store.unifiedContact(withIdentifier: kept, keysToFetch: [ContactKeySet(.vCardExtensions)])
             .vCardExtensions.map(\.value)
         #expect(lines.filter { $0.hasPrefix("UID:") } == ["UID:uid-Mia"], "\(lines)")
-        #expect(lines.filter { $0.hasPrefix("X-CONTACTS-LEDGER-CARDDAV-HREF:") } == ["X-CONTACTS-LEDGER-CARDDAV-HREF:one.vcf"])
+        #expect(
+            lines.filter { $0.hasPrefix("X-CONTACTS-LEDGER-CARDDAV-HREF:") } == [
+                "X-CONTACTS-LEDGER-CARDDAV-HREF:one.vcf"
+            ])
         let card = try served.request("GET", served.book + "one.vcf")
         #expect(card.text.components(separatedBy: "\r\nUID:").count == 2 && card.text.contains("Max@x.test"))
     }

@@ -39,7 +39,8 @@ struct CardDAVInputTests {
             #expect(answer.text.contains("UTF-8"), "\(reason): \(answer.text)")
             #expect(!answer.text.contains("expanded"))
         }
-        let fine = try served.request("PROPFIND", served.book, as: "full", headers: ["Depth": "0"], bytes: [0xEF, 0xBB, 0xBF] + plain)
+        let fine = try served.request(
+            "PROPFIND", served.book, as: "full", headers: ["Depth": "0"], bytes: [0xEF, 0xBB, 0xBF] + plain)
         #expect(fine.status == 207)
         let doctype = try served.request("PROPFIND", served.book, headers: ["Depth": "0"], body: Self.entityBody)
         #expect(doctype.status == 400 && !doctype.text.contains("expanded"))
@@ -67,12 +68,14 @@ struct CardDAVInputTests {
             .replacingOccurrences(of: "END:VCARD", with: "X-BELL:ring\u{07}bell\u{1B}\r\nEND:VCARD")
         #expect(try served.request("PUT", served.book + "ctl.vcf", body: card).status == 201)
         let multiget = CardDAVReportTests.report(
-            "addressbook-multiget", "<d:prop>\(CardDAVReportTests.cardData)</d:prop><d:href>\(served.book)ctl.vcf</d:href>")
+            "addressbook-multiget",
+            "<d:prop>\(CardDAVReportTests.cardData)</d:prop><d:href>\(served.book)ctl.vcf</d:href>")
         let answer = try served.request("REPORT", served.book, headers: ["Depth": "1"], body: multiget)
         #expect(answer.status == 207)
         #expect(Self.isWellFormed(answer.body), "\(answer.text)")
         #expect(answer.text.contains("X-BELL:ring\u{FFFD}bell\u{FFFD}"), "\(answer.text)")
-        let bare = "<?xml version=\"1.0\"?><d:propfind xmlns:d=\"DAV:\"><d:prop><plain xmlns=\"\"/></d:prop></d:propfind>"
+        let bare =
+            "<?xml version=\"1.0\"?><d:propfind xmlns:d=\"DAV:\"><d:prop><plain xmlns=\"\"/></d:prop></d:propfind>"
         let found = try served.request("PROPFIND", served.book, headers: ["Depth": "0"], body: bare)
         #expect(found.status == 207 && !found.text.contains("xmlns:x=\"\""), "\(found.text)")
         #expect(found.text.contains("<plain/>") && Self.isWellFormed(found.body), "\(found.text)")

@@ -208,7 +208,8 @@ extension CommitPipeline {
             let view = StagedView(base: cell.stateView, staged: takeStaged())
             if saveClient.readsRecordedAccess {
                 saveClient.access =
-                    view.access(of: saveClient.identifier) ?? ClientAccess(status: .notDetermined, notesEntitlement: false)
+                    view.access(of: saveClient.identifier)
+                    ?? ClientAccess(status: .notDetermined, notesEntitlement: false)
             }
             var planner = SavePlanner(
                 state: view, client: saveClient, request: submission.request, sequence: nextSequence)

@@ -112,8 +112,9 @@ extension LedgerAuditor {
     /// The record that last deleted each of these contacts after `sequence`, found in one pass
     /// over the records since (a sync names every card removed since its token at once);
     /// a contact no record since deleted is not in the answer.
-    public func deletions(ofContacts identifiers: Set<String>, after sequence: UInt64) throws -> [String: ContactRevision]
-    {
+    public func deletions(
+        ofContacts identifiers: Set<String>, after sequence: UInt64
+    ) throws -> [String: ContactRevision] {
         var found: [String: ContactRevision] = [:]
         guard !identifiers.isEmpty, sequence < (try reader.head().sequence) else { return found }
         var cursor = try reader.records(from: sequence + 1)
