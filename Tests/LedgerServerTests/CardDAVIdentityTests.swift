@@ -83,8 +83,9 @@ struct CardDAVIdentityTests {
     @Test("the notes entitlement is read per request: revoked, the note is neither served nor written")
     func notesEntitlement() async throws {
         let served = try await CardDAVLedger()
-        let card = CardDAVLedger.card(uid: "n", given: "Nora", family: "Note", email: "n@x.test")
-            .replacingOccurrences(of: "END:VCARD", with: "NOTE:private words\r\nEND:VCARD")
+        let card = CardDAVLedger.card(
+            uid: "n", given: "Nora", family: "Note", email: "n@x.test",
+            adding: "NOTE:private words")
         #expect(try served.request("PUT", served.book + "n.vcf", body: card).status == 201)
         #expect(try served.request("GET", served.book + "n.vcf").text.contains("NOTE:private words"))
         try await served.served.store.setAuthorization(.authorized, notesEntitlement: false, forClient: "app.full")

@@ -51,8 +51,9 @@ struct CardDAVInputTests {
         let served = try await CardDAVLedger()
         let first = CardDAVLedger.card(uid: "first", given: "Fay", family: "First", email: "fay@x.test")
         #expect(try served.request("PUT", served.book + "first.vcf", body: first).status == 201)
-        let forged = CardDAVLedger.card(uid: "second", given: "Sid", family: "Second", email: "sid@x.test")
-            .replacingOccurrences(of: "END:VCARD", with: "X-CONTACTS-LEDGER-CARDDAV-HREF:first.vcf\r\nEND:VCARD")
+        let forged = CardDAVLedger.card(
+            uid: "second", given: "Sid", family: "Second", email: "sid@x.test",
+            adding: "X-CONTACTS-LEDGER-CARDDAV-HREF:first.vcf")
         #expect(try served.request("PUT", served.book + "second.vcf", body: forged).status == 201)
         let hrefs = CardDAVLedger.cardHrefs(try served.request("PROPFIND", served.book, headers: ["Depth": "1"]))
         #expect(hrefs.filter { $0.hasSuffix("/first.vcf") }.count == 1, "\(hrefs)")
@@ -64,8 +65,9 @@ struct CardDAVInputTests {
     @Test("a value with characters XML forbids still makes a well-formed 207; a property of no namespace too")
     func controlCharacters() async throws {
         let served = try await CardDAVLedger()
-        let card = CardDAVLedger.card(uid: "ctl", given: "Cal", family: "Control", email: "cal@x.test")
-            .replacingOccurrences(of: "END:VCARD", with: "X-BELL:ring\u{07}bell\u{1B}\r\nEND:VCARD")
+        let card = CardDAVLedger.card(
+            uid: "ctl", given: "Cal", family: "Control", email: "cal@x.test",
+            adding: "X-BELL:ring\u{07}bell\u{1B}")
         #expect(try served.request("PUT", served.book + "ctl.vcf", body: card).status == 201)
         let multiget = CardDAVReportTests.report(
             "addressbook-multiget",
