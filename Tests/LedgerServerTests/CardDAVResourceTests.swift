@@ -25,7 +25,7 @@ struct CardDAVResourceTests {
         #expect(read.header("ETag") == etag)
         for line in [
             "VERSION:3.0", "UID:\(Self.uid.lowercased())", "X-CUSTOM-FLAG;X-PARAM=yes:kept as written",
-            "item9.X-UNKNOWN:grouped", "item9.X-ABLabel:odd label", "CATEGORIES:friends,work", "FN:Erin Gale",
+            "item1.X-UNKNOWN:grouped", "item1.X-ABLabel:odd label", "CATEGORIES:friends,work", "FN:Erin Gale",
         ] {
             #expect(read.text.contains(line + "\r\n"), "\(line) in \(read.text)")
         }

@@ -102,6 +102,12 @@ final class CardDAVLedger: Sendable {
         return String(response.text[start.upperBound..<end.lowerBound])
     }
 
+    /// ``card(uid:given:family:email:)`` with one more content line before its end.
+    static func card(uid: String, given: String, family: String, email: String, adding line: String) -> String {
+        card(uid: uid, given: given, family: family, email: email)
+            .replacingOccurrences(of: "END:VCARD", with: line + "\r\nEND:VCARD")
+    }
+
     /// A small vCard 3.0 with a UID, an X- property and a group the model does not map.
     static func card(uid: String, given: String, family: String, email: String) -> String {
         [

@@ -29,6 +29,10 @@ struct CardDAVAccountCommand: ToolCommand {
             throw CommandFailure(
                 .usage, "an account name is 1 to 64 letters, digits, -, _, . or @, got \(account.debugDescription)")
         }
+        guard !CardDAVAccounts.reservedNames.contains(account) else {
+            throw CommandFailure(
+                .usage, "the account name \(account) is reserved for the holder of the server's token; choose another")
+        }
         client = try arguments.single("client") ?? account
         guard !client.isEmpty, !client.contains(where: \.isWhitespace) else {
             throw CommandFailure(.usage, "--client must be a client identifier without spaces")

@@ -300,7 +300,11 @@ struct VCardCardReader {
 
     /// Keeps a property no key maps as its content line, when the reader keeps them.
     private func keepOther(_ line: VCardRawLine, _ header: VCardHeader, state: inout State) {
-        guard keepsOtherProperties, !Self.neverKept.contains(header.name) else { return }
+        // A line named like the package's own bookkeeping is a client's forgery (of another
+        // card's name, say), never kept.
+        guard keepsOtherProperties, !Self.neverKept.contains(header.name),
+            !header.name.hasPrefix(VCardWriter.bookkeepingPrefix)
+        else { return }
         let text = VCardBytes.string(line.bytes[...])
         if Self.groupBookkeeping.contains(header.name) {
             state.groupedOthers.append((Self.groupKey(header), text))

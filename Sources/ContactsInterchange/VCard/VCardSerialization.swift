@@ -31,8 +31,17 @@ public enum VCardSerialization: Sendable {
     /// contact writes what it has; the note is written when its key is available and it is not
     /// empty. Lines end in CR LF and are folded at 75 octets. No contact makes this function
     /// fail; it throws, as the framework's does, so that a limit added later can be reported.
-    public static func data(with contacts: [Contact], version: VCardVersion = .v3_0) throws -> Data {
+    ///
+    /// With `writingClientIdentity`, a contact a CardDAV client wrote is written as that client
+    /// gave it: its kept `UID` and `FN` stand in for the identifier and the formatted name (a
+    /// CardDAV server serves cards so). Without it, as for an export, the `UID` is always the
+    /// identifier, which is what an import finds the contact by; the other kept properties are
+    /// written either way.
+    public static func data(
+        with contacts: [Contact], version: VCardVersion = .v3_0, writingClientIdentity: Bool = false
+    ) throws -> Data {
         var writer = VCardWriter(version: version)
+        writer.writesClientIdentity = writingClientIdentity
         for contact in contacts {
             writer.write(contact)
         }
@@ -40,8 +49,10 @@ public enum VCardSerialization: Sendable {
     }
 
     /// Returns the mutable contacts as one vCard file; see ``data(with:version:)``.
-    public static func data(with contacts: [MutableContact], version: VCardVersion = .v3_0) throws -> Data {
-        try data(with: contacts.map { $0.copy() }, version: version)
+    public static func data(
+        with contacts: [MutableContact], version: VCardVersion = .v3_0, writingClientIdentity: Bool = false
+    ) throws -> Data {
+        try data(with: contacts.map { $0.copy() }, version: version, writingClientIdentity: writingClientIdentity)
     }
 
     /// Parses vCard data into new contacts, in file order, like the framework's method.

@@ -15,6 +15,10 @@ package struct VCardWriter {
     static let lineBytesMax = 75
 
     package let version: VCardVersion
+    /// Whether a card is written as its client gave it: the `UID` and `FN` a CardDAV client
+    /// wrote, kept in the extensions, stand in for the identifier and the formatted name. Off
+    /// for an export, whose `UID` is the identifier that an import finds the contact by.
+    package var writesClientIdentity = false
     private var output: [UInt8] = []
     /// The line being put together, kept so that its capacity serves every line.
     private var lineBytes: [UInt8] = []
@@ -205,22 +209,52 @@ package struct VCardWriter {
     package static let bookkeepingPrefix = "X-CONTACTS-LEDGER-"
 
     /// Writes the content lines of the vCard extensions as they were read; true when one of
-    /// them is the card's own `UID`, which then stands in for the identifier's. A line that
-    /// could break the card (a line break, no colon, a card's frame) is left out.
+    /// them is the card's own `UID` and the writer writes the client's identity, which then
+    /// stands in for the identifier's. A line that could break the card (a line break, no
+    /// colon, a card's frame) is left out. A kept line's group is renamed after the writer's
+    /// own `itemN` groups, the same name for every line of one kept group, so that it never
+    /// joins a group the writer made.
     private mutating func writeExtensions(of contact: Contact) -> Bool {
         guard contact.isKeyAvailable(.vCardExtensions) else { return false }
         var hasUID = false
+        var groups: [String: String] = [:]
         for item in contact.values.vCardExtensions {
             let text = item.value
             guard let colon = text.firstIndex(of: ":"),
                 !text.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" })
             else { continue }
-            let name = text[..<colon].split(separator: ";").first.map { $0.uppercased() } ?? ""
+            let (group, name) = Self.groupAndName(of: text[..<colon])
             if ["BEGIN", "END", "VERSION"].contains(name) || name.hasPrefix(Self.bookkeepingPrefix) { continue }
-            if name == "UID" { hasUID = true }
-            Self.fold(Array(text.utf8), into: &output)
+            if name == "UID" {
+                guard writesClientIdentity, group == nil else { continue }
+                hasUID = true
+            }
+            var line = Substring(text)
+            if let group {
+                let renamed = groups[group.uppercased()] ?? nextGroup()
+                groups[group.uppercased()] = renamed
+                line = Substring(renamed) + text.dropFirst(group.count)
+            }
+            Self.fold(Array(line.utf8), into: &output)
         }
         return hasUID
+    }
+
+    /// The group (`item2` of `item2.X-ABLabel;TYPE=x`) and the upper-cased name of a content
+    /// line's head, the part before its value's colon.
+    package static func groupAndName(of head: Substring) -> (group: Substring?, name: String) {
+        let property = head.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? head
+        guard let dot = property.firstIndex(of: ".") else { return (nil, property.uppercased()) }
+        return (property[..<dot], property[property.index(after: dot)...].uppercased())
+    }
+
+    /// Whether an extension line is a card's identity rather than its content: its `UID`, or the
+    /// package's bookkeeping (the kept `FN`, a CardDAV client's name for the card). A contact
+    /// that merges another keeps only its own.
+    package static func isIdentityLine(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":") else { return false }
+        let name = groupAndName(of: text[..<colon]).name
+        return name == "UID" || name.hasPrefix(bookkeepingPrefix)
     }
 
     /// The keys in ``ContactKeyTable/vCardOrder`` with what a card needs of their rows: copying
@@ -258,7 +292,8 @@ package struct VCardWriter {
         if name == "N" {
             line(name) { Self.appendComponents(parts, to: &$0) }
             let formatted = Self.formattedName(of: contact)
-            line("FN", VCardEscaping.escape(Self.keptFormattedName(of: contact, formatted: formatted) ?? formatted))
+            let kept = writesClientIdentity ? Self.keptFormattedName(of: contact, formatted: formatted) : nil
+            line("FN", VCardEscaping.escape(kept ?? formatted))
         } else if parts.contains(where: { !$0.isEmpty }) {
             line(name) { Self.appendComponents(parts, to: &$0) }
         }

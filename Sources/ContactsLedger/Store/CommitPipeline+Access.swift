@@ -214,6 +214,18 @@ extension CommitPipeline {
         }
     }
 
+    /// Executes a save request as another client with the access the ledger records for it when
+    /// the request is planned (a server writing for a signed-in client): the store's access
+    /// rules apply at save time and the client is the creator of what it adds. Blocks until the
+    /// record is on disk.
+    @discardableResult
+    package func execute(_ request: SaveRequest, asClient clientIdentifier: String) throws -> SaveResult {
+        var saveClient = SaveClient(
+            identifier: clientIdentifier, access: ClientAccess(status: .notDetermined, notesEntitlement: false))
+        saveClient.readsRecordedAccess = true
+        return try wait { self.submit(request, as: saveClient, leading: true, completion: $0) }
+    }
+
     /// Commits store-level operations verbatim (replaying a recording); blocks until on disk.
     @discardableResult
     package func commitOperations(_ operations: [LedgerOperation], author: String, requestID: UUID) throws -> SaveResult

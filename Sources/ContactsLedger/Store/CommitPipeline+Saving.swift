@@ -203,11 +203,16 @@ extension CommitPipeline {
     func planLocked(
         _ submission: Submission, into planned: inout (staged: StagedChanges, undo: StagedUndo)
     ) -> Result<PlannedSave, ContactStoreError> {
-        let saveClient = submission.override ?? SaveClient(identifier: client.identifier, access: access)
+        var saveClient = submission.override ?? SaveClient(identifier: client.identifier, access: access)
         return projectionLock.read {
+            let view = StagedView(base: cell.stateView, staged: takeStaged())
+            if saveClient.readsRecordedAccess {
+                saveClient.access =
+                    view.access(of: saveClient.identifier)
+                    ?? ClientAccess(status: .notDetermined, notesEntitlement: false)
+            }
             var planner = SavePlanner(
-                state: StagedView(base: cell.stateView, staged: takeStaged()), client: saveClient,
-                request: submission.request, sequence: nextSequence)
+                state: view, client: saveClient, request: submission.request, sequence: nextSequence)
             let result: Result<PlannedSave, ContactStoreError>
             do throws(ContactStoreError) {
                 result = .success(try planner.plan(submission.prepared))

@@ -1,4 +1,5 @@
 import ContactsEngine
+import ContactsInterchange
 import ContactsModel
 import Foundation
 
@@ -92,6 +93,10 @@ package struct ContactCombination: Sendable {
             values[labeledStrings: key] = Self.union(values[labeledStrings: key], other[labeledStrings: key]) {
                 $0 == $1 || (MatchKeys.email($0) != nil && MatchKeys.email($0) == MatchKeys.email($1))
             }
+        case .labeledStrings where key == .vCardExtensions:
+            // A card has one identity: the survivor's `UID` and bookkeeping stand, the others' go.
+            let kept = other[labeledStrings: key].filter { !VCardWriter.isIdentityLine($0.value) }
+            values[labeledStrings: key] = Self.union(values[labeledStrings: key], kept, ==)
         case .labeledStrings:
             values[labeledStrings: key] = Self.union(values[labeledStrings: key], other[labeledStrings: key], ==)
         case .labeledDates:

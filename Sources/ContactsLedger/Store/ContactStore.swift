@@ -212,6 +212,13 @@ public final class ContactStore: Sendable {
         try pipeline.execute(request, onBehalfOf: clientIdentifier)
     }
 
+    /// Executes a save request as another client, with the access the ledger records for it at
+    /// save time (a server writing for a signed-in client); blocks until the record is on disk.
+    @discardableResult
+    package func execute(_ request: SaveRequest, asClient clientIdentifier: String) throws -> SaveResult {
+        try pipeline.execute(request, asClient: clientIdentifier)
+    }
+
     /// Commits store-level operations verbatim (replaying a recording); blocks until on disk.
     @discardableResult
     package func commitOperations(_ operations: [LedgerOperation], author: String, requestID: UUID) throws -> SaveResult

@@ -10,6 +10,10 @@ package struct SaveClient: Sendable {
     package var identifier: String
     /// The client's access.
     package var access: ClientAccess
+    /// Whether ``access`` is replaced, when the request is planned, by the access the ledger
+    /// records for the client then (a server saving for a signed-in client), so that a change
+    /// of access made meanwhile applies.
+    package var readsRecordedAccess = false
 }
 
 /// The intent left for one contact after the in-request rules.
@@ -392,6 +396,7 @@ package struct SavePlanner<State: LedgerState> {
         let keys = contact.changedKeys
         try checkNote(keys, identifier)
         collect(contact.validate(keys: keys), identifier)
+        try checkUnchanged(contact, current)
         if request.conflictPolicy == .mergeOrRefuse && contact.revision != current.revision {
             let base = contact.base ?? ContactValues()
             let conflicts = keys.keys.filter { !base.hasSameValue(as: current.values, for: $0) }
@@ -416,6 +421,7 @@ package struct SavePlanner<State: LedgerState> {
     private mutating func deleteContact(_ contact: MutableContact) throws(ContactStoreError) {
         let identifier = contact.identifier
         let current = try existingContact(identifier)
+        try checkUnchanged(contact, current)
         if request.conflictPolicy == .mergeOrRefuse && contact.revision != current.revision, let base = contact.base {
             let held = contact.availableKeys.intersection(.writable)
             let changed = base.keys(differingFrom: current.values, among: held)
@@ -431,6 +437,16 @@ package struct SavePlanner<State: LedgerState> {
                 identifier: identifier, containerIdentifier: current.containerIdentifier, createdBy: current.createdBy,
                 groupIdentifiers: state.groups(containing: identifier), last: current.values),
             affecting: identifier)
+    }
+
+    /// Under ``SaveRequest/ConflictPolicy/refuseIfChanged``, refuses a change to a contact whose
+    /// revision moved since it was fetched, whatever the other change touched.
+    private func checkUnchanged(_ contact: MutableContact, _ current: ContactState) throws(ContactStoreError) {
+        guard request.conflictPolicy == .refuseIfChanged, contact.revision != current.revision else { return }
+        throw ContactStoreError(
+            .recordChangedSinceFetch,
+            "contact \(contact.identifier) is at revision \(current.revision), not \(contact.revision) as fetched",
+            affectedIdentifiers: [contact.identifier])
     }
 
     /// Refuses to restore a contact (an undo) with an empty identifier, or one a limited client

@@ -27,6 +27,10 @@ public struct SaveRequest: Sendable {
         case mergeOrRefuse
         /// The framework's behaviour: this request's values win, whatever changed meanwhile.
         case lastWriterWins
+        /// Any change to a contact made since it was fetched refuses the update or delete with
+        /// ``ContactStoreError/Code/recordChangedSinceFetch``, even one to other properties: the
+        /// contact's revision must still be the one fetched (an HTTP `If-Match`).
+        case refuseIfChanged
     }
 
     /// One call made on the request, in order.

@@ -109,6 +109,27 @@ extension LedgerAuditor {
         return nil
     }
 
+    /// The record that last deleted each of these contacts after `sequence`, found in one pass
+    /// over the records since (a sync names every card removed since its token at once);
+    /// a contact no record since deleted is not in the answer.
+    public func deletions(
+        ofContacts identifiers: Set<String>, after sequence: UInt64
+    ) throws -> [String: ContactRevision] {
+        var found: [String: ContactRevision] = [:]
+        guard !identifiers.isEmpty, sequence < (try reader.head().sequence) else { return found }
+        var cursor = try reader.records(from: sequence + 1)
+        while let record = try cursor.next() {
+            let event = try Self.event(of: record)
+            for operation in lens?.visible(event.operations) ?? event.operations {
+                guard case .deleteContact(let identifier, _, _, _, _) = operation, identifiers.contains(identifier),
+                    let revision = Self.revision(operation, of: identifier, record: record, undoes: event.undoReference)
+                else { continue }
+                found[identifier] = revision
+            }
+        }
+        return found
+    }
+
     /// Calls `body` with each revision of a contact in the records from `start` through `end`,
     /// decoding only the records whose payload holds one of `needles`.
     func forEachRevision(

@@ -42,6 +42,11 @@ public struct CardDAVAccounts: Sendable {
                     "line \(index + 1) of the accounts file must be ACCOUNT CLIENT HASH (ACCOUNT of letters, digits, "
                         + "- _ . @; HASH from contacts-ledger carddav-account)")
             }
+            guard !Self.reservedNames.contains(fields[0]) else {
+                throw ServerError(
+                    "line \(index + 1) of the accounts file names the account \(fields[0]), "
+                        + "which is reserved for the token's holder; choose another name")
+            }
             guard found[fields[0]] == nil else {
                 throw ServerError("line \(index + 1) of the accounts file names the account \(fields[0]) again")
             }
@@ -58,6 +63,14 @@ public struct CardDAVAccounts: Sendable {
         try self.init(text: String(decoding: data, as: UTF8.self))
     }
 
+    /// The names no account may take: `owner` is the path segment of the token's holder.
+    public static let reservedNames: Set<String> = ["owner"]
+
+    /// A hash no password is known for, checked for a name that is no account, so that a
+    /// sign-in with an unknown name costs what one with a wrong password costs and its timing
+    /// does not tell which names are accounts.
+    private static let unknownAccountHash = CardDAVPassword.hash(UUID().uuidString)
+
     /// Whether a text can be an account name: a path segment that needs no escaping.
     public static func isName(_ text: String) -> Bool {
         !text.isEmpty && text.count <= 64
@@ -69,7 +82,10 @@ public struct CardDAVAccounts: Sendable {
 
     /// The account a `Basic` credential names, when its password matches.
     func account(user: String, password: String) -> Account? {
-        guard let account = accounts[user] else { return nil }
+        guard let account = accounts[user] else {
+            _ = CardDAVPassword.verify(password, against: Self.unknownAccountHash)
+            return nil
+        }
         let key = VerifiedCredentials.key(user: user, password: password, hash: account.passwordHash)
         if verified.contains(key) { return account }
         guard CardDAVPassword.verify(password, against: account.passwordHash) else { return nil }

@@ -5,13 +5,14 @@ import Foundation
 ///
 /// A card's resource name is its contact's identifier and `.vcf`. A client that creates a card
 /// under a name that is a UUID gets a contact with that identifier, so the card keeps the name
-/// the client chose; any other name stands for a UUID derived from it (the first 16 bytes of
-/// its SHA-256, marked as a version 8 UUID), which the same name finds again.
+/// the client chose (upper-cased, as every identifier is; the client's spelling is kept for its
+/// href); any other name stands for a UUID derived from it (the first 16 bytes of its SHA-256,
+/// marked as a version 8 UUID), which the same name finds again.
 enum CardDAVCards {
     /// The identifier of the contact a resource name stands for.
     static func identifier(forResource name: String) -> String {
         let stem = name.lowercased().hasSuffix(".vcf") ? String(name.dropLast(4)) : name
-        if UUID(uuidString: stem) != nil { return stem }
+        if UUID(uuidString: stem) != nil { return stem.uppercased() }
         var hasher = SHA256()
         hasher.update(Array("contacts-ledger carddav resource\n\(stem)".utf8))
         var bytes = Array(hasher.finalize().bytes.prefix(16))
@@ -54,11 +55,23 @@ enum CardDAVCards {
     static func etag(_ contact: Contact) -> String { "\"\(contact.revision)\"" }
 
     /// The keys a card is written from: every key a vCard carries, and the note when the
-    /// reading client holds the notes entitlement.
+    /// reading client holds the notes entitlement now (as the ledger last recorded it).
     static func keys(for store: ContactStore) -> ContactKeySet {
         var keys = VCardSerialization.descriptorForRequiredKeys()
-        if store.client.notesEntitlement { keys.insert(.note) }
+        if store.currentAccess.notesEntitlement { keys.insert(.note) }
         return keys
+    }
+
+    /// The `UID` a client gave a card, kept in its extensions; nil for a card no client wrote.
+    static func clientUID(of contact: Contact) -> String? {
+        guard contact.isKeyAvailable(.vCardExtensions) else { return nil }
+        for item in contact.values.vCardExtensions {
+            guard let colon = item.value.firstIndex(of: ":"),
+                VCardWriter.groupAndName(of: item.value[..<colon]) == (nil, "UID")
+            else { continue }
+            return String(item.value[item.value.index(after: colon)...])
+        }
+        return nil
     }
 
     /// The contacts of a container the store's client sees, with their revisions.
@@ -75,15 +88,25 @@ enum CardDAVCards {
     /// The contact a resource name stands for, with every key its card needs, when it is in
     /// `container` and the client sees it; 404 otherwise.
     static func contact(named name: String, in container: Container, store: ContactStore) throws -> Contact {
-        let identifier = identifier(forResource: name)
-        guard let contact = try? store.unifiedContact(withIdentifier: identifier, keysToFetch: [keys(for: store)]),
-            try store.containers(matching: .ofContact(identifier)).contains(where: {
-                $0.identifier == container.identifier
-            })
-        else {
+        guard let contact = try existingContact(named: name, in: container, store: store) else {
             throw HTTPError(404, "notFound", "there is no card \(name) in this address book")
         }
         return contact
+    }
+
+    /// The contact a resource name stands for, when it is in `container` and the client sees
+    /// it; nil when there is none. Any other failure (storage, access) is thrown, never taken
+    /// for a missing card.
+    static func existingContact(named name: String, in container: Container, store: ContactStore) throws -> Contact? {
+        let identifier = identifier(forResource: name)
+        let contact: Contact
+        do {
+            contact = try store.unifiedContact(withIdentifier: identifier, keysToFetch: [keys(for: store)])
+        } catch let error as ContactStoreError where error.code == .recordDoesNotExist {
+            return nil
+        }
+        let containers = try store.containers(matching: .ofContact(identifier))
+        return containers.contains { $0.identifier == container.identifier } ? contact : nil
     }
 
     /// The vCard version a request asks for: 4.0 when its `Accept` (or the report's
@@ -93,9 +116,10 @@ enum CardDAVCards {
         return accept.contains("version=4.0") || accept.contains("version=\"4.0\"") ? .v4_0 : .v3_0
     }
 
-    /// A contact's card as text.
+    /// A contact's card as text, as its client gave it (its own `UID` and `FN`).
     static func vCard(_ contact: Contact, version: VCardVersion) throws -> String {
-        String(decoding: try VCardSerialization.data(with: [contact], version: version), as: UTF8.self)
+        let data = try VCardSerialization.data(with: [contact], version: version, writingClientIdentity: true)
+        return String(decoding: data, as: UTF8.self)
     }
 }
 

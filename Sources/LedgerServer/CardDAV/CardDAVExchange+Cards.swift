@@ -37,8 +37,8 @@ extension CardDAVExchange {
         let container = try book(bookIdentifier, in: store)
         var card = try Self.card(from: request)
         // A client without the notes entitlement neither reads nor writes the note.
-        if !store.client.notesEntitlement { card.note = "" }
-        let existing = try? CardDAVCards.contact(named: name, in: container, store: store)
+        if !store.currentAccess.notesEntitlement { card.note = "" }
+        let existing = try CardDAVCards.existingContact(named: name, in: container, store: store)
         try checkPreconditions(existing)
         let identifier = existing?.identifier ?? CardDAVCards.identifier(forResource: name)
         card.vCardExtensions += CardDAVCards.bookkeeping(name: name, identifier: identifier)
@@ -50,7 +50,9 @@ extension CardDAVExchange {
             }
             try save { $0.update(changed) }
         } else {
-            try create(card, identifier: identifier, in: container, reading: store)
+            // A contact a limited client adds is its own (its creator), so it sees it without a grant.
+            let contact = MutableContact(identifier: identifier, values: card, availableKeys: .all, base: nil)
+            try save { $0.add(contact, toContainerWithIdentifier: container.identifier) }
         }
         let created = existing == nil
         let saved = try service.store.unifiedContact(
@@ -116,32 +118,27 @@ extension CardDAVExchange {
         }
     }
 
-    /// Adds the card as a new contact; a limited account is then granted it on the owner's
-    /// behalf, as the picker grants, so that it sees what it created.
-    private func create(
-        _ card: ContactValues, identifier: String, in container: Container, reading: ContactStore
-    ) throws {
-        let status = reading.authorizationStatus()
-        guard principal.client == nil || status == .authorized || status == .limited else {
-            throw ContactStoreError(
-                .authorizationDenied, "the account's client \(principal.client ?? "") has no access")
-        }
-        let contact = MutableContact(identifier: identifier, values: card, availableKeys: .all, base: nil)
-        try save { $0.add(contact, toContainerWithIdentifier: container.identifier) }
-        if let client = principal.client, status == .limited {
-            try service.store.grantAccess(toContactsWithIdentifiers: [identifier], toClient: client)
-        }
-    }
-
-    /// Saves a request through the server's store with the principal as author. A change made
-    /// meanwhile to what the request changes is refused (412), never overwritten.
+    /// Saves a request through the server's store with the principal as author, as the
+    /// account's client (whose access the store checks at save time, and who creates what it
+    /// adds), or as the owner. With `If-Match`, any change made since the card was read is
+    /// refused (412); without it, a change made meanwhile to what the request changes is. A card
+    /// created meanwhile under `If-None-Match` is 412 as well.
     private func save(_ build: (inout SaveRequest) -> Void) throws {
         var saveRequest = SaveRequest(transactionAuthor: principal.author)
+        if request.header("if-match") != nil { saveRequest.conflictPolicy = .refuseIfChanged }
         build(&saveRequest)
         do {
-            _ = try service.store.execute(saveRequest)
+            if let client = principal.client {
+                try service.store.execute(saveRequest, asClient: client)
+            } else {
+                try service.store.execute(saveRequest)
+            }
         } catch let error as ContactStoreError where error.code == .recordChangedSinceFetch {
             throw HTTPError(412, "preconditionFailed", "the card changed meanwhile: \(error.message)")
+        } catch let error as ContactStoreError
+            where error.code == .insertedRecordAlreadyExists && request.header("if-none-match") != nil
+        {
+            throw HTTPError(412, "preconditionFailed", "a card was created at \(request.path) meanwhile")
         }
     }
 }

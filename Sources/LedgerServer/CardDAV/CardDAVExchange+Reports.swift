@@ -72,7 +72,9 @@ extension CardDAVExchange {
         _ body: DAVElement, _ asked: ReportProperties, _ container: Container, _ store: ContactStore
     ) throws -> HTTPResponse {
         let hrefs = body.children("href").map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
-        let bookPath = CardDAVResource.bookPath(principal, container.identifier)
+        // Both sides decoded: an href's path is read with its escapes undone.
+        let encodedBookPath = CardDAVResource.bookPath(principal, container.identifier)
+        let bookPath = encodedBookPath.removingPercentEncoding ?? encodedBookPath
         var wanted: [(href: String, identifier: String?)] = []
         for href in hrefs {
             let path = (try? RequestTarget.split(Self.pathPart(of: href)).0) ?? href
@@ -122,40 +124,63 @@ extension CardDAVExchange {
     }
 
     /// `sync-collection` (RFC 6578): with no token, every card and the current token; with a
-    /// token, the cards added or changed since, and a 404 response for each removed.
+    /// token, the cards added or changed since, and a 404 response for each removed or no longer
+    /// in the client's view, under the href the client holds.
     private func syncCollection(
         _ body: DAVElement, _ asked: ReportProperties, _ container: Container, _ store: ContactStore
     ) throws -> HTTPResponse {
         let text = body.child("sync-token")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         let current = CardDAVSyncToken.current(of: store)
-        var changed: [String] = []
-        var removed: [String] = []
+        var changes = SyncChanges()
         if text.isEmpty {
-            changed = try CardDAVCards.members(of: container.identifier, in: store).map(\.identifier)
+            changes.changed = try CardDAVCards.members(of: container.identifier, in: store).map(\.identifier)
         } else {
-            (changed, removed) = try changes(since: text, in: store)
+            changes = try self.changes(since: text, in: store)
         }
-        let contacts = try fetch(changed, container, store)
+        let contacts = try fetch(changes.changed, container, store)
         let present = Set(contacts.map(\.identifier))
         var answer = try responses(contacts, asked, container, store)
-        for identifier in removed + changed.filter({ !present.contains($0) }) {
-            let name = try deletedName(of: identifier)
+        let gone = changes.removed + changes.changed.filter { !present.contains($0) && !changes.removed.contains($0) }
+        for name in try removedNames(gone, after: changes.sequence) {
             answer += Self.missing(CardDAVResource.cardPath(principal, container.identifier, name))
         }
         return Self.multistatus(answer + "<d:sync-token>\(DAVXMLWriter.escape(current))</d:sync-token>")
     }
 
-    /// The name a removed card was served under: the client's, kept in the values its deletion
-    /// recorded, or its identifier's.
-    private func deletedName(of identifier: String) throws -> String {
-        let deletion = try LedgerAuditor(ledgerAt: service.ledgerPath).lastDeletion(ofContact: identifier)
-        let kept = deletion?.changes.first { $0.key == .vCardExtensions }?.oldValue
-        let extensions = kept.map { $0.isKeyAvailable(.vCardExtensions) ? $0.values.vCardExtensions : [] } ?? []
-        return CardDAVCards.storedName(in: extensions) ?? identifier + ".vcf"
+    /// The cards changed and removed since a token's sequence, as the client sees them, each once.
+    struct SyncChanges {
+        var sequence: UInt64 = 0
+        var changed: [String] = []
+        var removed: [String] = []
+    }
+
+    /// The names the client holds for cards that left its view since `sequence`: a deleted one's
+    /// from the values its deletion recorded (all found in one pass over the records since), one
+    /// that still exists (in another address book, or no longer granted) from its values now.
+    /// When neither is there to ask, the token cannot be answered (`valid-sync-token`), so that
+    /// the client syncs again from the start.
+    private func removedNames(_ identifiers: [String], after sequence: UInt64) throws -> [String] {
+        guard !identifiers.isEmpty else { return [] }
+        let deletions = try LedgerAuditor(ledgerAt: service.ledgerPath).deletions(
+            ofContacts: Set(identifiers), after: sequence)
+        return try identifiers.map { identifier in
+            if let deletion = deletions[identifier] {
+                let kept = deletion.changes.first { $0.key == .vCardExtensions }?.oldValue
+                let extensions = kept.map { $0.isKeyAvailable(.vCardExtensions) ? $0.values.vCardExtensions : [] }
+                return CardDAVCards.storedName(in: extensions ?? []) ?? identifier + ".vcf"
+            }
+            let keys = ContactKeySet([.identifier, .vCardExtensions])
+            do {
+                return CardDAVCards.resourceName(
+                    of: try service.store.unifiedContact(withIdentifier: identifier, keysToFetch: [keys]))
+            } catch let error as ContactStoreError where error.code == .recordDoesNotExist {
+                throw CardDAVSyncToken.invalid("the card \(identifier) left the address book in a way it cannot name")
+            }
+        }
     }
 
     /// The contacts changed and removed, as the client sees them, after a token's sequence.
-    private func changes(since token: String, in store: ContactStore) throws -> ([String], [String]) {
+    private func changes(since token: String, in store: ContactStore) throws -> SyncChanges {
         let sequence = try CardDAVSyncToken.sequence(of: token, in: store)
         let start = ChangeHistoryToken(ledgerID: store.identity.ledgerID, sequence: sequence).data
         let history: ChangeHistoryResult
@@ -164,17 +189,22 @@ extension CardDAVExchange {
         } catch let error as ContactStoreError where error.code == .changeHistoryInvalidAnchor {
             throw CardDAVSyncToken.invalid("the ledger can no longer answer from this token: \(error.message)")
         }
-        var changed: [String] = []
-        var removed: [String] = []
+        var changes = SyncChanges(sequence: sequence)
+        var seen: Set<String> = []
         for event in history.events {
             switch event {
             case .dropEverything:
                 throw CardDAVSyncToken.invalid("the ledger can no longer list the changes since this token")
-            case .addContact(let contact, _), .updateContact(let contact): changed.append(contact.identifier)
-            case .deleteContact(let identifier): removed.append(identifier)
+            case .addContact(let contact, _), .updateContact(let contact):
+                if seen.insert(contact.identifier).inserted { changes.changed.append(contact.identifier) }
+            case .deleteContact(let identifier):
+                changes.changed.removeAll { $0 == identifier }
+                if !changes.removed.contains(identifier) { changes.removed.append(identifier) }
+                seen.remove(identifier)
             default: continue
             }
         }
-        return (changed, removed)
+        changes.removed.removeAll { changes.changed.contains($0) }
+        return changes
     }
 }

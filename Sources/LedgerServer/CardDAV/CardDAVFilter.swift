@@ -90,7 +90,7 @@ struct CardDAVFilter {
             ]
         case "EMAIL": texts = values.emailAddresses.map(\.value)
         case "TEL": texts = values.phoneNumbers.map(\.value.stringValue)
-        case "UID": texts = [contact.identifier]
+        case "UID": texts = [CardDAVCards.clientUID(of: contact) ?? contact.identifier]
         case "NICKNAME": texts = [values.nickname]
         case "ORG": texts = [values.organizationName, values.departmentName].filter { !$0.isEmpty }
         case "TITLE": texts = [values.jobTitle]

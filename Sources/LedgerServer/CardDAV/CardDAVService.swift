@@ -11,6 +11,12 @@ struct CardDAVPrincipal: Sendable {
     var client: String?
     /// The product the request's `User-Agent` names first (`vdirsyncer/0.19.0`), if any.
     var product: String?
+    /// The account whose address books the request browses, when the owner browses another's.
+    var browsed: String?
+
+    /// The path segment of the address books the request is about: the browsed account's, or
+    /// the principal's own.
+    var homeName: String { browsed ?? name }
 
     /// The author recorded for the principal's writes: `carddav:ACCOUNT (PRODUCT)`.
     var author: String {
@@ -73,12 +79,18 @@ final class CardDAVService: Sendable {
         }
     }
 
-    /// The principal of a request: the token (Bearer, or the pages' cookie) is the owner; a
-    /// Basic credential must name an account whose password matches.
+    /// The principal of a request: the token as Bearer is the owner; a Basic credential must
+    /// name an account whose password matches. Nothing else signs in here: not the pages'
+    /// cookie, which a page of another site could make a browser send, nor a token in the
+    /// query, which logs and histories keep.
     private func authenticate(_ request: HTTPRequest) -> CardDAVPrincipal? {
         let product = CardDAVPrincipal.product(of: request.header("user-agent"))
-        if token.admits(request) { return CardDAVPrincipal(name: "owner", client: nil, product: product) }
-        guard let authorization = request.header("authorization"), authorization.lowercased().hasPrefix("basic "),
+        guard let authorization = request.header("authorization") else { return nil }
+        if authorization.lowercased().hasPrefix("bearer ") {
+            let presented = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+            return token.matches(presented) ? CardDAVPrincipal(name: "owner", client: nil, product: product) : nil
+        }
+        guard authorization.lowercased().hasPrefix("basic "),
             let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
             let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
         else { return nil }
@@ -109,9 +121,9 @@ final class CardDAVService: Sendable {
             try open.refresh()
             return open
         }
-        let record = try store.clientAccessRecords().first { $0.clientIdentifier == client }
-        let context = ClientContext(
-            identifier: client, authorization: .notDetermined, notesEntitlement: record?.notesEntitlement ?? false)
+        // Not determined: the store reads the client's access (its notes entitlement among it)
+        // from the ledger at every refresh, so a change by the owner applies at once.
+        let context = ClientContext(identifier: client, authorization: .notDetermined, notesEntitlement: false)
         let opened = try ContactStore(readingLedgerAt: ledgerPath, client: context)
         let kept = clientStores.withLock { stores in
             if let earlier = stores[client] { return earlier }
@@ -133,6 +145,12 @@ final class CardDAVService: Sendable {
     }
 
     private func route(_ request: HTTPRequest, _ principal: CardDAVPrincipal) throws -> HTTPResponse {
+        var principal = principal
+        let segments = request.path.split(separator: "/")
+        if principal.client == nil, segments.count >= 3, segments[0] == "carddav", segments[1] == "addressbooks" {
+            // The owner's answers name the book by the path it asked for, not by `owner`.
+            principal.browsed = String(segments[2])
+        }
         let resource = try CardDAVResource(path: request.path, principal: principal)
         let exchange = CardDAVExchange(service: self, request: request, principal: principal, resource: resource)
         switch request.method {
@@ -194,7 +212,7 @@ enum CardDAVResource: Sendable, Hashable {
 
     /// The address book home's URL.
     static func homePath(_ principal: CardDAVPrincipal) -> String {
-        "\(CardDAVService.root)addressbooks/\(principal.name)/"
+        "\(CardDAVService.root)addressbooks/\(principal.homeName)/"
     }
 
     /// An address book's URL.

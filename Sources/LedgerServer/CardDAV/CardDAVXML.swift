@@ -43,7 +43,8 @@ struct DAVElement: Sendable, Hashable {
 }
 
 /// Reads a request body into ``DAVElement``s, refusing anything that is not well-formed XML,
-/// nests deeper than ``depthMax`` or holds more than ``elementsMax`` elements; a document type
+/// nests deeper than ``depthMax`` or holds more than ``elementsMax`` elements. Only UTF-8 is
+/// read, so that the scan for a document type declaration sees the bytes the parser reads; a
 /// declaration is refused outright, so no entity is ever expanded.
 enum DAVXMLReader {
     /// The deepest nesting a body may have.
@@ -53,8 +54,9 @@ enum DAVXMLReader {
 
     /// The body's root element; an empty body is nil.
     static func parse(_ body: [UInt8]) throws(HTTPError) -> DAVElement? {
-        if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return nil }
-        if body.count > 0, containsDoctype(body) {
+        if body.allSatisfy(isBlank) { return nil }
+        try checkUTF8(body)
+        if containsDoctype(body) {
             throw HTTPError(400, "malformedXML", "the body may not hold a document type declaration")
         }
         let builder = TreeBuilder()
@@ -71,6 +73,41 @@ enum DAVXMLReader {
                 "the body is not well-formed XML (line \(parser.lineNumber), column \(parser.columnNumber)): \(reason)")
         }
         return root
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// Refuses (415) a body that is not UTF-8 XML: one with a UTF-16 or UTF-32 byte order mark, a
+    /// NUL byte, bytes that are not UTF-8, a declaration naming another encoding, or anything
+    /// but `<` first. Another encoding could hide a document type declaration from the scan.
+    static func checkUTF8(_ body: [UInt8]) throws(HTTPError) {
+        func refuse(_ reason: String) -> HTTPError {
+            HTTPError(415, "unsupportedMediaType", "the body must be XML in UTF-8: \(reason)")
+        }
+        if body.starts(with: [0xFE, 0xFF]) || body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0, 0, 0xFE, 0xFF]) {
+            throw refuse("it starts with a UTF-16 or UTF-32 byte order mark")
+        }
+        if body.contains(0) { throw refuse("it holds a NUL byte") }
+        guard String(validating: body, as: UTF8.self) != nil else { throw refuse("it is not valid UTF-8") }
+        let text = body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body[...]
+        guard text.first(where: { !isBlank($0) }) == UInt8(ascii: "<") else {
+            throw refuse("it does not start with <")
+        }
+        if let encoding = declaredEncoding(text), encoding != "utf-8", encoding != "utf8" {
+            throw refuse("it declares the encoding \(encoding.prefix(40))")
+        }
+    }
+
+    /// The encoding an XML declaration names, lower-cased; nil without one.
+    private static func declaredEncoding(_ text: ArraySlice<UInt8>) -> String? {
+        let head = String(decoding: text.prefix(256), as: UTF8.self).lowercased()
+        guard head.hasPrefix("<?xml"), let end = head.range(of: "?>"),
+            let found = head.range(of: "encoding", range: head.startIndex..<end.lowerBound)
+        else { return nil }
+        let value = head[found.upperBound..<end.lowerBound].drop { " \t\r\n=\"'".contains($0) }
+        return String(value.prefix { !" \t\r\n\"'".contains($0) })
     }
 
     private static func containsDoctype(_ body: [UInt8]) -> Bool {
@@ -146,21 +183,26 @@ struct DAVXMLWriter {
         }
     }
 
-    /// Text with `&`, `<`, `>` and `"` escaped.
+    /// Text with `&`, `<`, `>` and `"` escaped, a carriage return as a reference (so that it
+    /// survives the reader's line-end handling), and each character XML 1.0 forbids (the C0
+    /// controls other than tab, line feed and carriage return; U+FFFE and U+FFFF) replaced by
+    /// U+FFFD: one such character would make the whole answer ill-formed.
     static func escape(_ value: String) -> String {
-        var out = ""
-        out.reserveCapacity(value.utf8.count)
-        for character in value {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\r": out += "&#13;"
-            default: out.append(character)
+        var out = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;".unicodeScalars
+            case "<": out += "&lt;".unicodeScalars
+            case ">": out += "&gt;".unicodeScalars
+            case "\"": out += "&quot;".unicodeScalars
+            case "\r": out += "&#13;".unicodeScalars
+            case "\t", "\n": out.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                out.append("\u{FFFD}")
+            default: out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 
     /// An element named by its key, with raw (already written) content; an element of an
@@ -173,6 +215,8 @@ struct DAVXMLWriter {
 
     private static func tags(_ namespace: String, _ name: String) -> (String, String) {
         if let prefix = prefix(namespace) { return ("<\(prefix):\(name)>", "</\(prefix):\(name)>") }
+        // No namespace: the answers declare no default namespace, so a bare name is in none.
+        if namespace.isEmpty { return ("<\(name)>", "</\(name)>") }
         return ("<x:\(name) xmlns:x=\"\(escape(namespace))\">", "</x:\(name)>")
     }
 

@@ -77,7 +77,9 @@ public struct AccessToken: Sendable, Hashable {
         return found
     }
 
-    private func matches(_ candidate: String) -> Bool {
+    /// Whether a presented text is the token, compared in time that does not depend on where
+    /// the texts differ.
+    func matches(_ candidate: String) -> Bool {
         let left = Array(value.utf8)
         let right = Array(candidate.utf8)
         var difference = UInt8(left.count == right.count ? 0 : 1)

@@ -115,6 +115,36 @@ struct SaveRuleTests {
             try store.unifiedContact(withIdentifier: sample.ada.identifier, keysToFetch: keys).jobTitle == "Programmer")
     }
 
+    @Test("refuseIfChanged refuses an update or delete after any change, even to other properties")
+    func strictRevision() throws {
+        let store = ContactStore.inMemory()
+        let sample = try seedSampleContacts(store)
+        let keys: [any KeyDescriptor] = [ContactKey.givenName, ContactKey.jobTitle, ContactKey.departmentName]
+        let stale = try store.unifiedContact(withIdentifier: sample.ada.identifier, keysToFetch: keys).mutableCopy()
+        var other = stale
+        other.departmentName = "Mathematics"
+        var request = SaveRequest()
+        request.update(other)
+        try store.execute(request)
+        var mine = stale
+        mine.jobTitle = "Countess"
+        for build in [{ (request: inout SaveRequest) in request.update(mine) }, { $0.delete(stale) }] {
+            request = SaveRequest()
+            request.conflictPolicy = .refuseIfChanged
+            build(&request)
+            let error = #expect(throws: ContactStoreError.self) { try store.execute(request) }
+            #expect(error?.code == .recordChangedSinceFetch)
+        }
+        let now = try store.unifiedContact(withIdentifier: sample.ada.identifier, keysToFetch: keys)
+        #expect(now.jobTitle != "Countess")
+        var fresh = now.mutableCopy()
+        fresh.jobTitle = "Countess"
+        request = SaveRequest()
+        request.conflictPolicy = .refuseIfChanged
+        request.update(fresh)
+        try store.execute(request)
+    }
+
     @Test("A delete from a stale copy is refused")
     func staleDelete() throws {
         let store = ContactStore.inMemory()

@@ -39,7 +39,8 @@ struct VCardExtensionTests {
         contact.vCardExtensions.append(LabeledValue(label: nil, value: "X-CONTACTS-LEDGER-CARDDAV-HREF:a.vcf"))
         contact.vCardExtensions.append(LabeledValue(label: nil, value: "X-BROKEN:one\ntwo"))
         for version in [VCardVersion.v3_0, .v4_0] {
-            let text = String(decoding: try VCardSerialization.data(with: [contact], version: version), as: UTF8.self)
+            let data = try VCardSerialization.data(with: [contact], version: version, writingClientIdentity: true)
+            let text = String(decoding: data, as: UTF8.self)
             for line in [
                 "UID:urn:uuid:abc-1", "item2.X-UNKNOWN:value", "X-CUSTOM;X-P=1:kept\\, as is", "FN:The Doctor",
             ] {
@@ -49,10 +50,42 @@ struct VCardExtensionTests {
             #expect(text.components(separatedBy: "\r\nUID:").count == 2)
         }
         contact.givenName = "Jane"
-        let renamed = String(decoding: try VCardSerialization.data(with: [contact]), as: UTF8.self)
+        let renamed = String(
+            decoding: try VCardSerialization.data(with: [contact], writingClientIdentity: true), as: UTF8.self)
         #expect(renamed.contains("FN:Jane Smith\r\n"))
         let again = try Self.read(renamed, keeping: true)
         #expect(again.vCardExtensions.map(\.value).contains("item2.X-UNKNOWN:value"))
+    }
+
+    @Test("an export writes the identifier as UID and the formatted FN, and the other kept lines")
+    func exported() throws {
+        let contact = try Self.read(Self.card, keeping: true).copy()
+        let text = String(decoding: try VCardSerialization.data(with: [contact]), as: UTF8.self)
+        #expect(text.contains("\r\nUID:\(contact.identifier)\r\n"))
+        #expect(!text.contains("abc-1") && !text.contains("The Doctor"))
+        #expect(text.contains("FN:John Smith\r\n") && text.contains("X-CUSTOM;X-P=1:kept\\, as is\r\n"))
+    }
+
+    @Test("a card's lines named like the package's bookkeeping are dropped as it is read")
+    func forgedBookkeeping() throws {
+        let forged = Self.card.replacingOccurrences(
+            of: "END:VCARD",
+            with: "X-CONTACTS-LEDGER-CARDDAV-HREF:other.vcf\r\nitem7.x-contacts-ledger-fn;X-FOR=00:Forged\r\nEND:VCARD")
+        let lines = try Self.read(forged, keeping: true).vCardExtensions.map(\.value)
+        #expect(!lines.contains { $0.uppercased().contains("X-CONTACTS-LEDGER-CARDDAV") || $0.contains("Forged") })
+    }
+
+    @Test("kept groups are renamed after the writer's own, the same name for one group's lines")
+    func renamedGroups() throws {
+        var contact = try Self.read(Self.card, keeping: true)
+        contact.vCardExtensions.append(LabeledValue(label: nil, value: "item1.X-OTHER:clash"))
+        contact.vCardExtensions.append(LabeledValue(label: nil, value: "item1.X-ABLabel:clash label"))
+        let text = String(decoding: try VCardSerialization.data(with: [contact]), as: UTF8.self)
+        let lines = text.components(separatedBy: "\r\n")
+        #expect(lines.contains { $0.hasPrefix("item1.EMAIL") }, "\(text)")
+        #expect(lines.filter { $0.hasPrefix("item1.") }.count == 2, "\(text)")
+        #expect(lines.contains("item2.X-UNKNOWN:value") && lines.contains("item2.X-ABLabel:odd"), "\(text)")
+        #expect(lines.contains("item3.X-OTHER:clash") && lines.contains("item3.X-ABLabel:clash label"), "\(text)")
     }
 
     @Test("JSON leaves the key out while it is empty and carries it otherwise")
