@@ -74,11 +74,7 @@ extension ContactStore {
         }
         for index in 0..<prepared.rest.count {
             let fetched = prepared.rest.contact(index, keys: prepared.keys)
-            try block(
-                Contact(
-                    identifier: fetched.identifier, limitedValues: fetched.values, availableKeys: prepared.keys,
-                    revision: fetched.revision),
-                &stop)
+            try block(Contact(fetched, keys: prepared.keys), &stop)
             if stop { return }
         }
     }
@@ -110,7 +106,7 @@ extension ContactStore {
             }
             let decoded = min(ordered.count, Self.enumerationDecodedFirst)
             prepared.first.reserveCapacity(decoded)
-            try visit(ordered[..<decoded], keys: keys, in: projection) {
+            Self.visit(ordered[..<decoded], keys: keys, in: projection) {
                 prepared.first.append($0)
                 return true
             }
@@ -129,7 +125,7 @@ extension ContactStore {
             if unify { return unifiedContacts(at: ordered, in: projection, keys: keys, access) }
             var contacts: [Contact] = []
             contacts.reserveCapacity(ordered.count)
-            try visit(ordered[...], keys: keys, in: projection) {
+            Self.visit(ordered[...], keys: keys, in: projection) {
                 contacts.append($0)
                 return true
             }
@@ -197,16 +193,11 @@ extension ContactStore {
 
     /// Gives `visit` the contact of each slot, each as itself, with the values of `keys`, until
     /// it returns false.
-    private func visit(
+    static func visit(
         _ slots: ArraySlice<ContactSlot>, keys: ContactKeySet, in projection: borrowing Projection,
         _ visit: (Contact) throws -> Bool
-    ) throws {
-        try projection.forEachContact(at: slots, keys: keys) { fetched in
-            try visit(
-                Contact(
-                    identifier: fetched.identifier, limitedValues: fetched.values, availableKeys: keys,
-                    revision: fetched.revision))
-        }
+    ) rethrows {
+        try projection.forEachContact(at: slots, keys: keys) { try visit(Contact($0, keys: keys)) }
     }
 
     /// What a request reads, checked against the client's access; the slots it selects, in its
@@ -366,5 +357,14 @@ extension ContactPredicate {
         case .name, .emailAddress, .phoneNumber: true
         case .identifiers, .group, .container, .custom: false
         }
+    }
+}
+
+extension Contact {
+    /// A fetched contact with the values of `keys`, the keys it was decoded with.
+    init(_ fetched: FetchedContact, keys: ContactKeySet) {
+        self.init(
+            identifier: fetched.identifier, limitedValues: fetched.values, availableKeys: keys,
+            revision: fetched.revision)
     }
 }

@@ -40,13 +40,14 @@ package struct ContactSelection: Sendable {
     package func contact(at index: Int) -> Contact? {
         switch source {
         case .slots(let projection, let slots, let keys):
-            guard let identifier = projection.identifier(at: slots[index]),
-                let state = projection.state(at: slots[index], keys: keys)
-            else {
-                return nil
+            // Decoded as a fetch decodes its matches: the identifier, the revision and the keys'
+            // values, without the container and creator a contact's state also names.
+            var contact: Contact?
+            ContactStore.visit(slots[index...index], keys: keys, in: projection) {
+                contact = $0
+                return false
             }
-            return Contact(
-                identifier: identifier, limitedValues: state.values, availableKeys: keys, revision: state.revision)
+            return contact
         case .contacts(let contacts):
             return contacts[index]
         }
