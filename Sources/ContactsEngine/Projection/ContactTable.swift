@@ -131,9 +131,13 @@ package struct ContactTable: Sendable {
     }
 
     func identifier(_ record: StoredContact) -> String {
+        withIdentifier(record) { Self.identifier($0, isUUID: record.identifierIsUUID) }
+    }
+
+    /// Calls `body` with a record's identifier bytes as the arena keeps them (``IdentifierKey``).
+    func withIdentifier<Result>(_ record: StoredContact, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         arena.withUnsafeBufferPointer {
-            let bytes = UnsafeBufferPointer(rebasing: $0[record.offset..<record.offset + Int(record.identifierBytes)])
-            return Self.identifier(bytes, isUUID: record.identifierIsUUID)
+            body(UnsafeBufferPointer(rebasing: $0[record.offset..<record.offset + Int(record.identifierBytes)]))
         }
     }
 

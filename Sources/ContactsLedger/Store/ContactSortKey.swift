@@ -1,3 +1,4 @@
+import ContactsEngine
 import ContactsModel
 import Foundation
 
@@ -21,13 +22,17 @@ package struct ContactSortKey: Sendable, Hashable, Comparable {
         return resolved == .givenName || resolved == .familyName ? resolved : nil
     }
 
+    /// The keys of a sort key's three fields, in order, under a resolved order.
+    package static func fields(_ order: ContactSortOrder) -> [ContactKey] {
+        order == .givenName
+            ? [.givenName, .familyName, .organizationName] : [.familyName, .givenName, .organizationName]
+    }
+
     /// The key of a contact with these values under a resolved order.
     package init(
         identifier: String, values: ContactValues, order: ContactSortOrder, folding folds: inout SortFolding
     ) {
-        let first = values[string: order == .givenName ? .givenName : .familyName]
-        let second = values[string: order == .givenName ? .familyName : .givenName]
-        var key = [folds.fold(first), folds.fold(second), folds.fold(values[string: .organizationName])]
+        var key = Self.fields(order).map { folds.fold(values[string: $0]) }
         if key[0].isEmpty && key[1].isEmpty { key = [key[2], "", ""] }
         self.fields = key
         self.identifier = identifier
@@ -70,12 +75,16 @@ package struct SortRanking<Item> {
     /// An empty ranking.
     package init() {}
 
-    /// Adds an item by its names' raw values under a resolved order (``ContactSortKey/resolved(_:)``).
-    package mutating func add(_ item: Item, values: ContactValues, order: ContactSortOrder) {
-        let first = number(values[string: order == .givenName ? .givenName : .familyName], fold: true)
-        let second = number(values[string: order == .givenName ? .familyName : .givenName], fold: true)
-        let organization = number(values[string: .organizationName], fold: true)
-        append(item, first, second, organization)
+    /// Adds items by the raw text of their names (``Projection/sortNames(of:keys:)``, read for
+    /// the three fields of a sort key in its order under a resolved order: see
+    /// ``ContactSortKey/fields(_:)``); `items` go with the names' slots, one for one.
+    package mutating func add(_ items: [Item], names: SortNames) {
+        precondition(names.numbers.count == items.count * 3, "sort names are not three a contact")
+        let numbered = names.texts.map { number($0, fold: true) }
+        for (index, item) in items.enumerated() {
+            let fields = names.numbers[index * 3..<index * 3 + 3].map { numbered[Int($0)] }
+            append(item, fields[0], fields[1], fields[2])
+        }
     }
 
     /// Adds an item by the folded fields of its sort key.
@@ -102,29 +111,61 @@ package struct SortRanking<Item> {
         return number
     }
 
-    /// The items in order; `identifier` is asked only for items whose names all tie.
-    package func sorted(identifier: (Item) -> String) -> [Item] {
-        let rank = ranks()
-        let ranked = fields.map { rank[Int($0)] }
-        var order = items.indices.sorted { left, right in
-            for field in 0..<3 where ranked[left * 3 + field] != ranked[right * 3 + field] {
-                return ranked[left * 3 + field] < ranked[right * 3 + field]
-            }
-            return false
-        }
-        let tie = { (left: Int, right: Int) in (0..<3).allSatisfy { ranked[left * 3 + $0] == ranked[right * 3 + $0] } }
+    /// The items in order; `identifier` is asked only for items whose names all tie, and not
+    /// when `uuid` gives every tied item's identifier as the bytes of a UUID, which order as the
+    /// text does (``Projection/identifierUUID(at:)``).
+    package func sorted(identifier: (Item) -> String, uuid: (Item) -> UInt128? = { _ in nil }) -> [Item] {
+        let ranked = ranked()
+        var order = items.indices.sorted { ranked[$0] < ranked[$1] }
         var start = 0
         while start < order.count {
             var end = start + 1
-            while end < order.count && tie(order[start], order[end]) { end += 1 }
-            if end - start > 1 { orderByIdentifier(&order[start..<end], identifier) }
+            while end < order.count && ranked[order[start]] == ranked[order[end]] { end += 1 }
+            if end - start > 1 { orderByIdentifier(&order[start..<end], identifier, uuid) }
             start = end
         }
         return order.map { items[$0] }
     }
 
+    /// Each item's three ranks, compared as one: packed into one integer while every rank fits
+    /// in a third of it, which is one comparison an item pair where three were.
+    private func ranked() -> [RankedFields] {
+        let rank = ranks()
+        let packs = rank.count < 1 << 21
+        return items.indices.map { item in
+            let first = UInt64(rank[Int(fields[item * 3])])
+            let second = UInt64(rank[Int(fields[item * 3 + 1])])
+            let third = UInt64(rank[Int(fields[item * 3 + 2])])
+            return packs
+                ? RankedFields(first << 42 | second << 21 | third, 0) : RankedFields(first, second << 32 | third)
+        }
+    }
+
+    /// An item's ranks: ordered as the first value, then the second.
+    private struct RankedFields: Comparable {
+        var high: UInt64
+        var low: UInt64
+
+        init(_ high: UInt64, _ low: UInt64) {
+            self.high = high
+            self.low = low
+        }
+
+        static func < (left: Self, right: Self) -> Bool {
+            left.high != right.high ? left.high < right.high : left.low < right.low
+        }
+    }
+
     /// Orders the positions of items whose names tie by the items' identifiers.
-    private func orderByIdentifier(_ positions: inout ArraySlice<Int>, _ identifier: (Item) -> String) {
+    private func orderByIdentifier(
+        _ positions: inout ArraySlice<Int>, _ identifier: (Item) -> String, _ uuid: (Item) -> UInt128?
+    ) {
+        let uuids = positions.compactMap { uuid(items[$0]) }
+        if uuids.count == positions.count {
+            let keyed = zip(positions, uuids).sorted { $0.1 < $1.1 }
+            positions.replaceSubrange(positions.indices, with: keyed.map(\.0))
+            return
+        }
         let keyed = positions.map { (position: $0, identifier: identifier(items[$0])) }
         positions.replaceSubrange(
             positions.indices, with: keyed.sorted { $0.identifier < $1.identifier }.map(\.position))

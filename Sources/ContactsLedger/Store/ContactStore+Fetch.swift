@@ -292,12 +292,11 @@ extension ContactStore {
     /// Orders slots by a sort order (``ContactSortKey``).
     func sort(_ slots: [ContactSlot], in projection: Projection, by order: ContactSortOrder) -> [ContactSlot] {
         guard let resolved = ContactSortKey.resolved(order) else { return slots }
+        let names = projection.sortNames(of: slots, keys: ContactSortKey.fields(resolved))
         var ranking = SortRanking<ContactSlot>()
-        for slot in slots {
-            guard let state = projection.state(at: slot, keys: ContactSortKey.keys) else { continue }
-            ranking.add(slot, values: state.values, order: resolved)
-        }
-        return ranking.sorted { projection.identifier(at: $0) ?? "" }
+        ranking.add(names.slots, names: names)
+        return ranking.sorted(
+            identifier: { projection.identifier(at: $0) ?? "" }, uuid: { projection.identifierUUID(at: $0) })
     }
 
     /// The groups matching a predicate (all groups when nil), like `groups(matching:)`.

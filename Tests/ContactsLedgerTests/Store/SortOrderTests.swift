@@ -3,6 +3,7 @@ import Foundation
 import LedgerStorageTesting
 import Testing
 
+@testable import ContactsEngine
 @testable import ContactsLedger
 
 /// Ordering by ranked fields must give exactly the order of comparing the sort keys' text.
@@ -61,5 +62,38 @@ struct SortOrderTests {
         try store.enumerateContacts(with: fetch) { contact, _ in listed.append(contact.identifier) }
         #expect(listed == expected)
         #expect(listed.count == 500)
+    }
+
+    @Test("Sorting a projection's slots gives the keys' order, whatever the identifiers' form", arguments: [4, 5])
+    func projectionSortEqualsKeyOrder(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var projection = Projection(ledgerID: UUID())
+        var expected: [ContactSortOrder: [ContactSortKey]] = [:]
+        var folds = SortFolding()
+        for index in 0..<2_000 {
+            var values = ContactValues()
+            values[string: .givenName] = Self.names.randomElement(using: &random)!
+            values[string: .familyName] = Self.names.randomElement(using: &random)!
+            values[string: .organizationName] = Self.names.randomElement(using: &random)!
+            // Kept as a UUID's bytes, as text in lower case, or as other text; ties mix them.
+            let uuid = UUID()
+            let identifier = [uuid.uuidString, uuid.uuidString.lowercased(), "contact-\(index)"][index % 3]
+            projection.putContact(
+                identifier,
+                ContactState(
+                    values: values, containerIdentifier: projection.defaultContainer.identifier, createdBy: "test",
+                    revision: 1))
+            for order in [ContactSortOrder.givenName, .familyName] {
+                expected[order, default: []].append(
+                    ContactSortKey(identifier: identifier, values: values, order: order, folding: &folds))
+            }
+        }
+        let store = ContactStore.inMemory(client: .fullAccess("test"))
+        var slots = (0..<2_000).compactMap { projection.slot(of: expected[.givenName]![$0].identifier) }
+        slots.shuffle(using: &random)
+        for order in [ContactSortOrder.givenName, .familyName] {
+            let sorted = store.sort(slots, in: projection, by: order).map { projection.identifier(at: $0) }
+            #expect(sorted == expected[order]!.sorted().map(\.identifier))
+        }
     }
 }
