@@ -6,28 +6,34 @@ import Synchronization
 /// output commands (`list --json`, `export`, `log --json`) spend most of their time turning
 /// decoded contacts into JSON or vCard, which one item at a time leaves a core idle.
 ///
-/// Items are gathered into a batch; a full batch is cut into one part per processor, the parts
-/// are formatted at once, and their bytes are appended in order. An item whose formatting fails
-/// ends the text: what the items before it gave is appended, and the failure thrown (a format
-/// throws before it writes anything of its item).
+/// Items are gathered into a batch; a full batch is handed to a processor of its own, and the
+/// caller goes on gathering the next while it is formatted. Once as many batches as there are
+/// processors and one more are in formatting, the oldest's text is waited for and appended, so
+/// that the processors are formatting the next batches while the caller writes the text out.
+/// An item whose formatting fails ends the text: what the items before it gave is appended,
+/// the batches after it are dropped, and the failure thrown (a format throws before it writes
+/// anything of its item).
 struct ParallelText<Item: Sendable, Failure: Error> {
     private let format: @Sendable (Item, Int, inout [UInt8]) throws(Failure) -> Void
     private let weight: (Item) -> Int
     private var batch: [Item] = []
     private var batchWeight = 0
     private let batchSize: Int
-    /// How many items were formatted before the batch.
-    private var formatted = 0
+    /// How many items were handed on before the batch.
+    private var handedOn = 0
+    /// The batches in formatting, oldest first.
+    private var pending: [FormattingBatch<Failure>] = []
 
-    /// How many processors take part.
-    private static var parts: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    /// How many batches may be in formatting while the caller waits for the oldest: one for
+    /// each processor, and one more for a processor done before the caller took the oldest.
+    private static var batchesInFlight: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) + 1 }
 
     /// A formatter that writes each item with `format`, which is given the item's position among
     /// all items (for a separator before all but the first). A batch is full when the weights of
     /// its items (one each unless told otherwise: a record weighs its operations) reach
     /// `batchSize`, so that it holds about as much text whatever the items' sizes.
     init(
-        batchSize: Int = 1024, weight: @escaping (Item) -> Int = { _ in 1 },
+        batchSize: Int = 512, weight: @escaping (Item) -> Int = { _ in 1 },
         format: @escaping @Sendable (Item, Int, inout [UInt8]) throws(Failure) -> Void
     ) {
         self.format = format
@@ -35,43 +41,71 @@ struct ParallelText<Item: Sendable, Failure: Error> {
         self.batchSize = batchSize
     }
 
-    /// Adds an item; when the batch is full, appends the batch's text to `output`.
+    /// Adds an item; when the batch is full, hands it on to be formatted, and appends to `output`
+    /// the text of the oldest batches while too many are in formatting.
     mutating func add(_ item: Item, to output: inout [UInt8]) throws(Failure) {
         batch.append(item)
         batchWeight += weight(item)
-        if batchWeight >= batchSize { try drain(to: &output) }
+        guard batchWeight >= batchSize else { return }
+        handOn()
+        try append(to: &output, leaving: Self.batchesInFlight)
     }
 
-    /// Appends the text of the items gathered so far to `output`, in order.
+    /// Appends the text of every item added so far to `output`, in order.
     mutating func drain(to output: inout [UInt8]) throws(Failure) {
-        let first = formatted
-        formatted += batch.count
+        handOn()
+        try append(to: &output, leaving: 0)
+    }
+
+    /// Starts formatting the batch on another thread.
+    private mutating func handOn() {
+        guard !batch.isEmpty else { return }
+        pending.append(FormattingBatch(batch, first: handedOn, format: format))
+        handedOn += batch.count
         batchWeight = 0
-        defer { batch.removeAll(keepingCapacity: true) }
-        let parts = min(Self.parts, batch.count)
-        guard parts > 1 else {
-            for (index, item) in batch.enumerated() { try format(item, first + index, &output) }
-            return
+        batch.removeAll(keepingCapacity: true)
+    }
+
+    /// Waits for the oldest batches until `leaving` are in formatting, appending their text.
+    private mutating func append(to output: inout [UInt8], leaving: Int) throws(Failure) {
+        while pending.count > leaving {
+            let (text, failure) = pending.removeFirst().result()
+            output += text
+            guard let failure else { continue }
+            // The text after a failure is never written; its formatting is let finish first.
+            for batch in pending { _ = batch.result() }
+            pending.removeAll()
+            throw failure
         }
-        let items = batch
-        let format = self.format
-        let texts = Mutex([(text: [UInt8], failure: Failure?)](repeating: ([], nil), count: parts))
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
+    }
+}
+
+/// One batch's formatting on a thread of the system's pool, and its text once done.
+private final class FormattingBatch<Failure: Error>: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let outcome = Mutex<(text: [UInt8], failure: Failure?)>(([], nil))
+
+    /// Starts formatting `items`, the first of which is at position `first` among all items.
+    init<Item: Sendable>(
+        _ items: [Item], first: Int, format: @escaping @Sendable (Item, Int, inout [UInt8]) throws(Failure) -> Void
+    ) {
+        DispatchQueue.global().async { [self] in
             var text: [UInt8] = []
             var failure: Failure?
             do throws(Failure) {
-                for index in stride(from: part * items.count / parts, to: (part + 1) * items.count / parts, by: 1) {
-                    try format(items[index], first + index, &text)
-                }
+                for (index, item) in items.enumerated() { try format(item, first + index, &text) }
             } catch {
                 failure = error
             }
-            texts.withLock { [text, failure] in $0[part] = (text, failure) }
+            self.outcome.withLock { [text, failure] in $0 = (text, failure) }
+            self.done.signal()
         }
-        let results = texts.withLock { $0 }
-        for result in results {
-            output += result.text
-            if let failure = result.failure { throw failure }
-        }
+    }
+
+    /// The batch's text, and the failure that ended it early; waits until it is formatted.
+    /// Called once.
+    func result() -> (text: [UInt8], failure: Failure?) {
+        done.wait()
+        return outcome.withLock { ($0.text, $0.failure) }
     }
 }

@@ -68,8 +68,9 @@ public enum ContactJSON {
     /// object.
     static func writeName(of key: ContactKey, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        output += key.rawValue.utf8
-        output += "\":".utf8
+        var name = key.rawValue
+        name.withUTF8 { output.append(contentsOf: $0) }
+        output.append(literal: "\":")
     }
 
     /// Writes one property: the common kinds directly, the others through their value.
@@ -87,7 +88,8 @@ public enum ContactJSON {
             writeLabeled(values[labeledStrings: key], to: &output) {
                 JSONValue.writeString($0, to: &$1, asciiOnly: false)
             }
-        case .imageDataAvailable: output += (values.imageDataAvailable ? "true" : "false").utf8
+        case .imageDataAvailable:
+            values.imageDataAvailable ? output.append(literal: "true") : output.append(literal: "false")
         default: value(of: key, in: values, identifier: identifier).write(to: &output)
         }
     }
@@ -99,15 +101,15 @@ public enum ContactJSON {
         output.append(UInt8(ascii: "["))
         for (index, labeled) in values.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            output += #"{"identifier":"#.utf8
+            output.append(literal: #"{"identifier":"#)
             JSONValue.writeString(labeled.identifier, to: &output, asciiOnly: false)
-            output += #","label":"#.utf8
+            output.append(literal: #","label":"#)
             if let label = labeled.label {
                 JSONValue.writeString(label, to: &output, asciiOnly: false)
             } else {
-                output += "null".utf8
+                output.append(literal: "null")
             }
-            output += #","value":"#.utf8
+            output.append(literal: #","value":"#)
             writeValue(labeled.value, &output)
             output.append(UInt8(ascii: "}"))
         }

@@ -47,14 +47,14 @@ extension JSONValue {
 
     private func write(to output: inout [UInt8], style: Style, indent: Int) {
         switch self {
-        case .null: output += "null".utf8
-        case .bool(let value): output += (value ? "true" : "false").utf8
+        case .null: output.append(literal: "null")
+        case .bool(let value): value ? output.append(literal: "true") : output.append(literal: "false")
         case .int(let value): output += String(value).utf8
         case .double(let value): output += Self.text(of: value).utf8
         case .string(let value): Self.writeString(value, to: &output, asciiOnly: style.asciiOnly)
         case .array(let elements):
             guard !elements.isEmpty else {
-                output += "[]".utf8
+                output.append(literal: "[]")
                 return
             }
             output.append(UInt8(ascii: "["))
@@ -67,7 +67,7 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let object):
             guard !object.isEmpty else {
-                output += "{}".utf8
+                output.append(literal: "{}")
                 return
             }
             output.append(UInt8(ascii: "{"))
@@ -75,7 +75,7 @@ extension JSONValue {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 if style.pretty { Self.newline(&output, indent: indent + 1) }
                 Self.writeString(member.key, to: &output, asciiOnly: style.asciiOnly)
-                output += (style.pretty ? ": " : ":").utf8
+                style.pretty ? output.append(literal: ": ") : output.append(UInt8(ascii: ":"))
                 member.value.write(to: &output, style: style, indent: indent + 1)
             }
             if style.pretty { Self.newline(&output, indent: indent) }
@@ -101,29 +101,29 @@ extension JSONValue {
     /// Writes a string literal with the escapes JSON requires, copying the runs of bytes that
     /// need none as they are.
     package static func writeString(_ string: String, to output: inout [UInt8], asciiOnly: Bool) {
+        guard !string.isEmpty else { return output.append(literal: "\"\"") }
         output.append(UInt8(ascii: "\""))
         if asciiOnly {
             for scalar in string.unicodeScalars { writeASCIIOnly(scalar, to: &output) }
-        } else if string.utf8.withContiguousStorageIfAvailable({ writeUTF8($0, to: &output) }) == nil {
-            writeUTF8(Array(string.utf8), to: &output)
+        } else {
+            var string = string
+            string.withUTF8 { writeUTF8($0, to: &output) }
         }
         output.append(UInt8(ascii: "\""))
     }
 
-    /// Writes UTF-8 text, escaping `"`, `\` and the control characters.
-    private static func writeUTF8(_ bytes: some RandomAccessCollection<UInt8>, to output: inout [UInt8]) {
-        var runStart = bytes.startIndex
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
+    /// Writes UTF-8 text, escaping `"`, `\` and the control characters, and copying the runs
+    /// between them whole.
+    private static func writeUTF8(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        var runStart = 0
+        for index in bytes.indices {
             let byte = bytes[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                output += bytes[runStart..<index]
-                writeEscaped(byte, to: &output)
-                runStart = bytes.index(after: index)
-            }
-            index = bytes.index(after: index)
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            writeEscaped(byte, to: &output)
+            runStart = index + 1
         }
-        output += bytes[runStart..<bytes.endIndex]
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
     /// Writes one ASCII byte that JSON escapes.
@@ -167,4 +167,13 @@ extension JSONValue {
 extension JSONValue: CustomStringConvertible {
     /// The compact JSON text.
     public var description: String { serialized() }
+}
+
+extension [UInt8] {
+    /// Appends a literal's UTF-8 bytes in one copy: appending a string's `utf8` view goes
+    /// through it a byte at a time.
+    @inline(__always)
+    mutating func append(literal: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
 }
