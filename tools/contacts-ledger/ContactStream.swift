@@ -4,7 +4,7 @@ import ContactsModel
 import Foundation
 
 /// Writes many contacts as one JSON array or one vCard file while they are read from the store,
-/// a megabyte at a time, never holding them all or all their text: a large address book is a
+/// a batch at a time, never holding them all or all their text: a large address book is a
 /// hundred megabytes of JSON.
 struct ContactStream {
     /// The form of the output.
@@ -22,8 +22,10 @@ struct ContactStream {
     private var firstContactOffset: Int?
     private let flush: ([UInt8]) throws -> Void
 
-    /// How many bytes are gathered before they go to `flush`.
-    private static let flushSize = 1 << 20
+    /// How many bytes are gathered before they go to `flush`: less than a batch of contacts
+    /// holds, so that each batch's text is written as it comes (``ParallelText`` then hands it
+    /// over without a copy).
+    private static let flushSize = 1 << 16
 
     /// Thrown when the output cannot be written (the reader, `head` or a pager, is gone), so
     /// that reading stops; the command then ends quietly.
@@ -55,9 +57,7 @@ struct ContactStream {
         case .vCard(let version):
             ParallelText { item, _, output in
                 guard let contact = contact(item) else { return }
-                var writer = VCardWriter(version: version)
-                writer.write(contact)
-                output += writer.bytes
+                VCardWriter.append(contact, version: version, to: &output)
             }
         }
     }

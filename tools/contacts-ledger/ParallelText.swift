@@ -70,7 +70,9 @@ struct ParallelText<Item: Sendable, Failure: Error> {
     private mutating func append(to output: inout [UInt8], leaving: Int) throws(Failure) {
         while pending.count > leaving {
             let (text, failure) = pending.removeFirst().result()
-            output += text
+            // Taken whole when nothing waits before it: a writer that writes out what it is
+            // given at once then copies no text.
+            if output.isEmpty { output = text } else { output += text }
             guard let failure else { continue }
             // The text after a failure is never written; its formatting is let finish first.
             for batch in pending { _ = batch.result() }

@@ -67,10 +67,44 @@ public enum ContactJSON {
     /// the names' bytes would have every thread writing contacts at once count references to one
     /// object.
     static func writeName(of key: ContactKey, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        var name = key.rawValue
-        name.withUTF8 { output.append(contentsOf: $0) }
-        output.append(literal: "\":")
+        output.append(literal: quotedName(of: key))
+    }
+
+    /// A key's name in quotes and its colon, as literal bytes.
+    static func quotedName(of key: ContactKey) -> StaticString {
+        switch key {
+        case .identifier: "\"identifier\":"
+        case .contactType: "\"contactType\":"
+        case .namePrefix: "\"namePrefix\":"
+        case .givenName: "\"givenName\":"
+        case .middleName: "\"middleName\":"
+        case .familyName: "\"familyName\":"
+        case .previousFamilyName: "\"previousFamilyName\":"
+        case .nameSuffix: "\"nameSuffix\":"
+        case .nickname: "\"nickname\":"
+        case .phoneticGivenName: "\"phoneticGivenName\":"
+        case .phoneticMiddleName: "\"phoneticMiddleName\":"
+        case .phoneticFamilyName: "\"phoneticFamilyName\":"
+        case .organizationName: "\"organizationName\":"
+        case .phoneticOrganizationName: "\"phoneticOrganizationName\":"
+        case .departmentName: "\"departmentName\":"
+        case .jobTitle: "\"jobTitle\":"
+        case .note: "\"note\":"
+        case .birthday: "\"birthday\":"
+        case .nonGregorianBirthday: "\"nonGregorianBirthday\":"
+        case .dates: "\"dates\":"
+        case .phoneNumbers: "\"phoneNumbers\":"
+        case .emailAddresses: "\"emailAddresses\":"
+        case .postalAddresses: "\"postalAddresses\":"
+        case .urlAddresses: "\"urlAddresses\":"
+        case .contactRelations: "\"contactRelations\":"
+        case .socialProfiles: "\"socialProfiles\":"
+        case .instantMessageAddresses: "\"instantMessageAddresses\":"
+        case .imageData: "\"imageData\":"
+        case .thumbnailImageData: "\"thumbnailImageData\":"
+        case .imageDataAvailable: "\"imageDataAvailable\":"
+        case .vCardExtensions: "\"vCardExtensions\":"
+        }
     }
 
     /// Writes one property: the common kinds directly, the others through their value.

@@ -168,12 +168,3 @@ extension JSONValue: CustomStringConvertible {
     /// The compact JSON text.
     public var description: String { serialized() }
 }
-
-extension [UInt8] {
-    /// Appends a literal's UTF-8 bytes in one copy: appending a string's `utf8` view goes
-    /// through it a byte at a time.
-    @inline(__always)
-    mutating func append(literal: StaticString) {
-        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-}

@@ -33,10 +33,63 @@ package struct VCardWriter {
     /// The bytes written so far.
     package var bytes: [UInt8] { output }
 
+    /// Appends one contact's card, as ``write(_:)`` writes it, to `output`: the card is written
+    /// into `output` itself, without a buffer of its own to copy from.
+    package static func append(_ contact: Contact, version: VCardVersion, to output: inout [UInt8]) {
+        var writer = VCardWriter(version: version)
+        swap(&writer.output, &output)
+        writer.write(contact)
+        swap(&writer.output, &output)
+    }
+
     // MARK: Lines
 
-    /// A parameter: a name and its values, written `NAME=v1,v2`.
-    private typealias Parameter = (name: String, values: [String])
+    /// A content line's parameters as they are written, `;NAME=v1,v2` each in order: built as
+    /// bytes, so that a line's parameters cost one buffer rather than an array of arrays.
+    struct Parameters {
+        private(set) var bytes: [UInt8] = []
+
+        /// No parameters.
+        init() {}
+
+        /// A parameter with one value.
+        init(_ name: String, _ value: String) {
+            add(name, value)
+        }
+
+        /// Adds a parameter with one value.
+        mutating func add(_ name: String, _ value: String) {
+            add(name, values: CollectionOfOne(value))
+        }
+
+        /// Adds a parameter with its values, separated by commas.
+        mutating func add(_ name: String, values: some Collection<String>) {
+            bytes.append(UInt8(ascii: ";"))
+            bytes.appendUTF8(name)
+            bytes.append(UInt8(ascii: "="))
+            for (index, value) in values.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.appendUTF8(VCardWriter.parameterValue(value))
+            }
+        }
+
+        /// Adds a parameter whose values are tokens that need neither escapes nor quotes (type
+        /// tokens, the package's own names), written without looking for either.
+        mutating func add(_ name: String, tokens: some Collection<String>) {
+            bytes.append(UInt8(ascii: ";"))
+            bytes.appendUTF8(name)
+            bytes.append(UInt8(ascii: "="))
+            for (index, token) in tokens.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.appendUTF8(token)
+            }
+        }
+
+        /// Adds the parameters of `other` after these.
+        mutating func add(_ other: Parameters) {
+            bytes += other.bytes
+        }
+    }
 
     private mutating func nextGroup() -> String {
         groupCounter += 1
@@ -46,30 +99,23 @@ package struct VCardWriter {
     /// Writes one content line; the value must already be escaped. The line is put together as
     /// bytes in a buffer the writer keeps, then folded into the output.
     private mutating func line(
-        _ name: String, _ value: String, group: String? = nil, parameters: [Parameter] = []
+        _ name: String, _ value: String, group: String? = nil, parameters: Parameters = Parameters()
     ) {
-        line(name, group: group, parameters: parameters) { $0 += value.utf8 }
+        line(name, group: group, parameters: parameters) { $0.appendUTF8(value) }
     }
 
     /// Writes one content line whose value `writeValue` appends, already escaped.
     private mutating func line(
-        _ name: String, group: String? = nil, parameters: [Parameter] = [], writeValue: (inout [UInt8]) -> Void
+        _ name: String, group: String? = nil, parameters: Parameters = Parameters(),
+        writeValue: (inout [UInt8]) -> Void
     ) {
         lineBytes.removeAll(keepingCapacity: true)
         if let group {
-            lineBytes += group.utf8
+            lineBytes.appendUTF8(group)
             lineBytes.append(UInt8(ascii: "."))
         }
-        lineBytes += name.utf8
-        for parameter in parameters {
-            lineBytes.append(UInt8(ascii: ";"))
-            lineBytes += parameter.name.utf8
-            lineBytes.append(UInt8(ascii: "="))
-            for (index, value) in parameter.values.enumerated() {
-                if index > 0 { lineBytes.append(UInt8(ascii: ",")) }
-                lineBytes += Self.parameterValue(value).utf8
-            }
-        }
+        lineBytes.appendUTF8(name)
+        lineBytes += parameters.bytes
         lineBytes.append(UInt8(ascii: ":"))
         writeValue(&lineBytes)
         Self.fold(lineBytes, into: &output)
@@ -114,7 +160,9 @@ package struct VCardWriter {
                 cut -= 1
             }
             output += bytes[start..<cut]
-            output += [VCardBytes.cr, VCardBytes.lf, VCardBytes.space]
+            output.append(VCardBytes.cr)
+            output.append(VCardBytes.lf)
+            output.append(VCardBytes.space)
             start = cut
             limit = lineBytesMax - 1
         }
@@ -125,25 +173,27 @@ package struct VCardWriter {
 
     /// The type parameters: in 3.0 one `type=` per token, as Apple writes them, with `pref`
     /// last; in 4.0 one `TYPE=` list in lower case, and `PREF=1` for the preferred value.
-    private func typeParameters(_ tokens: [String], preferred: Bool) -> [Parameter] {
+    private func typeParameters(_ tokens: [String], preferred: Bool) -> Parameters {
+        var parameters = Parameters()
         if isV4 {
-            var parameters: [Parameter] = []
             if !tokens.isEmpty {
-                parameters.append(("TYPE", tokens.map { $0.lowercased() }))
+                parameters.add("TYPE", tokens: tokens.lazy.map { $0.lowercased() })
             }
             if preferred {
-                parameters.append(("PREF", ["1"]))
+                parameters.add("PREF", tokens: CollectionOfOne("1"))
             }
             return parameters
         }
-        return (tokens + (preferred ? ["pref"] : [])).map { ("type", [$0]) }
+        for token in tokens { parameters.add("type", tokens: CollectionOfOne(token)) }
+        if preferred { parameters.add("type", tokens: CollectionOfOne("pref")) }
+        return parameters
     }
 
     /// Writes a labeled value: its label as `TYPE` parameters when the label has a `TYPE` form
     /// for this kind of property, else as an `X-ABLabel` in the same `itemN.` group.
     private mutating func labeled(
         _ name: String, value: String, label: String?, kind: VCardLabels.Kind?, leadingTypes: [String] = [],
-        preferred: Bool = false, leadingParameters: [Parameter] = [], parameters: [Parameter] = [],
+        preferred: Bool = false, leadingParameters: Parameters = Parameters(), parameters: Parameters = Parameters(),
         alwaysGrouped: Bool = false,
         companions: [(name: String, value: String)] = []
     ) {
@@ -155,9 +205,10 @@ package struct VCardWriter {
             abLabel = label
         }
         let group = alwaysGrouped || abLabel != nil || !companions.isEmpty ? nextGroup() : nil
-        line(
-            name, value, group: group,
-            parameters: leadingParameters + typeParameters(tokens, preferred: preferred) + parameters)
+        var all = leadingParameters
+        all.add(typeParameters(tokens, preferred: preferred))
+        all.add(parameters)
+        line(name, value, group: group, parameters: all)
         for companion in companions {
             line(companion.name, VCardEscaping.escape(companion.value), group: group)
         }
@@ -197,7 +248,7 @@ package struct VCardWriter {
             if UUID(uuidString: contact.identifier) != nil {
                 line("UID", "urn:uuid:" + contact.identifier.lowercased())
             } else {
-                line("UID", VCardEscaping.escape(contact.identifier), parameters: [("VALUE", ["text"])])
+                line("UID", VCardEscaping.escape(contact.identifier), parameters: Parameters("VALUE", "text"))
             }
         } else {
             line("UID", VCardEscaping.escape(contact.identifier))
@@ -286,7 +337,7 @@ package struct VCardWriter {
     /// available counting as empty. `N` is written even when empty, since vCard 3.0 requires it,
     /// and the formatted name follows it; any other is written only when it has text.
     private mutating func writeStructured(_ name: String, of contact: Contact) {
-        let parts = (Self.components[name] ?? []).map { key in
+        let parts = Self.components(of: name).map { key in
             contact.isKeyAvailable(key) ? contact.values[string: key] : ""
         }
         if name == "N" {
@@ -306,6 +357,19 @@ package struct VCardWriter {
             bytes += VCardEscaping.escape(part).utf8
         }
     }
+
+    /// The keys of a structured property's components, in component order; the two a card
+    /// always has are looked up without hashing their names.
+    private static func components(of name: String) -> [ContactKey] {
+        switch name {
+        case "N": nameComponents
+        case "ORG": organizationComponents
+        default: components[name] ?? []
+        }
+    }
+
+    private static let nameComponents = components["N"] ?? []
+    private static let organizationComponents = components["ORG"] ?? []
 
     /// The keys of each structured property's components, in component order.
     private static let components: [String: [ContactKey]] = {
@@ -422,20 +486,20 @@ package struct VCardWriter {
         labeled(
             name, value: VCardEscaping.escape(scheme + ":" + address.value.username), label: address.label,
             kind: VCardLabels.Kind(property: name), preferred: preferred,
-            leadingParameters: service.isEmpty ? [] : [("X-SERVICE-TYPE", [service])])
+            leadingParameters: service.isEmpty ? Parameters() : Parameters("X-SERVICE-TYPE", service))
     }
 
     private mutating func writeSocialProfile(_ name: String, _ profile: LabeledValue<SocialProfile>) {
         let value = profile.value
-        var parameters: [Parameter] = []
+        var parameters = Parameters()
         if !value.service.isEmpty {
-            parameters.append((isV4 ? "TYPE" : "type", [VCardServices.socialType(forService: value.service)]))
+            parameters.add(isV4 ? "TYPE" : "type", VCardServices.socialType(forService: value.service))
         }
         if !value.username.isEmpty {
-            parameters.append(("x-user", [value.username]))
+            parameters.add("x-user", value.username)
         }
         if !value.userIdentifier.isEmpty {
-            parameters.append(("x-userid", [value.userIdentifier]))
+            parameters.add("x-userid", value.userIdentifier)
         }
         var text = value.urlString
         if text.isEmpty {
@@ -449,7 +513,7 @@ package struct VCardWriter {
             line(name, VCardDates.format40(date))
         } else {
             let (value, omitsYear) = VCardDates.format30(date)
-            line(name, value, parameters: omitsYear ? [("X-APPLE-OMIT-YEAR", ["1604"])] : [])
+            line(name, value, parameters: omitsYear ? Parameters("X-APPLE-OMIT-YEAR", "1604") : Parameters())
         }
     }
 
@@ -457,9 +521,9 @@ package struct VCardWriter {
         guard let calendar = date.calendar, let calendarName = VCardDates.calendarName(of: calendar.identifier) else {
             return
         }
-        var parameters: [Parameter] = [("CALSCALE", [calendarName])]
+        var parameters = Parameters("CALSCALE", calendarName)
         if date.isLeapMonth == true {
-            parameters.append(("X-LEAP-MONTH", ["TRUE"]))
+            parameters.add("X-LEAP-MONTH", "TRUE")
         }
         line(name, VCardDates.formatAlternate(date), parameters: parameters)
     }
@@ -471,7 +535,7 @@ package struct VCardWriter {
             let (value, omitsYear) = VCardDates.format30(date.value)
             labeled(
                 name, value: value, label: date.label, kind: nil,
-                parameters: omitsYear ? [("X-APPLE-OMIT-YEAR", ["1604"])] : [])
+                parameters: omitsYear ? Parameters("X-APPLE-OMIT-YEAR", "1604") : Parameters())
         }
     }
 
@@ -481,9 +545,9 @@ package struct VCardWriter {
         if isV4 {
             line(name, "data:" + (type?.mediaType ?? "application/octet-stream") + ";base64," + base64)
         } else {
-            var parameters: [Parameter] = [("ENCODING", ["b"])]
+            var parameters = Parameters("ENCODING", "b")
             if let type {
-                parameters.append(("TYPE", [type.rawValue]))
+                parameters.add("TYPE", type.rawValue)
             }
             line(name, base64, parameters: parameters)
         }

@@ -159,7 +159,7 @@ public struct ContactFormatter: Sendable, Hashable {
         let middle = Self.trimmed(contact.middleName)
         let family = Self.trimmed(contact.familyName)
         let script = NameScript(of: [given, middle, family])
-        let order = nameOrder(for: [given, middle, family])
+        let order = nameOrder(for: script)
         let delimiter = script == .chineseJapanese ? "" : " "
         let name = Self.join(
             prefix: Self.trimmed(contact.namePrefix), given: given, middle: middle,
@@ -188,7 +188,12 @@ public struct ContactFormatter: Sendable, Hashable {
 
     /// The resolved order for a name made of the given parts.
     private func nameOrder(for parts: [String]) -> DisplayNameOrder {
-        if NameScript(of: parts).isFamilyNameFirst {
+        nameOrder(for: NameScript(of: parts))
+    }
+
+    /// The resolved order for a name whose parts are in `script`.
+    private func nameOrder(for script: NameScript) -> DisplayNameOrder {
+        if script.isFamilyNameFirst {
             return .familyNameFirst
         }
         return userDefaults.displayNameOrder == .familyNameFirst

@@ -18,6 +18,8 @@ enum NameScript: Sendable, Hashable {
     init(of parts: [String]) {
         var script = NameScript.other
         for part in parts {
+            // ASCII holds neither Hangul nor Han, kana or Bopomofo: checked as bytes, not decoded.
+            if part.utf8.allSatisfy({ $0 < 0x80 }) { continue }
             for scalar in part.unicodeScalars {
                 if Self.isHangul(scalar) {
                     self = .korean

@@ -75,6 +75,14 @@ struct ContactKeyTableTests {
         #expect(Set(keys).count == keys.count)
         let contact = ModelFixtures.fetched(.all)
         #expect(ContactJSON.object(for: contact).keys.map { $0 } == keys)
+        // The writer's literal names, one per key, are the same keys.
+        for key in ContactKey.allCases {
+            let literal = ContactJSON.quotedName(of: key)
+            let written = String(
+                decoding: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount), as: UTF8.self
+            )
+            #expect(written == "\"\(ContactKeyTable[key].jsonKey)\":")
+        }
     }
 
     @Test("vCard properties are unique and those of the mapping in Documentation/VCard.md")
