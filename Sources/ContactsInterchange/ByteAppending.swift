@@ -3,7 +3,7 @@ extension [UInt8] {
     /// through it a byte at a time.
     @inline(__always)
     mutating func append(literal: StaticString) {
-        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        literal.withUTF8Buffer { append(contentsOf: $0) }
     }
 
     /// Appends a string's UTF-8 bytes in one copy.

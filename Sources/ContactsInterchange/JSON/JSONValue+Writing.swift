@@ -114,16 +114,16 @@ extension JSONValue {
 
     /// Writes UTF-8 text, escaping `"`, `\` and the control characters, and copying the runs
     /// between them whole.
-    private static func writeUTF8(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
-        var runStart = 0
+    private static func writeUTF8(_ bytes: some RandomAccessCollection<UInt8>, to output: inout [UInt8]) {
+        var runStart = bytes.startIndex
         for index in bytes.indices {
             let byte = bytes[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            output += bytes[runStart..<index]
             writeEscaped(byte, to: &output)
-            runStart = index + 1
+            runStart = bytes.index(after: index)
         }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        output += bytes[runStart...]
     }
 
     /// Writes one ASCII byte that JSON escapes.

@@ -78,9 +78,7 @@ struct ContactKeyTableTests {
         // The writer's literal names, one per key, are the same keys.
         for key in ContactKey.allCases {
             let literal = ContactJSON.quotedName(of: key)
-            let written = String(
-                decoding: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount), as: UTF8.self
-            )
+            let written = literal.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
             #expect(written == "\"\(ContactKeyTable[key].jsonKey)\":")
         }
     }
