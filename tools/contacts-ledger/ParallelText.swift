@@ -23,6 +23,10 @@ struct ParallelText<Item: Sendable, Failure: Error> {
     private var handedOn = 0
     /// The batches in formatting, oldest first.
     private var pending: [FormattingBatch<Failure>] = []
+    /// The text of the items formatted so far, and their number: a batch reserves room for its
+    /// items' text at that mean, rather than growing and copying its text as it goes.
+    private var bytesWritten = 0
+    private var itemsWritten = 0
 
     /// How many batches may be in formatting while the caller waits for the oldest: one for
     /// each processor, and one more for a processor done before the caller took the oldest.
@@ -60,7 +64,8 @@ struct ParallelText<Item: Sendable, Failure: Error> {
     /// Starts formatting the batch on another thread.
     private mutating func handOn() {
         guard !batch.isEmpty else { return }
-        pending.append(FormattingBatch(batch, first: handedOn, format: format))
+        let expected = itemsWritten == 0 ? 0 : batch.count * (bytesWritten / itemsWritten + 16)
+        pending.append(FormattingBatch(batch, first: handedOn, expectedBytes: expected, format: format))
         handedOn += batch.count
         batchWeight = 0
         batch.removeAll(keepingCapacity: true)
@@ -69,7 +74,10 @@ struct ParallelText<Item: Sendable, Failure: Error> {
     /// Waits for the oldest batches until `leaving` are in formatting, appending their text.
     private mutating func append(to output: inout [UInt8], leaving: Int) throws(Failure) {
         while pending.count > leaving {
-            let (text, failure) = pending.removeFirst().result()
+            let batch = pending.removeFirst()
+            let (text, failure) = batch.result()
+            bytesWritten += text.count
+            itemsWritten += batch.count
             // Taken whole when nothing waits before it: a writer that writes out what it is
             // given at once then copies no text.
             if output.isEmpty { output = text } else { output += text }
@@ -87,12 +95,19 @@ private final class FormattingBatch<Failure: Error>: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let outcome = Mutex<(text: [UInt8], failure: Failure?)>(([], nil))
 
-    /// Starts formatting `items`, the first of which is at position `first` among all items.
+    /// How many items the batch holds.
+    let count: Int
+
+    /// Starts formatting `items`, the first of which is at position `first` among all items,
+    /// into a text with room for `expectedBytes`.
     init<Item: Sendable>(
-        _ items: [Item], first: Int, format: @escaping @Sendable (Item, Int, inout [UInt8]) throws(Failure) -> Void
+        _ items: [Item], first: Int, expectedBytes: Int,
+        format: @escaping @Sendable (Item, Int, inout [UInt8]) throws(Failure) -> Void
     ) {
+        count = items.count
         DispatchQueue.global().async { [self] in
             var text: [UInt8] = []
+            text.reserveCapacity(expectedBytes)
             var failure: Failure?
             do throws(Failure) {
                 for (index, item) in items.enumerated() { try format(item, first + index, &text) }
