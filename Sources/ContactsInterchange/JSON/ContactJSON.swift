@@ -124,7 +124,39 @@ public enum ContactJSON {
             }
         case .imageDataAvailable:
             values.imageDataAvailable ? output.append(literal: "true") : output.append(literal: "false")
-        default: value(of: key, in: values, identifier: identifier).write(to: &output)
+        case .contactType:
+            values[contactType: key] == .organization
+                ? output.append(literal: #""organization""#) : output.append(literal: #""person""#)
+        default:
+            if isAbsent(key, of: values) { return writeAbsent(key, to: &output) }
+            value(of: key, in: values, identifier: identifier).write(to: &output)
+        }
+    }
+
+    /// Whether a key of the kinds written through their value has none: no date, no image, or
+    /// an empty list, which most contacts have for most such keys.
+    private static func isAbsent(_ key: ContactKey, of values: ContactValues) -> Bool {
+        switch ContactKeyTable.kind(of: key) {
+        case .date, .nonGregorianDate: values[date: key] == nil
+        case .labeledDates: values[labeledDates: key].isEmpty
+        case .labeledPostalAddresses: values[postalAddresses: key].isEmpty
+        case .labeledRelations: values[contactRelations: key].isEmpty
+        case .labeledSocialProfiles: values[socialProfiles: key].isEmpty
+        case .labeledInstantMessageAddresses: values[instantMessageAddresses: key].isEmpty
+        case .imageData: values[data: key] == nil
+        case .thumbnailImageData: values.thumbnailImageData == nil
+        default: false
+        }
+    }
+
+    /// Writes what ``value(of:in:identifier:)`` gives a key that ``isAbsent(_:of:)``: `[]` for a
+    /// list, `null` for the others.
+    private static func writeAbsent(_ key: ContactKey, to output: inout [UInt8]) {
+        switch ContactKeyTable.kind(of: key) {
+        case .labeledDates, .labeledPostalAddresses, .labeledRelations, .labeledSocialProfiles,
+            .labeledInstantMessageAddresses:
+            output.append(literal: "[]")
+        default: output.append(literal: "null")
         }
     }
 
