@@ -53,12 +53,57 @@ extension LedgerAuditor {
             affectedIdentifiers: event.affectedIdentifiers, redactionReason: record.redaction?.reason)
     }
 
-    /// The newest `limit` records matching a filter, oldest first, read from the newest end: it
-    /// reads windows of records back from the head, each four times the last, until it has
-    /// enough, reaches the filter's first sequence or time, or the first record, so that the
-    /// last few records of a long ledger cost about as much as reading those few.
+    /// The newest `limit` records matching a filter, oldest first, read from the newest end.
+    ///
+    /// Reading from a sequence checks the chain from the start of the segment that holds it, so
+    /// the newest segments are read once each, newest first, keeping the last matching records
+    /// undecoded, and only those are decoded, from the newest back. Records the reader may not
+    /// see decode to nothing; when so many did that those kept fall short, the records are read
+    /// again in windows back from the head (``lastEntriesByWindows(matching:limit:)``).
     public func lastEntries(matching filter: AuditFilter = AuditFilter(), limit: Int) throws -> [AuditEntry] {
         guard limit > 0 else { return [] }
+        if let entries = try lastEntriesBySegments(matching: filter, limit: limit) { return entries }
+        return try lastEntriesByWindows(matching: filter, limit: limit)
+    }
+
+    /// ``lastEntries(matching:limit:)`` read a segment at a time, keeping the last `limit` and
+    /// a margin of matching records; nil when those kept decode to fewer than `limit` entries
+    /// while older records remain.
+    private func lastEntriesBySegments(matching filter: AuditFilter, limit: Int) throws -> [AuditEntry]? {
+        let wanted = limit + 64
+        let lowest = max(filter.fromSequence ?? 1, 1)
+        var upper = filter.toSequence ?? .max
+        var kept: [AuditRecord] = []
+        var olderRemain = false
+        for start in try reader.segmentStarts().reversed() where start <= upper {
+            var part = filter
+            part.fromSequence = max(start, lowest)
+            part.toSequence = upper
+            let room = wanted - kept.count
+            var segment: [AuditRecord] = []
+            try forEachRecord(matching: part) { record in
+                segment.append(record)
+                // Trimmed in steps, so that keeping the last few costs little per record.
+                if segment.count >= 2 * room { segment.removeFirst(segment.count - room) }
+                return true
+            }
+            olderRemain = segment.count > room
+            kept = segment.suffix(room) + kept
+            if try kept.count >= wanted || start <= lowest || reachedSince(filter, start) { break }
+            upper = start - 1
+        }
+        var entries: [AuditEntry] = []
+        for record in kept.reversed() where entries.count < limit {
+            if let entry = try record.entry() { entries.append(entry) }
+        }
+        if entries.count < limit && (olderRemain || kept.count >= wanted) { return nil }
+        return entries.reversed()
+    }
+
+    /// ``lastEntries(matching:limit:)`` read in windows of records back from the head, each four
+    /// times the last, until it has enough, reaches the filter's first sequence or time, or the
+    /// first record.
+    private func lastEntriesByWindows(matching filter: AuditFilter, limit: Int) throws -> [AuditEntry] {
         var upper = min(try reader.head().sequence, filter.toSequence ?? .max)
         let lowest = max(filter.fromSequence ?? 1, 1)
         var window = UInt64(max(limit, 16))
