@@ -64,13 +64,7 @@ package struct VCardWriter {
 
         /// Adds a parameter with its values, separated by commas.
         mutating func add(_ name: String, values: some Collection<String>) {
-            bytes.append(UInt8(ascii: ";"))
-            bytes.appendUTF8(name)
-            bytes.append(UInt8(ascii: "="))
-            for (index, value) in values.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes.appendUTF8(VCardWriter.parameterValue(value))
-            }
+            add(name, tokens: values.lazy.map(VCardWriter.parameterValue))
         }
 
         /// Adds a parameter whose values are tokens that need neither escapes nor quotes (type
