@@ -208,7 +208,9 @@ enum PhoneNumbering {
         _ body: (UInt16, Slice<UnsafeBufferPointer<UInt8>>) -> Result
     ) -> Result? {
         withDigits(ofUTF8: utf8) { digits, international in
-            reduce(digits, international: international, dialing: dialing).map { body($0.callingCode, digits[$0.national]) }
+            reduce(digits, international: international, dialing: dialing).map {
+                body($0.callingCode, digits[$0.national])
+            }
         }
     }
 

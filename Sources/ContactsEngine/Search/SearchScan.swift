@@ -42,7 +42,8 @@ package struct SearchScan: Sendable {
         let dialing = PhoneNumbering.dialing(for: defaultCountryCode.lowercased())
         let whole = PhoneNumbering.key(for: query, dialing: dialing)
         let partial = PhoneNumbering.partialDigits(of: query, dialing: dialing)
-        self.query = whole == nil && partial == nil ? .nothing : .phone(whole: whole, partial: partial, dialing: dialing)
+        self.query =
+            whole == nil && partial == nil ? .nothing : .phone(whole: whole, partial: partial, dialing: dialing)
     }
 
     /// Whether the query matches no contact whatever the contacts are, so that no walk is needed.

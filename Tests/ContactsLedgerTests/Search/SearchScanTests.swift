@@ -51,7 +51,9 @@ struct SearchScanTests {
             LabeledValue(label: Label.home, value: emails.randomElement(using: &generator)!)
         }
         contact.phoneNumbers = (0..<Int.random(in: 0...2, using: &generator)).map { _ in
-            LabeledValue(label: Label.phoneNumberMobile, value: PhoneNumber(stringValue: phones.randomElement(using: &generator)!))
+            LabeledValue(
+                label: Label.phoneNumberMobile,
+                value: PhoneNumber(stringValue: phones.randomElement(using: &generator)!))
         }
     }
 
@@ -59,7 +61,9 @@ struct SearchScanTests {
     /// that have no words.
     static func nameQueries(using generator: inout SearchTestGenerator) -> [String] {
         let pool = givenNames + familyNames + organizations + ["Rare1", "Rare12", "Rare", "x", "-", " ", "田", "中太"]
-        var queries = ["", "  ", "-'.", "jo sm", "sm jo", "jo john", "straße", "strasse", "muller", "MÜLLER", "jean luc"]
+        var queries = [
+            "", "  ", "-'.", "jo sm", "sm jo", "jo john", "straße", "strasse", "muller", "MÜLLER", "jean luc",
+        ]
         for name in pool {
             for length in [1, 2, 3, name.count] where length <= name.count {
                 let start = String(name.prefix(length))
@@ -77,7 +81,9 @@ struct SearchScanTests {
     }
 
     static let emailQueries =
-        emails + ["", "JOHN@EXAMPLE.COM", "  Mary@Example.org\n", "jose@example.com", "strasse@EXAMPLE.de", "nobody@x", " "]
+        emails + [
+            "", "JOHN@EXAMPLE.COM", "  Mary@Example.org\n", "jose@example.com", "strasse@EXAMPLE.de", "nobody@x", " ",
+        ]
 
     static let phoneQueries =
         phones + [
@@ -99,8 +105,10 @@ struct SearchScanTests {
             request.delete(contact)
         }
         for (index, contact) in added.enumerated() where index % 5 == 1 {
-            var changed = try writer.unifiedContact(withIdentifier: contact.identifier, keysToFetch: [ContactKeySet.all])
-                .mutableCopy()
+            var changed = try writer.unifiedContact(
+                withIdentifier: contact.identifier, keysToFetch: [ContactKeySet.all]
+            )
+            .mutableCopy()
             randomize(&changed, using: &generator)
             request.update(changed)
         }
@@ -119,24 +127,35 @@ struct SearchScanTests {
         var built = deferred
         built.buildDeferredIndexes()
         let unused = SearchIndexes(defaultCountryCode: "")
+        // Queries that found something, so that agreeing on nothing cannot pass for agreement.
+        var found = (names: 0, emails: 0, phones: 0)
         for query in queries {
-            let scanned = Projection.scannedSlots(SearchScan(name: query), in: deferred.contacts, slotsPerThreadMin: slotsPerThreadMin)
+            let scanned = Projection.scannedSlots(
+                SearchScan(name: query), in: deferred.contacts, slotsPerThreadMin: slotsPerThreadMin)
             #expect(scanned == built.slots(matchingName: query, from: built.indexes), "name \(query)")
             #expect(scanned == deferred.slots(matchingName: query, from: unused), "name \(query)")
+            if !scanned.isEmpty { found.names += 1 }
         }
         for query in emailQueries {
-            let scanned = Projection.scannedSlots(SearchScan(emailAddress: query), in: deferred.contacts, slotsPerThreadMin: slotsPerThreadMin)
+            let scanned = Projection.scannedSlots(
+                SearchScan(emailAddress: query), in: deferred.contacts, slotsPerThreadMin: slotsPerThreadMin)
             #expect(scanned == built.slots(matchingEmailAddress: query, from: built.indexes), "email \(query)")
+            if !scanned.isEmpty { found.emails += 1 }
         }
         for query in phoneQueries {
             let scan = SearchScan(phoneNumber: query, defaultCountryCode: region)
             let scanned = Projection.scannedSlots(scan, in: deferred.contacts, slotsPerThreadMin: slotsPerThreadMin)
-            #expect(scanned == built.slots(matchingPhoneNumber: query, from: built.indexes), "phone \(query) in \(region)")
+            #expect(
+                scanned == built.slots(matchingPhoneNumber: query, from: built.indexes), "phone \(query) in \(region)")
             #expect(scanned == deferred.slots(matchingPhoneNumber: query, from: unused), "phone \(query) in \(region)")
+            if !scanned.isEmpty { found.phones += 1 }
         }
+        #expect(found.names > queries.count / 2 && found.emails > 5 && found.phones > 10, "\(found)")
     }
 
-    @Test("Every kind of query answers the same slots by a scan as by the built indexes", arguments: ["us", "gb", "de", "jp", "ru", "zz"])
+    @Test(
+        "Every kind of query answers the same slots by a scan as by the built indexes",
+        arguments: ["us", "gb", "de", "jp", "ru", "zz"])
     func scanAgreesWithIndexes(region: String) throws {
         let seed = SearchFixtures.seed("SearchScanTests(\(region))")
         let (directory, projection) = try Self.deferredProjection(seed: seed, contacts: 600)

@@ -19,7 +19,9 @@ struct DeferredIndexTests {
         Set(try store.unifiedContacts(matching: .matchingName(query), keysToFetch: listKeys).map(\.givenName))
     }
 
-    @Test("Reads by identifier, enumeration, identifier prefixes and one search leave them unbuilt; a second search builds them")
+    @Test(
+        "Reads by identifier, enumeration, identifier prefixes and one search leave them unbuilt; a second search builds them"
+    )
     func builtByTheSecondSearch() throws {
         let directory = StoreDirectory()
         let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))

@@ -33,8 +33,10 @@ struct FirstSearchScanTests {
         var request = SaveRequest()
         for contact in added.prefix(30) { request.delete(contact) }
         for contact in added.dropFirst(30).prefix(30) {
-            var contact = try writer.unifiedContact(withIdentifier: contact.identifier, keysToFetch: [ContactKeySet.all])
-                .mutableCopy()
+            var contact = try writer.unifiedContact(
+                withIdentifier: contact.identifier, keysToFetch: [ContactKeySet.all]
+            )
+            .mutableCopy()
             SearchScanTests.randomize(&contact, using: &generator)
             request.update(contact)
         }
@@ -69,7 +71,9 @@ struct FirstSearchScanTests {
         let predicates: [ContactPredicate] =
             names.map { .matchingName($0) }
             + SearchScanTests.emailQueries.prefix(6).map { .matchingEmailAddress($0) }
-            + ["(415) 555-0100", "5550100", "+44 20 7946 0958", "79460958"].map { .matching(PhoneNumber(stringValue: $0)) }
+            + ["(415) 555-0100", "5550100", "+44 20 7946 0958", "79460958"].map {
+                .matching(PhoneNumber(stringValue: $0))
+            }
         for predicate in predicates {
             for sortOrder in [ContactSortOrder.none, .givenName] {
                 var request = ContactFetchRequest(keysToFetch: listKeys, predicate: predicate, sortOrder: sortOrder)
