@@ -136,7 +136,7 @@ extension PhoneKey {
 ///
 /// An ASCII field is lowercased and split in place, as ``FoldedWords`` splits it. Any other goes
 /// through the index's folding, which costs far more, so the query words each such field starts
-/// are remembered by its bytes (``FieldMatches``): people share names, and a field met again is
+/// are remembered by its bytes (``NameFieldMemo``): people share names, and a field met again is
 /// not folded again. The folding table's entries are worked out for the characters met
 /// (``LazyScalarFolds``).
 private struct NameMatcher {
@@ -145,22 +145,21 @@ private struct NameMatcher {
     private var found: [UInt64]
     /// ``found`` once every query word is.
     private let all: [UInt64]
-    private var fieldFound: [UInt64]
     private var fieldWords = FoldedWords()
     private var lowered: [UInt8] = []
-    private var memo: FieldMatches
+    /// The query words each non-ASCII field met lately starts, as bits.
+    private var memo = NameFieldMemo<UInt64>()
+    private var memoBits: [UInt64] = []
     private var scalarFolds = LazyScalarFolds()
 
     init(_ query: FoldedWords) {
         self.query = query
         let bitWords = (query.count + 63) / 64
         found = Array(repeating: 0, count: bitWords)
-        fieldFound = found
         all = (0..<bitWords).map { index in
             let bits = min(64, query.count - index * 64)
             return bits == 64 ? .max : (1 << bits) - 1
         }
-        memo = FieldMatches(bitWords: bitWords)
     }
 
     /// Whether every query word has been found in the contact's fields read so far.
@@ -178,13 +177,16 @@ private struct NameMatcher {
             return
         }
         let hash = ByteStringTable.hash(utf8)
-        if memo.lookUp(utf8, hash: hash, into: &found) { return }
-        for index in fieldFound.indices { fieldFound[index] = 0 }
-        fieldWords.removeAll()
-        SearchFolding.appendWords(ofUTF8: utf8, to: &fieldWords, folds: &scalarFolds)
-        Self.mark(startedBy: fieldWords, query: query, in: &fieldFound)
-        memo.remember(utf8, hash: hash, matches: fieldFound)
-        for index in found.indices { found[index] |= fieldFound[index] }
+        memoBits.removeAll(keepingCapacity: true)
+        if memo.lookUp(utf8, hash: hash, appendingTo: &memoBits) == nil {
+            // A miss appended nothing.
+            memoBits.append(contentsOf: repeatElement(0, count: found.count))
+            fieldWords.removeAll()
+            SearchFolding.appendWords(ofUTF8: utf8, to: &fieldWords, folds: &scalarFolds)
+            Self.mark(startedBy: fieldWords, query: query, in: &memoBits)
+            memo.remember(utf8, hash: hash, entries: memoBits[...], signature: 0)
+        }
+        for index in found.indices { found[index] |= memoBits[index] }
     }
 
     /// Reads the words of an ASCII field: runs of letters and digits, lowercased (into `lowered`).
@@ -234,60 +236,5 @@ private struct NameMatcher {
                 }
             }
         }
-    }
-}
-
-/// The non-ASCII name fields a scan met lately, each with the query words it starts (as bits), in
-/// a direct-mapped table by the field's bytes (a field whose place another took is folded again),
-/// emptied when what it keeps grows past a bound, as ``NameFieldMemo`` keeps a build's fields.
-private struct FieldMatches {
-    private struct Place {
-        var hash: UInt64 = 0
-        /// Where the field's bytes lie in `keys`.
-        var key: Range<Int> = 0..<0
-        /// Where its bits lie in `matches`.
-        var matches = 0
-        var isUsed = false
-    }
-
-    private let bitWords: Int
-    private var table = [Place](repeating: Place(), count: 4096)
-    private var keys: [UInt8] = []
-    private var matches: [UInt64] = []
-    /// The bytes kept above which the memo starts again empty.
-    private static let keptBytesMax = 1 << 20
-
-    /// An empty memo of fields' matches of `bitWords` 64-bit words each.
-    init(bitWords: Int) { self.bitWords = bitWords }
-
-    /// Adds to `found` the bits of a field met before, and returns true; returns false, adding
-    /// nothing, for a field the memo does not hold.
-    mutating func lookUp(_ field: UnsafeBufferPointer<UInt8>, hash: UInt64, into found: inout [UInt64]) -> Bool {
-        let place = table[place(of: hash)]
-        guard place.isUsed, place.hash == hash, place.key.count == field.count else { return false }
-        let same = keys.withUnsafeBufferPointer { kept in
-            memcmp(kept.baseAddress! + place.key.lowerBound, field.baseAddress!, field.count) == 0
-        }
-        guard same else { return false }
-        for index in 0..<bitWords { found[index] |= matches[place.matches + index] }
-        return true
-    }
-
-    /// Keeps the bits of a non-empty field, in place of whatever field held its place.
-    mutating func remember(_ field: UnsafeBufferPointer<UInt8>, hash: UInt64, matches given: [UInt64]) {
-        if keys.count + field.count + (matches.count + bitWords) * 8 > Self.keptBytesMax {
-            keys.removeAll(keepingCapacity: true)
-            matches.removeAll(keepingCapacity: true)
-            for index in table.indices { table[index].isUsed = false }
-        }
-        let keyStart = keys.count
-        keys.append(contentsOf: field)
-        let matchesStart = matches.count
-        matches.append(contentsOf: given)
-        table[place(of: hash)] = Place(hash: hash, key: keyStart..<keys.count, matches: matchesStart, isUsed: true)
-    }
-
-    private func place(of hash: UInt64) -> Int {
-        Int(truncatingIfNeeded: hash >> 32) & (table.count - 1)
     }
 }
