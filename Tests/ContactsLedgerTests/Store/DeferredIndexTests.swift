@@ -10,10 +10,6 @@ import Testing
 /// on when that happens.
 @Suite("Read-only stores: search indexes built by the second search")
 struct DeferredIndexTests {
-    /// Whether the store's indexes are still waiting for their first use (read without using them).
-    private func deferred(_ store: ContactStore) -> Bool {
-        store.pipeline.readState(usingIndexes: false) { projection, _ in projection.hasDeferredIndexes }
-    }
 
     private func names(_ store: ContactStore, _ query: String) throws -> Set<String> {
         Set(try store.unifiedContacts(matching: .matchingName(query), keysToFetch: listKeys).map(\.givenName))
@@ -27,7 +23,7 @@ struct DeferredIndexTests {
         let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
         let sample = try seedSampleContacts(writer)
         let reader = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess("reader"))
-        #expect(deferred(reader))
+        #expect(hasDeferredIndexes(reader))
         #expect(
             try reader.unifiedContact(withIdentifier: sample.ada.identifier, keysToFetch: listKeys).givenName == "Ada")
         #expect(try reader.resolveIdentifier(String(sample.grace.identifier.prefix(8))) == sample.grace.identifier)
@@ -36,11 +32,11 @@ struct DeferredIndexTests {
             all.append(contact.givenName)
         }
         #expect(all.count == 4)
-        #expect(deferred(reader))
+        #expect(hasDeferredIndexes(reader))
         #expect(try names(reader, "ada") == ["Ada"])
-        #expect(deferred(reader))
+        #expect(hasDeferredIndexes(reader))
         #expect(try names(reader, "ada") == ["Ada"])
-        #expect(!deferred(reader))
+        #expect(!hasDeferredIndexes(reader))
         let byEmail = try reader.unifiedContacts(
             matching: .matchingEmailAddress("grace@navy.example"), keysToFetch: listKeys)
         #expect(identifiers(byEmail) == [sample.grace.identifier])
@@ -65,10 +61,10 @@ struct DeferredIndexTests {
         try writer.execute(update)
         #expect(try reader.refresh() == 2)
         // A first search scans: the indexes are still to be built.
-        #expect(deferred(reader))
+        #expect(hasDeferredIndexes(reader))
         #expect(try names(reader, "ada") == ["Adaline"])
-        #expect(deferred(reader) == !searchFirst)
+        #expect(hasDeferredIndexes(reader) == !searchFirst)
         #expect(try names(reader, "augusta") == ["Augusta"])
-        #expect(!deferred(reader))
+        #expect(!hasDeferredIndexes(reader))
     }
 }

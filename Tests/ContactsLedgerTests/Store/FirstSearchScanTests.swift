@@ -9,10 +9,6 @@ import Testing
 /// at the second (decision 0037); what a search returns must not depend on which it was.
 @Suite("Read-only stores: the first search scans, the second builds the indexes")
 struct FirstSearchScanTests {
-    private func deferred(_ store: ContactStore) -> Bool {
-        store.pipeline.readState(usingIndexes: false) { projection, _ in projection.hasDeferredIndexes }
-    }
-
     private func search(_ store: ContactStore, _ predicate: ContactPredicate) throws -> [String] {
         identifiers(try store.unifiedContacts(matching: predicate, keysToFetch: listKeys))
     }
@@ -50,11 +46,11 @@ struct FirstSearchScanTests {
         let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
         let sample = try seedSampleContacts(writer)
         let reader = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess("reader"))
-        #expect(deferred(reader))
+        #expect(hasDeferredIndexes(reader))
         #expect(try search(reader, .matchingName("grace")) == [sample.grace.identifier])
-        #expect(deferred(reader))
+        #expect(hasDeferredIndexes(reader))
         #expect(try search(reader, .matchingEmailAddress("GRACE@navy.example")) == [sample.grace.identifier])
-        #expect(!deferred(reader))
+        #expect(!hasDeferredIndexes(reader))
         #expect(try search(reader, .matchingName("grace")) == [sample.grace.identifier])
     }
 
@@ -66,7 +62,7 @@ struct FirstSearchScanTests {
         let built = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess("built"))
         _ = try search(built, .matchingName("warm"))
         _ = try search(built, .matchingName("up"))
-        try #require(!deferred(built))
+        try #require(!hasDeferredIndexes(built))
         let names = SearchScanTests.nameQueries(using: &generator).shuffled(using: &generator).prefix(12)
         let predicates: [ContactPredicate] =
             names.map { .matchingName($0) }
@@ -80,7 +76,7 @@ struct FirstSearchScanTests {
                 request.unifyResults = false
                 let reader = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess("reader"))
                 let scanned = try fetch(reader, request)
-                #expect(deferred(reader))
+                #expect(hasDeferredIndexes(reader))
                 #expect(scanned == (try fetch(built, request)))
             }
         }
@@ -100,10 +96,10 @@ struct FirstSearchScanTests {
                 .mutableCopy())
         try writer.execute(request)
         #expect(try reader.refresh() == 2)
-        #expect(deferred(reader))
+        #expect(hasDeferredIndexes(reader))
         #expect(try search(reader, .matchingName("grac")) == [added[0].identifier])
-        #expect(deferred(reader))
+        #expect(hasDeferredIndexes(reader))
         #expect(try search(reader, .matching(PhoneNumber(stringValue: "+1 (212) 555-0147"))) == [added[0].identifier])
-        #expect(!deferred(reader))
+        #expect(!hasDeferredIndexes(reader))
     }
 }
