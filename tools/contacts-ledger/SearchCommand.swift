@@ -6,7 +6,7 @@ struct SearchCommand: ToolCommand {
     static let summary = "Finds contacts by name, email address or phone number."
     static let usage = "search (--name Q | --email Q | --phone Q) [--as-of POINT] [--json]"
     static let help = """
-        Prints the contacts that match, one per line, like `list`, from the search indexes. By name,
+        Prints the contacts that match, one per line, like `list`, by the search rules. By name,
         every word of Q must begin a word of the contact's names or organization, ignoring case and
         accents; by email, the whole address, ignoring case; by phone, the digits, so a national number
         matches its international form in the region of --region (else $CONTACTS_LEDGER_REGION, else the

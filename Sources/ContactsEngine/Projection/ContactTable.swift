@@ -263,13 +263,24 @@ package struct ContactTable: Sendable {
     func forEachContact<Failure>(
         _ body: (ContactSlot, UnsafeBufferPointer<UInt8>, _ arenaOffset: Int) -> Failure?
     ) -> Failure? {
+        forEachContact(inSlots: 0..<records.count, body)
+    }
+
+    /// ``forEachContact(_:)`` of the slots in `slots` (within ``slotCount``): a scan splits the
+    /// slots between threads.
+    func forEachContact<Failure>(
+        inSlots slots: Range<Int>, _ body: (ContactSlot, UnsafeBufferPointer<UInt8>, _ arenaOffset: Int) -> Failure?
+    ) -> Failure? {
         arena.withUnsafeBufferPointer { arena in
-            for (slot, record) in records.enumerated() where !record.isFree {
-                let start = record.offset + Int(record.identifierBytes)
-                let encoded = UnsafeBufferPointer(rebasing: arena[start..<start + Int(record.encodedBytes)])
-                if let failure = body(ContactSlot(slot), encoded, start) { return failure }
+            records.withUnsafeBufferPointer { records in
+                for slot in slots where !records[slot].isFree {
+                    let record = records[slot]
+                    let start = record.offset + Int(record.identifierBytes)
+                    let encoded = UnsafeBufferPointer(rebasing: arena[start..<start + Int(record.encodedBytes)])
+                    if let failure = body(ContactSlot(slot), encoded, start) { return failure }
+                }
+                return nil
             }
-            return nil
         }
     }
 

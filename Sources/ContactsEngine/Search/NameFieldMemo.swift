@@ -2,9 +2,10 @@ import ContactsModel
 import Foundation
 import LedgerStorage
 
-/// The name fields a bulk name build met lately, each with the word entries and signature it
-/// gave (``NameIndex/Builder/entry(for:)``), so that a name many contacts share is folded and
-/// its words looked up once rather than once per contact.
+/// The name fields met lately, each with the entries and signature folding it gave, so that a
+/// name many contacts share is folded once rather than once per contact: a bulk name build keeps
+/// a field's word entries and start signature (``NameIndex/Builder/entry(for:)``), a scan the
+/// bits of the query words the field's words start (``SearchScan``, `Entry` being `UInt64`).
 ///
 /// People share names: given names above all, family names and organizations less. Folding a
 /// field and finding its words cost the bulk build about half of its name half. A field is
@@ -12,7 +13,7 @@ import LedgerStorage
 /// is folded again); what it gave stays valid for the whole build, since a builder never
 /// changes or removes an id it gave. The table is emptied when what it keeps grows past a
 /// bound, so its memory stays small whatever the contacts.
-struct NameFieldMemo {
+struct NameFieldMemo<Entry> {
     private struct Place {
         var hash: UInt64 = 0
         /// Where the field's bytes lie in `keys`.
@@ -24,11 +25,11 @@ struct NameFieldMemo {
     }
 
     private var table: [Place]
-    /// The bytes kept (fields' bytes, and entries at 12 bytes each) above which the memo starts
-    /// again empty.
+    /// The bytes kept (fields' bytes, and entries at their stride, 12 bytes for a word entry)
+    /// above which the memo starts again empty.
     private let keptBytesMax: Int
     private var keys: [UInt8] = []
-    private var entries: [NameIndex.Builder.WordEntry] = []
+    private var entries: [Entry] = []
 
     /// An empty memo of `places` fields (a power of two) that keeps at most about
     /// `keptBytesMax` bytes.
@@ -45,7 +46,7 @@ struct NameFieldMemo {
     /// one value, and a memo only read had been copied for the call (three retains and
     /// releases per field, about a fifteenth of the name thread's time in a bulk build).
     mutating func lookUp(
-        _ field: UnsafeBufferPointer<UInt8>, hash: UInt64, appendingTo found: inout [NameIndex.Builder.WordEntry]
+        _ field: UnsafeBufferPointer<UInt8>, hash: UInt64, appendingTo found: inout [Entry]
     ) -> UInt32? {
         let place = table[place(of: hash)]
         guard !field.isEmpty, place.isUsed, place.hash == hash, place.key.count == field.count else { return nil }
@@ -59,10 +60,10 @@ struct NameFieldMemo {
 
     /// Keeps what a name field gave, in place of whatever field held its place.
     mutating func remember(
-        _ field: UnsafeBufferPointer<UInt8>, hash: UInt64, entries given: ArraySlice<NameIndex.Builder.WordEntry>,
+        _ field: UnsafeBufferPointer<UInt8>, hash: UInt64, entries given: ArraySlice<Entry>,
         signature: UInt32
     ) {
-        if keys.count + field.count + (entries.count + given.count) * 12 > keptBytesMax {
+        if keys.count + field.count + (entries.count + given.count) * MemoryLayout<Entry>.stride > keptBytesMax {
             keys.removeAll(keepingCapacity: true)
             entries.removeAll(keepingCapacity: true)
             for index in table.indices { table[index].isUsed = false }

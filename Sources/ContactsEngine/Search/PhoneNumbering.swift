@@ -199,6 +199,21 @@ enum PhoneNumbering {
         }
     }
 
+    /// Calls `body` with the calling code (0 for unknown) and national significant number (ASCII
+    /// digits) of a number's text given as UTF-8 bytes, as ``key(for:dialing:)`` reduces it,
+    /// without allocating for ASCII text; nil, without calling it, when the number has too few
+    /// digits to be matched.
+    static func withKey<Result>(
+        forUTF8 utf8: UnsafeBufferPointer<UInt8>, dialing: PhoneDialing,
+        _ body: (UInt16, Slice<UnsafeBufferPointer<UInt8>>) -> Result
+    ) -> Result? {
+        withDigits(ofUTF8: utf8) { digits, international in
+            reduce(digits, international: international, dialing: dialing).map {
+                body($0.callingCode, digits[$0.national])
+            }
+        }
+    }
+
     /// The fewest digits a partial number (the end of a number) has to be matched by.
     static let partialDigitsMin = 7
 

@@ -205,6 +205,24 @@ struct FoldedWords: Sendable {
     }
 }
 
+/// ``ScalarFolds``' entries worked out one character at a time, as texts need them, rather than
+/// for every character of its blocks at once: a search that scans the contacts (decision 0037)
+/// meets a few dozen such characters, and working out the whole table costs more than the scan.
+struct LazyScalarFolds {
+    private var known: [UInt32: ScalarFolds.Entry?] = [:]
+
+    /// An empty cache.
+    init() {}
+
+    /// What ``ScalarFolds/entry(for:)`` gives for a character.
+    mutating func entry(for value: UInt32) -> ScalarFolds.Entry? {
+        if let entry = known[value] { return entry }
+        let entry = ScalarFolds.covers(value) ? Unicode.Scalar(value).flatMap(SearchFolding.tableEntry(for:)) : nil
+        known.updateValue(entry, forKey: value)
+        return entry
+    }
+}
+
 /// Name folding one character at a time for the blocks that European names use (Latin-1,
 /// Latin Extended A and B, combining diacritics, Greek, Cyrillic, Latin Extended Additional,
 /// general punctuation, full-width forms), computed once from Foundation's own folding of
@@ -251,6 +269,11 @@ struct ScalarFolds: Sendable {
         case 0x3041...0x3096, 0x30A1...0x30FA, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3: true
         default: false
         }
+    }
+
+    /// Whether a character is in one of the blocks the table covers.
+    static func covers(_ value: UInt32) -> Bool {
+        ranges.contains { $0.contains(value) }
     }
 
     /// How a character folds, or nil when it is outside the table or folds in a way the
@@ -327,6 +350,17 @@ enum SearchFolding {
         appendWords(of: String(decoding: utf8, as: UTF8.self), to: &words)
     }
 
+    /// ``appendWords(ofUTF8:to:)`` with the table's entries from `folds`, which works out only
+    /// those of the characters it meets.
+    static func appendWords(
+        ofUTF8 utf8: UnsafeBufferPointer<UInt8>, to words: inout FoldedWords, folds: inout LazyScalarFolds
+    ) {
+        if utf8.isEmpty || words.appendASCIIWords(utf8) { return }
+        let text = String(decoding: utf8, as: UTF8.self)
+        if words.appendTableFoldedWords(text.unicodeScalars, folds: { folds.entry(for: $0) }) { return }
+        appendUnicodeWords(of: text, to: &words)
+    }
+
     /// Appends the folded words of a text by Foundation's folding alone, the reference that
     /// the faster paths of ``appendWords(of:to:)`` must agree with.
     static func appendWordsByFoundation(of text: String, to words: inout FoldedWords) {
@@ -350,7 +384,7 @@ enum SearchFolding {
     /// (a CJK character, something that folds into a mix) or when it folds differently next
     /// to other letters than alone (a few marks and joiners), so that the table never
     /// disagrees with folding the whole text.
-    fileprivate static func tableEntry(for scalar: Unicode.Scalar) -> ScalarFolds.Entry? {
+    static func tableEntry(for scalar: Unicode.Scalar) -> ScalarFolds.Entry? {
         let folded = String(scalar).folding(options: nameFoldingOptions, locale: nil)
             .precomposedStringWithCanonicalMapping
         let kinds = folded.unicodeScalars.map(kind(of:))

@@ -204,7 +204,7 @@ package struct SearchIndexes: Sendable {
     /// ``adoptNames(_:)``.
     struct NameBuild {
         private var builder: NameIndex.Builder
-        private var memo: NameFieldMemo
+        private var memo: NameFieldMemo<NameIndex.Builder.WordEntry>
         private var fieldWords = FoldedWords()
         /// The words of the contact being added, and the union of their start signatures.
         private var entries: [NameIndex.Builder.WordEntry] = []
@@ -212,7 +212,7 @@ package struct SearchIndexes: Sendable {
 
         /// A build with no contacts yet, of contacts in slots below `slotBound` (0 if not known;
         /// see ``NameIndex/Builder/init(slotBound:)``), remembering name fields in `memo`.
-        init(slotBound: Int = 0, memo: NameFieldMemo = NameFieldMemo()) {
+        init(slotBound: Int = 0, memo: NameFieldMemo<NameIndex.Builder.WordEntry> = NameFieldMemo()) {
             builder = NameIndex.Builder(slotBound: slotBound)
             self.memo = memo
         }

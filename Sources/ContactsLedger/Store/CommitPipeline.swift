@@ -88,6 +88,9 @@ package final class CommitPipeline: @unchecked Sendable {
     let submissionLock = NSLock()
     /// The default container's identifier (the ledger's id; it never changes).
     let defaultContainerID: String
+    /// Whether a search has been answered by a scan while the indexes were deferred
+    /// (``readStateForSearch(_:)``): the next one builds them.
+    let searchedByScan = Atomic<Bool>(false)
 
     init(
         backing: Backing, identity: LedgerIdentity, projection: Projection, client: ClientContext,
@@ -241,6 +244,38 @@ package final class CommitPipeline: @unchecked Sendable {
             catchUpIndexes()
             return try indexLock.read { try cell.read(body) }
         }
+    }
+
+    /// Reads the state for a search by name, email address or phone number (decision 0037): as
+    /// ``readState(usingIndexes:_:)`` does with the indexes, except that the first such read while
+    /// they are still deferred (a read-only open, or an open from a snapshot) is given the state
+    /// with its indexes deferred, for the search to scan the contacts
+    /// (``Projection/slots(matchingName:from:)``), and builds nothing; every later one builds them.
+    /// A one-shot search then costs a walk of the contacts rather than a build of every index,
+    /// and a store that goes on searching has the indexes from its second search on.
+    package func readStateForSearch<R>(
+        _ body: (borrowing Projection, borrowing SearchIndexes) throws -> R
+    ) rethrows -> R {
+        if projectionLock.read({ cell.projection.hasDeferredIndexes }),
+            !searchedByScan.exchange(true, ordering: .relaxed)
+        {
+            let scanned: R? = try projectionLock.read {
+                // Another search may have built them meanwhile: then this one reads them.
+                guard cell.projection.hasDeferredIndexes else { return nil }
+                return try cell.readProjection(with: Self.unusedIndexes, body)
+            }
+            if let scanned { return scanned }
+        }
+        return try readState(body)
+    }
+
+    /// Reads the state as ``readStateForSearch(_:)`` does for a search, and without the indexes
+    /// otherwise, with the client's access as of that state.
+    func readStateAndAccess<R>(
+        searching: Bool, _ body: (borrowing Projection, borrowing SearchIndexes, ClientAccess) throws -> R
+    ) rethrows -> R {
+        guard searching else { return try readStateAndAccess(usingIndexes: false, body) }
+        return try readStateForSearch { projection, indexes in try body(projection, indexes, access) }
     }
 
     /// The empty indexes a read that does not use them is given, so that it neither waits for

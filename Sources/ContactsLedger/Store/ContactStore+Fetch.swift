@@ -96,7 +96,7 @@ extension ContactStore {
     /// stops early never has decoded. Unified contacts of linked ones are decoded all at once,
     /// since each is combined from several slots.
     private func prepareEnumeration(_ request: ContactFetchRequest) throws -> PreparedEnumeration {
-        try readStateAndAccess(usingIndexes: request.predicate?.usesSearchIndexes ?? false) {
+        try readStateAndAccess(searching: request.predicate?.usesSearchIndexes ?? false) {
             projection, indexes, access throws in
             let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
             var prepared = PreparedEnumeration(keys: keys)
@@ -119,7 +119,7 @@ extension ContactStore {
     /// of the read locks: a record applied between selection and decoding could give a selected
     /// slot to a contact that the predicate, or the client's access, does not select.
     private func contacts(for request: ContactFetchRequest) throws -> [Contact] {
-        try readStateAndAccess(usingIndexes: request.predicate?.usesSearchIndexes ?? false) {
+        try readStateAndAccess(searching: request.predicate?.usesSearchIndexes ?? false) {
             projection, indexes, access throws in
             let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
             if unify { return unifiedContacts(at: ordered, in: projection, keys: keys, access) }
@@ -151,8 +151,8 @@ extension ContactStore {
         _ predicates: [ContactPredicate], walking ordered: some Collection<String>, offset: Int, limit: Int,
         denseMatches: Int
     ) throws -> SearchMatches {
-        let usingIndexes = predicates.contains { $0.usesSearchIndexes }
-        return try readStateAndAccess(usingIndexes: usingIndexes) { projection, indexes, access in
+        let searching = predicates.contains { $0.usesSearchIndexes }
+        return try readStateAndAccess(searching: searching) { projection, indexes, access in
             try checkCanRead(access)
             let readable = readableKeys(access)
             var slots: [ContactSlot] = []
@@ -212,15 +212,6 @@ extension ContactStore {
         return (keys, ordered, request.unifyResults && !projection.linksByContact.isEmpty)
     }
 
-    /// The slots of the contacts with a number matching a phone query: the whole number's, and
-    /// those of the numbers it is the end of, when it is a partial number.
-    private static func phoneSlots(_ query: String, _ projection: Projection, _ indexes: SearchIndexes) -> [ContactSlot]
-    {
-        indexes.slots(matchingPhoneNumber: query) { slot in
-            projection.state(at: slot, keys: [.phoneNumbers])?.values.phoneNumbers.map(\.value.stringValue) ?? []
-        }
-    }
-
     /// The keys a custom predicate is shown: all of them, the note only with the entitlement.
     func readableKeys(_ access: ClientAccess) -> ContactKeySet {
         var readable = ContactKeySet.all
@@ -241,11 +232,11 @@ extension ContactStore {
         case nil:
             slots = projection.occupiedSlots
         case .name(let query):
-            slots = indexes.slots(matchingName: query)
+            slots = projection.slots(matchingName: query, from: indexes)
         case .emailAddress(let address):
-            slots = indexes.slots(matchingEmailAddress: address)
+            slots = projection.slots(matchingEmailAddress: address, from: indexes)
         case .phoneNumber(let number):
-            slots = Self.phoneSlots(number.stringValue, projection, indexes)
+            slots = projection.slots(matchingPhoneNumber: number.stringValue, from: indexes)
         case .identifiers(let identifiers):
             slots = Array(Set(identifiers.compactMap { projection.slot(of: $0) })).sorted()
         case .group(let identifier):

@@ -178,6 +178,15 @@ public final class ContactStore: Sendable {
         try pipeline.readStateAndAccess(usingIndexes: usingIndexes, body)
     }
 
+    /// Reads the state for a fetch that is a search by name, email address or phone number when
+    /// `searching` (the first one of a store whose indexes are deferred scans the contacts,
+    /// decision 0037), and without the indexes otherwise, with the client's access.
+    func readStateAndAccess<R>(
+        searching: Bool, _ body: (borrowing Projection, borrowing SearchIndexes, ClientAccess) throws -> R
+    ) rethrows -> R {
+        try pipeline.readStateAndAccess(searching: searching, body)
+    }
+
     // MARK: Saving
 
     /// Executes a save request: validates every change, commits them as one record, and returns

@@ -58,6 +58,11 @@ func add(_ contacts: [MutableContact], to store: ContactStore, author: String? =
     return contacts
 }
 
+/// Whether a store's search indexes are still waiting to be built (read without using them).
+func hasDeferredIndexes(_ store: ContactStore) -> Bool {
+    store.pipeline.readState(usingIndexes: false) { projection, _ in projection.hasDeferredIndexes }
+}
+
 /// The keys a list view shows.
 let listKeys: [any KeyDescriptor] = [ContactKey.givenName, ContactKey.familyName, ContactKey.organizationName]
 
