@@ -9,9 +9,34 @@ import Testing
 /// builds them. What every read returns must not depend on when that happens.
 @Suite("Read-only stores: search indexes built by the first search")
 struct DeferredIndexTests {
-    /// Whether the store's indexes are still waiting for their first use (read without using them).
-    private func deferred(_ store: ContactStore) -> Bool {
-        store.pipeline.readState(usingIndexes: false) { projection, _ in projection.hasDeferredIndexes }
+    /// Whether the store's indexes are still waiting for their first use (read without using
+    /// them), checking that the cell's flag, which every search reads in place, says the same.
+    private func deferred(_ store: ContactStore, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let flag = store.pipeline.readState(usingIndexes: false) { projection, _ in projection.hasDeferredIndexes }
+        #expect(store.pipeline.cell.hasDeferredIndexes == flag, sourceLocation: sourceLocation)
+        return flag
+    }
+
+    /// What a fetch returned, as comparable values: each contact's identifier, revision, the keys
+    /// it has and the values of the list's keys.
+    private func fetched(_ contacts: [Contact]) -> [[String]] {
+        contacts.map {
+            [
+                $0.identifier, String($0.revision), String($0.availableKeys.rawValue), $0.givenName, $0.familyName,
+                $0.organizationName,
+            ]
+        }
+    }
+
+    /// A search's contacts through `unifiedContacts` and through an enumeration, checked to agree.
+    private func searched(_ store: ContactStore, _ predicate: ContactPredicate) throws -> [[String]] {
+        let unified = try store.unifiedContacts(matching: predicate, keysToFetch: listKeys)
+        var enumerated: [Contact] = []
+        try store.enumerateContacts(with: ContactFetchRequest(keysToFetch: listKeys, predicate: predicate)) {
+            contact, _ in enumerated.append(contact)
+        }
+        #expect(fetched(enumerated) == fetched(unified))
+        return fetched(unified)
     }
 
     private func names(_ store: ContactStore, _ query: String) throws -> Set<String> {
@@ -42,6 +67,30 @@ struct DeferredIndexTests {
         let byPhone = try reader.unifiedContacts(
             matching: .matching(PhoneNumber(stringValue: "+1 415 555 0199")), keysToFetch: listKeys)
         #expect(identifiers(byPhone) == [sample.grace.identifier])
+    }
+
+    @Test("Single and many matches come back the same, keys and all, whether the indexes were deferred or built")
+    func sameMatchesEitherWay() throws {
+        let directory = StoreDirectory()
+        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        let sample = try seedSampleContacts(writer)
+        let many = (0..<60).map { makeContact(given: "Adam\($0)", family: "Family\($0 % 7)", organization: "Org") }
+        try add(many, to: writer)
+        let reader = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess("reader"))
+        #expect(deferred(reader) && !deferred(writer))
+        let single = ContactPredicate.matchingEmailAddress("grace@navy.example")
+        let fromReader = try searched(reader, single)
+        #expect(!deferred(reader))
+        #expect(fromReader == (try searched(writer, single)))
+        #expect(fromReader.map(\.first) == [sample.grace.identifier])
+        let expectedKeys = ContactKeySet(descriptors: listKeys).union(ContactKeySet(.identifier)).rawValue
+        #expect(fromReader.first?[2] == String(expectedKeys) && fromReader.first?[3] == "Grace")
+        let phone = ContactPredicate.matching(PhoneNumber(stringValue: "(415) 555-0100"))
+        #expect(try searched(reader, phone) == (try searched(writer, phone)))
+        #expect(try searched(reader, phone).map(\.first) == [sample.jose.identifier])
+        let manyMatches = try searched(reader, .matchingName("adam"))
+        #expect(manyMatches.count == 60 && manyMatches == (try searched(writer, .matchingName("adam"))))
+        #expect(Set(manyMatches.map { $0[3] }) == Set(many.map(\.givenName)))
     }
 
     @Test("Records read by refresh before and after the build are found by a search", arguments: [false, true])
