@@ -31,6 +31,12 @@ struct ChunkedLastSegmentTests {
             _ = try journal.appendAndWait(appended)
             payloads.append(appended.payload)
         }
+        // Small records until the last segment holds three: damage can then have records after it.
+        while recordOffsets(inSegment: try #require(try segmentPaths(path).last)).count < 3 {
+            let appended = entry(payloads.count + 1, payloadBytes: 40)
+            _ = try journal.appendAndWait(appended)
+            payloads.append(appended.payload)
+        }
         let last = try #require(try segmentPaths(path).last)
         return (directory, path, payloads, last, recordOffsets(inSegment: last))
     }
@@ -81,33 +87,38 @@ struct ChunkedLastSegmentTests {
         }
     }
 
-    @Test("A torn last record is the same torn tail whatever the chunks")
+    /// A record torn as a crash tears the one being written after the last acknowledged one: the
+    /// first `count` bytes of a frame like the segment's last, its last byte not zero.
+    private func tornRecord(_ records: [UInt8], lastAt lastRecord: Int, bytes count: Int) -> [UInt8] {
+        var torn = Array(records[lastRecord..<(lastRecord + count)])
+        torn[count - 1] = 0x7E
+        return torn
+    }
+
+    @Test("A torn record after the last is the same torn tail whatever the chunks")
     func tornTail() throws {
         let (directory, path, payloads, last, offsets) = try ledger("torn")
         defer { withExtendedLifetime(directory) {} }
         let records = bytes(of: last)
         let lastRecord = try #require(offsets.last)
-        let tail = LedgerLocation(file: name(last), offset: Int64(lastRecord))
-        // Each tear, and the bytes from the torn record on that are not zero.
-        var cut = Array(records[..<(lastRecord + 30)])
-        cut[cut.count - 1] = 0x7E
-        var flipped = records
-        flipped[lastRecord + RecordFrame.frameHeaderBytes + 1] ^= 0x40
-        var afterZeros = records + [UInt8](repeating: 0, count: 2_500)
-        afterZeros[records.count + 2_000] = 0x11
-        let atEnd = LedgerLocation(file: name(last), offset: Int64(records.count))
-        // Each tear, where the torn tail starts, and the bytes from there on that are not zero.
-        let tears: [(label: String, bytes: [UInt8], at: LedgerLocation, dropped: Int)] = [
-            ("cut in its body", cut, tail, 30),
-            ("cut, then zeros", cut + [UInt8](repeating: 0, count: 4_000), tail, 30),
-            ("a flipped byte", flipped, tail, records.count - lastRecord - trailingZeros(records)),
-            ("a stray byte after the zeros", afterZeros, atEnd, 2_001),
+        let cut = tornRecord(records, lastAt: lastRecord, bytes: 30)
+        // A whole frame whose checksum fails.
+        var flipped = Array(records[lastRecord...])
+        flipped[RecordFrame.frameHeaderBytes + 1] ^= 0x40
+        var stray = [UInt8](repeating: 0, count: 2_500)
+        stray[2_000] = 0x11
+        // Each tear after the records, and the bytes from there on that are not zero.
+        let tears: [(label: String, bytes: [UInt8], dropped: Int)] = [
+            ("cut in its body", cut, 30),
+            ("cut, then zeros", cut + [UInt8](repeating: 0, count: 4_000), 30),
+            ("a flipped byte", flipped, flipped.count - trailingZeros(flipped)),
+            ("a stray byte after zeros", stray, 2_001),
         ]
-        for (label, torn, at, dropped) in tears {
-            overwrite(last, with: torn)
+        let at = LedgerLocation(file: name(last), offset: Int64(records.count))
+        for (label, torn, dropped) in tears {
+            overwrite(last, with: records + torn)
             let scanned = try #require(sameOutcome(path, label)).get()
-            let kept = at == atEnd ? payloads.count : payloads.count - 1
-            #expect(scanned.records.map(\.payload) == Array(payloads.prefix(kept)), "\(label)")
+            #expect(scanned.records.map(\.payload) == payloads, "\(label)")
             guard case .tornRecord(let location, let droppedBytes, _) = scanned.tail else {
                 Issue.record("\(label): not a torn tail: \(String(describing: scanned.tail))")
                 continue
@@ -120,7 +131,7 @@ struct ChunkedLastSegmentTests {
     func damageBeforeValidRecord() throws {
         let (directory, path, _, last, offsets) = try ledger("damage")
         defer { withExtendedLifetime(directory) {} }
-        #expect(offsets.count >= 2)
+        #expect(offsets.count >= 3)
         var damaged = bytes(of: last)
         damaged[offsets[0] + RecordFrame.frameHeaderBytes + 2] ^= 0x5A
         overwrite(last, with: damaged)
@@ -154,6 +165,7 @@ struct ChunkedLastSegmentTests {
     @Test("A clean last segment, zeros ahead included, is read a chunk at a time, never whole")
     func neverWhole() throws {
         let (directory, path, payloads, last, offsets) = try ledger("bounded")
+        let lastRecord = try #require(offsets.last)
         defer { withExtendedLifetime(directory) {} }
         let chunkBytes = 256
         let records = bytes(of: last)
@@ -166,7 +178,7 @@ struct ChunkedLastSegmentTests {
         #expect(faults.largestRead(pathContains: name(last)) <= max(chunkBytes, largestFrame))
         #expect(bytes(of: last).count > 2 * max(chunkBytes, largestFrame))
         // A torn tail is judged on the segment read whole.
-        overwrite(last, with: Array(records.dropLast(5)))
+        overwrite(last, with: records + tornRecord(records, lastAt: lastRecord, bytes: 30))
         let torn = FaultInjectingFileSystem()
         guard case .tornRecord = try outcome(path, chunkBytes: chunkBytes, fileSystem: torn).get().tail else {
             Issue.record("a cut last record was not a torn tail")

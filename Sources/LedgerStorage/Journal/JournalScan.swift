@@ -458,7 +458,7 @@ struct JournalScan {
     /// then the rest of the file a chunk at a time, so that a segment filled far ahead is never
     /// held whole; anything but zeros (or a file shorter than it was) leaves the judging to the
     /// segment read whole.
-    private mutating func restIsZeroFill(_ segment: OpenSegment) throws(StorageError) -> Bool {
+    private func restIsZeroFill(_ segment: OpenSegment) throws(StorageError) -> Bool {
         guard RecordFrame.isZeroFill(bytes, from: offset) else { return false }
         var position = windowStart + bytes.count
         while position < segment.size {
@@ -477,6 +477,11 @@ struct JournalScan {
         var whole: [UInt8] = []
         try fileSystem.readAll(path, into: &whole)
         let position = windowStart + offset
+        // The window's bytes before `offset` were checked: read again, they must not differ (as
+        // when the segment is read again after a bad frame).
+        guard whole.count >= position, whole[windowStart..<position].elementsEqual(bytes[..<offset]) else {
+            throw corruption(path, 0, "the segment changed under the scan before offset \(position)")
+        }
         bytes = whole
         chunked = nil
         windowStart = 0
