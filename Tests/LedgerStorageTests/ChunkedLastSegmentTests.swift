@@ -22,20 +22,10 @@ struct ChunkedLastSegmentTests {
         let directory = TemporaryDirectory(test)
         let path = directory.child("ledger")
         var random = SplitMix64(seed: testSeed("chunked last segment, \(test)"))
-        try LedgerDirectory.create(at: path, fileSystem: SystemFileSystem())
-        let journal = try Journal.open(at: path, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
-        defer { journal.close() }
-        var payloads: [[UInt8]] = []
-        for number in 1...24 {
-            let appended = entry(number, payloadBytes: Int(random.next() % 900) + 1)
-            _ = try journal.appendAndWait(appended)
-            payloads.append(appended.payload)
-        }
-        // Small records until the last segment holds three: damage can then have records after it.
-        while recordOffsets(inSegment: try #require(try segmentPaths(path).last)).count < 3 {
-            let appended = entry(payloads.count + 1, payloadBytes: 40)
-            _ = try journal.appendAndWait(appended)
-            payloads.append(appended.payload)
+        // Small records after them until the last segment holds three, so that damage can have
+        // records after it.
+        let payloads = try writeUnevenLedger(at: path, count: 24, payloadBytesMax: 900, random: &random) {
+            recordOffsets(inSegment: try #require(try segmentPaths(path).last)).count < 3
         }
         let last = try #require(try segmentPaths(path).last)
         return (directory, path, payloads, last, recordOffsets(inSegment: last))
