@@ -125,6 +125,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     private var counts: [Operation: Int] = [:]
     private var openFiles: Set<OpenFile> = []
     private var refusedCloses: [OpenFile] = []
+    private var largestReads: [String: Int] = [:]
     /// The directories this instance has touched: the scope of a simulated crash.
     private var directories: Set<String> = []
 
@@ -198,6 +199,14 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return openFiles.count
+    }
+
+    /// The most bytes one read asked for from a file whose path contains `pathContains`: whether
+    /// a reader holds a file a piece at a time or whole.
+    public func largestRead(pathContains: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return largestReads.filter { $0.key.contains(pathContains) }.values.max() ?? 0
     }
 
     /// Every close of a descriptor this layer did not have open (closed twice, or never opened
@@ -300,6 +309,7 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let effect = try check(.read, file.path)
+        largestReads[file.path] = max(largestReads[file.path, default: 0], buffer.byteCount)
         let count = try base.read(file, into: &buffer, at: offset)
         if case .readZeros(let range) = effect {
             let read = offset..<offset + Int64(count)

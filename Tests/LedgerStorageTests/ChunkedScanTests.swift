@@ -20,16 +20,7 @@ struct ChunkedScanTests {
         let directory = TemporaryDirectory(test)
         let path = directory.child(ledger)
         var random = SplitMix64(seed: testSeed("chunked scan, \(test)"))
-        try LedgerDirectory.create(at: path, fileSystem: SystemFileSystem())
-        let journal = try Journal.open(at: path, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
-        defer { journal.close() }
-        var payloads: [[UInt8]] = []
-        for number in 1...60 {
-            let payloadBytes = Int(random.next() % 1_500) + 1
-            let appended = entry(number, payloadBytes: payloadBytes)
-            _ = try journal.appendAndWait(appended)
-            payloads.append(appended.payload)
-        }
+        let payloads = try writeUnevenLedger(at: path, count: 60, payloadBytesMax: 1_500, random: &random)
         return (directory, path, payloads)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerStorageTesting
 import Testing
 
 @testable import LedgerStorage
@@ -41,6 +42,27 @@ func entry(_ number: Int, payloadBytes: Int = 40, author: String = "tester") -> 
 
 /// Small limits so that tests roll segments after a few records.
 let smallLimits = JournalLimits(segmentBytesMax: 4096, recordBytesMax: 2048, groupRecordsMax: 16, groupBytesMax: 4096)
+
+/// Writes a ledger at `path` in the small segments of ``smallLimits``: `count` records whose
+/// payloads take 1 to `payloadBytesMax` bytes drawn from `random`, then records of 40 bytes while
+/// `wantsMore` says so; returns the payloads, by sequence from 1.
+func writeUnevenLedger(
+    at path: String, count: Int, payloadBytesMax: Int, random: inout SplitMix64,
+    while wantsMore: () throws -> Bool = { false }
+) throws -> [[UInt8]] {
+    try LedgerDirectory.create(at: path, fileSystem: SystemFileSystem())
+    let journal = try Journal.open(at: path, options: JournalOptions(lockWaitSeconds: 2, limits: smallLimits))
+    defer { journal.close() }
+    var payloads: [[UInt8]] = []
+    func append(_ payloadBytes: Int) throws {
+        let appended = entry(payloads.count + 1, payloadBytes: payloadBytes)
+        _ = try journal.appendAndWait(appended)
+        payloads.append(appended.payload)
+    }
+    for _ in 0..<count { try append(Int(random.next() % UInt64(payloadBytesMax)) + 1) }
+    while try wantsMore() { try append(40) }
+    return payloads
+}
 
 /// Creates a ledger and appends `count` deterministic entries, one group each; returns their receipts.
 @discardableResult

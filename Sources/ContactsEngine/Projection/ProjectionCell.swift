@@ -36,6 +36,13 @@ package final class ProjectionCell: @unchecked Sendable {
         unsafeMutableAddress { projectionStorage }
     }
 
+    /// Whether the projection's indexes were left for the first read that uses them
+    /// (``Projection/hasDeferredIndexes``), read where the flag lies: every read that uses the
+    /// indexes asks, and asking through ``projection`` would copy the whole projection out of its
+    /// storage for the getter, retaining and releasing every buffer it holds (see
+    /// ``ProjectionStateView``).
+    package var hasDeferredIndexes: Bool { projectionStorage.pointee.indexesDeferred }
+
     /// The search indexes of ``projection``, read and written in place.
     @inlinable package var indexes: SearchIndexes {
         unsafeAddress { UnsafePointer(indexesStorage) }

@@ -220,7 +220,7 @@ package final class CommitPipeline: @unchecked Sendable {
     /// deferred (a read-only open), the records change only the contacts: the build that comes
     /// with the first search reads them as they are then.
     func applyLeavingIndexChangesPending(_ apply: () -> Void) {
-        if cell.projection.hasDeferredIndexes { return apply() }
+        if cell.hasDeferredIndexes { return apply() }
         cell.projection.recordIndexChanges()
         apply()
         let changes = cell.projection.takeIndexChanges()
@@ -293,9 +293,9 @@ package final class CommitPipeline: @unchecked Sendable {
     /// Builds the indexes a read-only open left for the first read that uses them, and hands
     /// them to the cell, which keeps them apart from the projection.
     private func buildDeferredIndexes() {
-        guard projectionLock.read({ cell.projection.hasDeferredIndexes }) else { return }
+        guard projectionLock.read({ cell.hasDeferredIndexes }) else { return }
         projectionLock.write {
-            guard cell.projection.hasDeferredIndexes else { return }
+            guard cell.hasDeferredIndexes else { return }
             cell.projection.buildDeferredIndexes()
             indexLock.write {
                 let empty = SearchIndexes(defaultCountryCode: cell.projection.indexes.defaultCountryCode)

@@ -161,9 +161,8 @@ extension FileSystem {
     }
 
     /// Reads a whole file into `bytes`, replacing what it held but keeping its storage when it is
-    /// large enough: a journal scan reads the segments it takes whole (the last one) into the
-    /// buffer it reads the others' chunks into, so it faults in fresh memory only as far as the
-    /// largest of them. On an error `bytes` is left empty.
+    /// large enough: a journal scan reads a segment it must judge whole (one with a torn or
+    /// damaged record) into the buffer it read its chunks into. On an error `bytes` is left empty.
     public func readAll(_ path: String, into bytes: inout [UInt8]) throws(StorageError) {
         let file = try open(path, .readOnly)
         defer { try? close(file) }

@@ -33,19 +33,21 @@ public enum JournalTail: Sendable, Hashable {
 /// its header, or a torn first record), the scan starts one segment earlier, so that its header
 /// is checked against the chain and the last commit time is known.
 ///
-/// A segment that is not the last one is read in chunks (``chunkBytes``, or a whole record where
-/// one is larger) into one reused buffer, since nothing writes it any more and only a valid record
-/// may follow a valid one there; the last segment, which a writer may be extending and whose end
-/// the table above judges, is read whole. Anything in a chunked segment other than a whole frame
-/// within the file (zeros, a short or implausible length, a checksum that fails) has the rest of
-/// the segment read whole and judged as above, so both ways give the same records and errors.
+/// Every segment is read in chunks (``chunkBytes``, or a whole record where one is larger) into
+/// one reused buffer, the last one too: an open then holds a chunk of the journal at a time, not a
+/// whole segment beside the state it is building. Where the last segment's records end in zeros
+/// (the space a writer fills ahead of them), the zeros are checked a chunk at a time to the end
+/// of the file. Anything else in a chunked segment other than a whole frame within the file
+/// (zeros before more data, a short or implausible length, a checksum that fails) has the segment
+/// read whole and judged as above from the same place, so both ways give the same records, tails
+/// and errors; only a damaged or torn segment is ever held whole.
 ///
 /// The scan never modifies anything; ``Journal/open(at:options:replayFrom:onRecord:)`` acts on the tail.
 struct JournalScan {
-    /// The bytes a segment that is not the last is read in at a time: a buffer this size stays in
-    /// the caches while its records are checked and copied, where a whole segment would go
-    /// through memory several times and fault in fresh pages, and a reader handing records on to
-    /// another thread does not stop for the time it takes to read a whole segment.
+    /// The bytes a segment is read in at a time: a buffer this size stays in the caches while its
+    /// records are checked and copied, where a whole segment would go through memory several
+    /// times and fault in fresh pages, and a reader handing records on to another thread does
+    /// not stop for the time it takes to read a whole segment.
     static let defaultChunkBytes = 1 << 20
 
     package let paths: LedgerPaths
@@ -58,12 +60,12 @@ struct JournalScan {
     /// The first entry of `durable` not yet passed by the scan.
     private var durableIndex = 0
 
-    /// The bytes a segment that is not the last is read in at a time.
+    /// The bytes a segment is read in at a time.
     let chunkBytes: Int
 
     private(set) var segmentIndex: Int
-    /// The current segment's bytes from `windowStart` on: all of them, or a chunk of a segment
-    /// that is not the last (`chunked`).
+    /// The current segment's bytes from `windowStart` on: a chunk of it (`chunked`), or all of
+    /// them once something other than a whole frame was found.
     private var bytes: [UInt8] = []
     private var loaded = false
     private var hasLoadedAny = false
@@ -73,6 +75,8 @@ struct JournalScan {
     private var windowStart = 0
     /// The open segment being read in chunks, if it is.
     private var chunked: OpenSegment?
+    /// The offset in the segment's file of the next record (`offset` in `bytes`).
+    private var fileOffset: Int { windowStart + offset }
     /// The sequence number the next record must carry.
     private(set) var expectedSequence: UInt64 = 1
     /// The chain hash of the last record checked (or of the record before the first segment scanned).
@@ -235,21 +239,20 @@ struct JournalScan {
         return true
     }
 
-    /// Reads the last segment whole, or the header of another one into a window that later
-    /// chunks of it follow.
+    /// Reads a segment's header into a window that later chunks of it follow.
     private mutating func readSegmentStart(_ path: String) throws(StorageError) {
         windowStart = 0
         offset = 0
         chunked = nil
-        if isLastSegment {
-            try fileSystem.readAll(path, into: &bytes)
-        } else {
-            let segment = try OpenSegment(path, fileSystem: fileSystem)
-            chunked = segment
-            bytes.removeAll(keepingCapacity: true)
-            try refill(segment, toHold: SegmentHeader.encodedBytes)
-        }
+        let segment = try OpenSegment(path, fileSystem: fileSystem)
+        chunked = segment
+        bytes.removeAll(keepingCapacity: true)
+        try refill(segment, toHold: SegmentHeader.encodedBytes)
     }
+
+    /// The bytes of the segment being scanned: its size when it was opened for reading in chunks,
+    /// else what was read of it.
+    private var segmentBytes: Int { chunked?.size ?? bytes.count }
 
     /// Judges a header that does not decode: a crash while rolling leaves a short, invalid
     /// header in a new last segment named after the record that was to go in it, which ends the
@@ -257,11 +260,11 @@ struct JournalScan {
     private mutating func endAtTornHeader(
         _ failure: DecodeFailure, path: String, named: UInt64, continuesChecked: Bool
     ) throws(StorageError) {
-        if isLastSegment && bytes.count <= SegmentHeader.encodedBytes && continuesChecked
+        if isLastSegment && segmentBytes <= SegmentHeader.encodedBytes && continuesChecked
             && named == expectedSequence
         {
             try end(
-                .tornSegmentHeader(file: paths.relative(path), bytes: Int64(bytes.count)),
+                .tornSegmentHeader(file: paths.relative(path), bytes: Int64(segmentBytes)),
                 at: LedgerLocation(file: paths.relative(path), offset: 0))
             return
         }
@@ -312,7 +315,11 @@ struct JournalScan {
                 }
             }
             guard let (path, relativePath) = currentSegmentNames() else { return nil }
-            if let segment = chunked, windowStart + offset < segment.size, try !windowHoldsFrame(segment) {
+            if let segment = chunked, fileOffset < segment.size, try !windowHoldsFrame(segment) {
+                if isLastSegment, try restIsZeroFill(segment) {
+                    try end(.clean, at: LedgerLocation(file: relativePath, offset: Int64(fileOffset)))
+                    return nil
+                }
                 try readWholeSegment(path)
             }
             if offset < bytes.count && RecordFrame.isZeroFill(bytes, from: offset) {
@@ -328,7 +335,7 @@ struct JournalScan {
             }
             if offset == bytes.count {
                 if isLastSegment {
-                    try end(.clean, at: LedgerLocation(file: relativePath, offset: Int64(offset)))
+                    try end(.clean, at: LedgerLocation(file: relativePath, offset: Int64(fileOffset)))
                     return nil
                 }
                 segmentIndex += 1
@@ -446,6 +453,23 @@ struct JournalScan {
         bytes.removeLast(wanted - held - read)
     }
 
+    /// Whether the segment read in chunks holds only zeros from `offset` to its end: the space the
+    /// writer filled ahead of its records, which ends the last segment. The window is checked,
+    /// then the rest of the file a chunk at a time, so that a segment filled far ahead is never
+    /// held whole; anything but zeros (or a file shorter than it was) leaves the judging to the
+    /// segment read whole.
+    private func restIsZeroFill(_ segment: OpenSegment) throws(StorageError) -> Bool {
+        guard RecordFrame.isZeroFill(bytes, from: offset) else { return false }
+        var position = windowStart + bytes.count
+        while position < segment.size {
+            let wanted = min(chunkBytes, segment.size - position)
+            let piece = try fileSystem.read(segment.file, count: wanted, at: Int64(position))
+            guard piece.count == wanted, RecordFrame.isZeroFill(piece, from: 0) else { return false }
+            position += wanted
+        }
+        return true
+    }
+
     /// Stops reading the current segment in chunks: reads it whole and goes on from the same
     /// place in it, so that what follows is judged as in a segment read whole. Changes nothing
     /// if the read fails, so that calling ``next()`` again tries it again from the same place.
@@ -453,6 +477,11 @@ struct JournalScan {
         var whole: [UInt8] = []
         try fileSystem.readAll(path, into: &whole)
         let position = windowStart + offset
+        // The window's bytes before `offset` were checked: read again, they must not differ (as
+        // when the segment is read again after a bad frame).
+        guard whole.count >= position, whole[windowStart..<position].elementsEqual(bytes[..<offset]) else {
+            throw corruption(path, 0, "the segment changed under the scan before offset \(position)")
+        }
         bytes = whole
         chunked = nil
         windowStart = 0

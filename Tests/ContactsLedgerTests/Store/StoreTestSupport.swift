@@ -58,9 +58,12 @@ func add(_ contacts: [MutableContact], to store: ContactStore, author: String? =
     return contacts
 }
 
-/// Whether a store's search indexes are still waiting to be built (read without using them).
-func hasDeferredIndexes(_ store: ContactStore) -> Bool {
-    store.pipeline.readState(usingIndexes: false) { projection, _ in projection.hasDeferredIndexes }
+/// Whether a store's search indexes are still waiting to be built (read without using them),
+/// checking that the cell's flag, which every search reads in place, says the same.
+func hasDeferredIndexes(_ store: ContactStore, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    let flag = store.pipeline.readState(usingIndexes: false) { projection, _ in projection.hasDeferredIndexes }
+    #expect(store.pipeline.cell.hasDeferredIndexes == flag, sourceLocation: sourceLocation)
+    return flag
 }
 
 /// The keys a list view shows.
