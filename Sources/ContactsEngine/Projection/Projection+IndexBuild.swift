@@ -24,8 +24,9 @@ extension Projection {
         indexes = SearchIndexes(defaultCountryCode: indexes.defaultCountryCode)
     }
 
-    /// Whether the indexes were left for the first read that needs them
-    /// (``ProjectionReplay/finish(buildingIndexes:)`` with `false`).
+    /// Whether the indexes were left unbuilt, for ``buildDeferredIndexes()`` when a read wants
+    /// them (``ProjectionReplay/finish(buildingIndexes:)`` with `false`, or a restore from a
+    /// snapshot); meanwhile a search scans the contacts (``slots(matchingName:from:)``).
     package var hasDeferredIndexes: Bool { indexesDeferred }
 
     /// Builds the indexes a replay left deferred, and maintains them from then on. Every contact

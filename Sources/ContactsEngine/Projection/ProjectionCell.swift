@@ -36,7 +36,7 @@ package final class ProjectionCell: @unchecked Sendable {
         unsafeMutableAddress { projectionStorage }
     }
 
-    /// Whether the projection's indexes were left for the first read that uses them
+    /// Whether the projection's indexes were left unbuilt, for a read that wants them to build
     /// (``Projection/hasDeferredIndexes``), read where the flag lies: every read that uses the
     /// indexes asks, and asking through ``projection`` would copy the whole projection out of its
     /// storage for the getter, retaining and releasing every buffer it holds (see

@@ -127,8 +127,8 @@ package final class ProjectionReplay: @unchecked Sendable {
     /// Waits for every queued record to be applied and returns the projection, with the indexes
     /// this replay deferred (a replay from no contacts) built unless `buildingIndexes` is false
     /// (they are then left for ``Projection/buildDeferredIndexes()``); a projection restored from
-    /// a snapshot keeps its indexes deferred either way, for the first read that uses them
-    /// (decision 0034). Throws the error of the first record that could not be decoded. Calling
+    /// a snapshot keeps its indexes deferred either way (decision 0034), for the store to build
+    /// when a read wants them. Throws the error of the first record that could not be decoded. Calling
     /// it again returns (or throws) the same without waiting.
     package func finish(buildingIndexes: Bool = true) throws(ContactStoreError) -> Projection {
         if !finished && !filling.isEmpty { hand() }

@@ -208,7 +208,7 @@ struct FoldedWords: Sendable {
 /// ``ScalarFolds``' entries worked out one character at a time, as texts need them, rather than
 /// for every character of its blocks at once: a search that scans the contacts (decision 0037)
 /// meets a few dozen such characters, and working out the whole table costs more than the scan.
-struct LazyScalarFolds {
+struct LazyScalarFolds: Sendable {
     private var known: [UInt32: ScalarFolds.Entry?] = [:]
 
     /// An empty cache.
@@ -311,6 +311,17 @@ enum SearchFolding {
     static func queryWords(_ query: String) -> FoldedWords {
         var words = FoldedWords()
         appendWords(of: query, to: &words)
+        words.removeDuplicates()
+        return words
+    }
+
+    /// ``queryWords(_:)`` with the table's entries from `folds`, which works out only those of
+    /// the characters the query has: the same words, for a search that scans the contacts
+    /// (decision 0037) and would otherwise pay for the whole table (``ScalarFolds/shared``).
+    static func queryWords(_ query: String, folds: inout LazyScalarFolds) -> FoldedWords {
+        var words = FoldedWords()
+        var query = query
+        query.withUTF8 { appendWords(ofUTF8: $0, to: &words, folds: &folds) }
         words.removeDuplicates()
         return words
     }

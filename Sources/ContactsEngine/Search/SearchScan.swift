@@ -12,8 +12,9 @@ import LedgerStorage
 /// ``Matcher`` of its own, which keeps the buffers the folding reuses.
 package struct SearchScan: Sendable {
     fileprivate enum Query: Sendable {
-        /// The folded, deduplicated words of a name query.
-        case name(FoldedWords)
+        /// The folded, deduplicated words of a name query, and the folding table's entries
+        /// worked out for its characters.
+        case name(FoldedWords, LazyScalarFolds)
         /// The folded address (``SearchFolding/foldedEmail(_:)``).
         case email([UInt8])
         /// The whole number's key, and the digits of a partial number.
@@ -25,9 +26,19 @@ package struct SearchScan: Sendable {
     fileprivate let query: Query
 
     /// Contacts whose names match every word of `query` (``SearchIndexes/slots(matchingName:)``).
+    /// The query is folded as ``SearchFolding/queryWords(_:)`` folds it, with the folding
+    /// table's entries worked out for its characters only (``LazyScalarFolds``).
     package init(name query: String) {
-        let words = SearchFolding.queryWords(query)
-        self.query = words.isEmpty ? .nothing : .name(words)
+        var folds = LazyScalarFolds()
+        let words = SearchFolding.queryWords(query, folds: &folds)
+        self.query = words.isEmpty ? .nothing : .name(words, folds)
+    }
+
+    /// The folded words of a name query, as the scan compares them with a contact's; nil for
+    /// any other query, or one with no words.
+    var nameWords: FoldedWords? {
+        if case .name(let words, _) = query { return words }
+        return nil
     }
 
     /// Contacts with the email address (``SearchIndexes/slots(matchingEmailAddress:)``).
@@ -72,7 +83,7 @@ package struct SearchScan: Sendable {
         /// A matcher of `scan`'s query.
         package init(_ scan: SearchScan) {
             self.scan = scan
-            if case .name(let words) = scan.query { names = NameMatcher(words) }
+            if case .name(let words, let folds) = scan.query { names = NameMatcher(words, folds: folds) }
         }
 
         /// Whether the contact whose encoded values are `encoded` matches; throws when they
@@ -150,10 +161,12 @@ private struct NameMatcher {
     /// The query words each non-ASCII field met lately starts, as bits.
     private var memo = NameFieldMemo<UInt64>()
     private var memoBits: [UInt64] = []
-    private var scalarFolds = LazyScalarFolds()
+    private var scalarFolds: LazyScalarFolds
 
-    init(_ query: FoldedWords) {
+    /// A matcher of the words of `query`, starting from the folding table's entries in `folds`.
+    init(_ query: FoldedWords, folds: LazyScalarFolds) {
         self.query = query
+        scalarFolds = folds
         let bitWords = (query.count + 63) / 64
         found = Array(repeating: 0, count: bitWords)
         all = (0..<bitWords).map { index in

@@ -19,8 +19,9 @@ import LedgerStorage
 /// | arena | the live contacts' identifiers (a canonical UUID's 16 bytes, any other identifier its UTF-8; ``ContactTable/IdentifierKey``) and encoded values (``ContactCodec``, all keys), back to back in slot order |
 /// | rest | groups (count; each identifier, name, container, revision, members, subgroups, parents); access (count; each client, status, notes entitlement as 1 byte); grants (count; each client, contact identifiers); request ids (count; each 16 bytes and sequence, in sequence order); links (count; each linked contact's identifier and its link set, in link order) |
 ///
-/// The search indexes are not stored: a projection restored from a snapshot leaves them to the
-/// first read that uses them, as a read-only open does after a replay (decision 0034). The
+/// The search indexes are not stored: a projection restored from a snapshot leaves them deferred,
+/// as a read-only open does after a replay (decision 0034): the store's first search scans the
+/// contacts, and its second, or a non-search read that wants them, builds them (decision 0037). The
 /// contacts are stored in the projection's own encoded form, in the order of its slots, so that
 /// a restore reads the arena straight into the table's memory, a piece at a time, and decodes
 /// nothing; the identifier table is made again from the identifiers. Earlier versions are passed
@@ -132,8 +133,8 @@ extension Projection {
     ///
     /// Throws when the state is of another version, belongs to another ledger, claims another
     /// head than the snapshot file's header, or is malformed in any way; the caller then ignores
-    /// the snapshot and replays the journal. The search indexes are left for the first read that
-    /// uses them (``hasDeferredIndexes``).
+    /// the snapshot and replays the journal. The search indexes are left deferred
+    /// (``hasDeferredIndexes``), for ``buildDeferredIndexes()`` when a read wants them.
     package init(
         snapshotState state: [UInt8], ledgerID: UUID, head expected: HeadDigest,
         defaultCountryCode: String = ContactsUserDefaults.shared.countryCode

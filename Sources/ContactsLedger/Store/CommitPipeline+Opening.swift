@@ -147,7 +147,8 @@ extension CommitPipeline {
             return true
         }
         var projection = restored ?? Projection(ledgerID: reader.identity.ledgerID, defaultCountryCode: client.region)
-        // Without a snapshot the indexes are built by the first read that uses them.
+        // Without a snapshot the indexes are left deferred: the first search scans, and the second
+        // search, or a non-search read that wants them, builds them.
         if restored == nil { _ = try Self.replay(reader, into: &projection, through: last, buildingIndexes: false) }
         projection.prepareForQueries()
         self.init(

@@ -89,7 +89,7 @@ package final class CommitPipeline: @unchecked Sendable {
     /// The default container's identifier (the ledger's id; it never changes).
     let defaultContainerID: String
     /// Whether a search has been answered by a scan while the indexes were deferred
-    /// (``readStateForSearch(_:)``): the next one builds them.
+    /// (``readStateForSearch(scanning:_:)``), or one is scanning: the next one builds them.
     let searchedByScan = Atomic<Bool>(false)
 
     init(
@@ -217,8 +217,9 @@ package final class CommitPipeline: @unchecked Sendable {
 
     /// Applies records to the projection with `apply`, leaving their index changes pending
     /// (decision 0014); call holding `projectionLock` for writing. While the indexes are still
-    /// deferred (a read-only open), the records change only the contacts: the build that comes
-    /// with the first search reads them as they are then.
+    /// deferred (a read-only open, or an open from a snapshot), the records change only the
+    /// contacts: the first search's scan, and the build that comes with the second search or with
+    /// a non-search read that wants the indexes, read them as they are then.
     func applyLeavingIndexChangesPending(_ apply: () -> Void) {
         if cell.hasDeferredIndexes { return apply() }
         cell.projection.recordIndexChanges()
@@ -232,9 +233,10 @@ package final class CommitPipeline: @unchecked Sendable {
     ///
     /// A read that does not look at the indexes says so with `usingIndexes: false`: it is given
     /// empty ones and waits neither for the indexes to catch up with the last save (a fetch by
-    /// identifier right after a save) nor, in a read-only store, for their build (the first
-    /// read that uses them builds them), so that `show` or `export` never pays for a search it
-    /// does not make.
+    /// identifier right after a save) nor, in a read-only store, for their build (a read that
+    /// uses them builds them here, except a search, which goes through
+    /// ``readStateForSearch(scanning:_:)``), so that `show` or `export` never pays for a search
+    /// it does not make.
     package func readState<R>(
         usingIndexes: Bool = true, _ body: (borrowing Projection, borrowing SearchIndexes) throws -> R
     ) rethrows -> R {
@@ -247,35 +249,55 @@ package final class CommitPipeline: @unchecked Sendable {
     }
 
     /// Reads the state for a search by name, email address or phone number (decision 0037): as
-    /// ``readState(usingIndexes:_:)`` does with the indexes, except that the first such read while
-    /// they are still deferred (a read-only open, or an open from a snapshot) is given the state
-    /// with its indexes deferred, for the search to scan the contacts
-    /// (``Projection/slots(matchingName:from:)``), and builds nothing; every later one builds them.
-    /// A one-shot search then costs a walk of the contacts rather than a build of every index,
-    /// and a store that goes on searching has the indexes from its second search on.
+    /// ``readState(usingIndexes:_:)`` does with the indexes, except while they are still deferred
+    /// (a read-only open, or an open from a snapshot). Then the store's first search that
+    /// `scans` (one that can match a contact) is given the state with its indexes deferred, for
+    /// the search to scan the contacts (``Projection/slots(matchingName:from:)``), and builds
+    /// nothing; a search that matches nothing whatever the contacts are is answered the same way
+    /// without counting; every later search builds them. A one-shot search then costs a walk of
+    /// the contacts rather than a build of every index, and a store that goes on searching has
+    /// the indexes from its second search on.
     package func readStateForSearch<R>(
+        scanning scans: (borrowing Projection) -> Bool,
         _ body: (borrowing Projection, borrowing SearchIndexes) throws -> R
     ) rethrows -> R {
-        if projectionLock.read({ cell.projection.hasDeferredIndexes }),
-            !searchedByScan.exchange(true, ordering: .relaxed)
-        {
-            let scanned: R? = try projectionLock.read {
-                // Another search may have built them meanwhile: then this one reads them.
-                guard cell.projection.hasDeferredIndexes else { return nil }
-                return try cell.readProjection(with: Self.unusedIndexes, body)
+        let scanned: R? = try projectionLock.read {
+            // Another search may have built them meanwhile: then this one reads them.
+            guard cell.hasDeferredIndexes else { return nil }
+            return try cell.readProjection(with: Self.unusedIndexes) { projection, indexes in
+                try scanUnlessScanned(projection, indexes, scans: scans, body)
             }
-            if let scanned { return scanned }
         }
+        if let scanned { return scanned }
         return try readState(body)
     }
 
-    /// Reads the state as ``readStateForSearch(_:)`` does for a search, and without the indexes
-    /// otherwise, with the client's access as of that state.
+    /// Answers a search from the state with its indexes deferred, or nil when the store has
+    /// scanned already and the indexes are to be built. The scan is taken with an atomic
+    /// exchange, so that of two first searches at once one scans and the other builds, and given
+    /// back when the search throws (a client that may not read, an invalid predicate): a search
+    /// that answered nothing leaves the scan to the next one.
+    private func scanUnlessScanned<R>(
+        _ projection: borrowing Projection, _ indexes: borrowing SearchIndexes,
+        scans: (borrowing Projection) -> Bool, _ body: (borrowing Projection, borrowing SearchIndexes) throws -> R
+    ) rethrows -> R? {
+        guard scans(projection) else { return try body(projection, indexes) }
+        guard !searchedByScan.exchange(true, ordering: .relaxed) else { return nil }
+        var answered = false
+        defer { if !answered { searchedByScan.store(false, ordering: .relaxed) } }
+        let answer = try body(projection, indexes)
+        answered = true
+        return answer
+    }
+
+    /// Reads the state as ``readStateForSearch(scanning:_:)`` does for a search, and without the
+    /// indexes otherwise, with the client's access as of that state.
     func readStateAndAccess<R>(
-        searching: Bool, _ body: (borrowing Projection, borrowing SearchIndexes, ClientAccess) throws -> R
+        searching: Bool, scanning scans: (borrowing Projection) -> Bool,
+        _ body: (borrowing Projection, borrowing SearchIndexes, ClientAccess) throws -> R
     ) rethrows -> R {
         guard searching else { return try readStateAndAccess(usingIndexes: false, body) }
-        return try readStateForSearch { projection, indexes in try body(projection, indexes, access) }
+        return try readStateForSearch(scanning: scans) { projection, indexes in try body(projection, indexes, access) }
     }
 
     /// The empty indexes a read that does not use them is given, so that it neither waits for
@@ -290,7 +312,8 @@ package final class CommitPipeline: @unchecked Sendable {
         try readState(usingIndexes: usingIndexes) { projection, indexes in try body(projection, indexes, access) }
     }
 
-    /// Builds the indexes a read-only open left for the first read that uses them, and hands
+    /// Builds the indexes a read-only open left deferred, for a read that uses them (a search
+    /// after the first, or any other read that wants them), and hands
     /// them to the cell, which keeps them apart from the projection.
     private func buildDeferredIndexes() {
         guard projectionLock.read({ cell.hasDeferredIndexes }) else { return }

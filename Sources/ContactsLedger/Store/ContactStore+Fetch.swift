@@ -96,7 +96,7 @@ extension ContactStore {
     /// stops early never has decoded. Unified contacts of linked ones are decoded all at once,
     /// since each is combined from several slots.
     private func prepareEnumeration(_ request: ContactFetchRequest) throws -> PreparedEnumeration {
-        try readStateAndAccess(searching: request.predicate?.usesSearchIndexes ?? false) {
+        try readStateAndAccess(searching: [request.predicate]) {
             projection, indexes, access throws in
             let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
             var prepared = PreparedEnumeration(keys: keys)
@@ -119,7 +119,7 @@ extension ContactStore {
     /// of the read locks: a record applied between selection and decoding could give a selected
     /// slot to a contact that the predicate, or the client's access, does not select.
     private func contacts(for request: ContactFetchRequest) throws -> [Contact] {
-        try readStateAndAccess(searching: request.predicate?.usesSearchIndexes ?? false) {
+        try readStateAndAccess(searching: [request.predicate]) {
             projection, indexes, access throws in
             let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
             if unify { return unifiedContacts(at: ordered, in: projection, keys: keys, access) }
@@ -151,8 +151,7 @@ extension ContactStore {
         _ predicates: [ContactPredicate], walking ordered: some Collection<String>, offset: Int, limit: Int,
         denseMatches: Int
     ) throws -> SearchMatches {
-        let searching = predicates.contains { $0.usesSearchIndexes }
-        return try readStateAndAccess(searching: searching) { projection, indexes, access in
+        try readStateAndAccess(searching: predicates) { projection, indexes, access in
             try checkCanRead(access)
             let readable = readableKeys(access)
             var slots: [ContactSlot] = []
@@ -345,6 +344,19 @@ extension ContactPredicate {
     var usesSearchIndexes: Bool {
         switch kind {
         case .name, .emailAddress, .phoneNumber: true
+        case .identifiers, .group, .container, .custom: false
+        }
+    }
+
+    /// Whether a name, email or phone predicate can match a contact: false for one that matches
+    /// none whatever the contacts are (no words, no address, too few digits; ``SearchScan``),
+    /// numbers read in the region `defaultCountryCode`, and for any other predicate.
+    func canMatch(defaultCountryCode: String) -> Bool {
+        switch kind {
+        case .name(let query): !SearchScan(name: query).matchesNothing
+        case .emailAddress(let address): !SearchScan(emailAddress: address).matchesNothing
+        case .phoneNumber(let number):
+            !SearchScan(phoneNumber: number.stringValue, defaultCountryCode: defaultCountryCode).matchesNothing
         case .identifiers, .group, .container, .custom: false
         }
     }

@@ -178,13 +178,21 @@ public final class ContactStore: Sendable {
         try pipeline.readStateAndAccess(usingIndexes: usingIndexes, body)
     }
 
-    /// Reads the state for a fetch that is a search by name, email address or phone number when
-    /// `searching` (the first one of a store whose indexes are deferred scans the contacts,
-    /// decision 0037), and without the indexes otherwise, with the client's access.
+    /// Reads the state for a fetch by `predicates` (nil for every contact), with the client's
+    /// access: for a search by name, email address or phone number when one of them is one (the
+    /// first that can match a contact, in a store whose indexes are deferred, scans the contacts,
+    /// decision 0037), and without the indexes otherwise.
     func readStateAndAccess<R>(
-        searching: Bool, _ body: (borrowing Projection, borrowing SearchIndexes, ClientAccess) throws -> R
+        searching predicates: [ContactPredicate?],
+        _ body: (borrowing Projection, borrowing SearchIndexes, ClientAccess) throws -> R
     ) rethrows -> R {
-        try pipeline.readStateAndAccess(searching: searching, body)
+        let searching = predicates.contains { $0?.usesSearchIndexes ?? false }
+        return try pipeline.readStateAndAccess(
+            searching: searching,
+            scanning: { projection in
+                let region = projection.indexes.defaultCountryCode
+                return predicates.contains { $0?.canMatch(defaultCountryCode: region) ?? false }
+            }, body)
     }
 
     // MARK: Saving

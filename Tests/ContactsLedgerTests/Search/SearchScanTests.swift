@@ -167,6 +167,25 @@ struct SearchScanTests {
         Self.checkAgreement(projection, region: region, queries: queries, slotsPerThreadMin: 64)
     }
 
+    @Test("A scan folds a name query into the words the index folds it into")
+    func scanQueryWords() {
+        var generator = SearchTestGenerator(seed: SearchFixtures.seed("SearchScanTests.queryWords"))
+        let queries =
+            Self.nameQueries(using: &generator) + Self.givenNames + Self.familyNames + Self.organizations + [
+                "", " ", "-", "'.,;!?", "José José", "jose JOSÉ josé", "Müller müller MÜLLER", "Σοφία σοφια",
+                "Дмитрий дмитрий", "田中 田中太郎", "김 민준 김", "Ｊｏｈｎ john", "Nguyễn Nguyen", "a b a c b",
+                "Ærøskøbing aeroskobing", "straße strasse", "e\u{301}mile émile", "x\u{200D}y", "🙂 smile 🙂",
+            ]
+        for query in queries {
+            let expected = SearchFolding.queryWords(query)
+            let scan = SearchScan(name: query)
+            let words = scan.nameWords
+            #expect(words?.bytes ?? [] == expected.bytes, "\(query)")
+            #expect(words?.ends ?? [] == expected.ends, "\(query)")
+            #expect(scan.matchesNothing == expected.isEmpty, "\(query)")
+        }
+    }
+
     @Test("A scan finds what a query asks for, and nothing in an empty table")
     func scanExamples() {
         #expect(Projection.scannedSlots(SearchScan(name: "john"), in: ContactTable()).isEmpty)

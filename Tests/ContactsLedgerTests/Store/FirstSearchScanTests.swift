@@ -102,4 +102,85 @@ struct FirstSearchScanTests {
         #expect(try search(reader, .matching(PhoneNumber(stringValue: "+1 (212) 555-0147"))) == [added[0].identifier])
         #expect(!hasDeferredIndexes(reader))
     }
+
+    /// A ledger of the sample contacts (``seedSampleContacts(_:)``), and the contacts.
+    private func sampleLedger() throws -> (
+        StoreDirectory, (ada: MutableContact, jose: MutableContact, grace: MutableContact, kenji: MutableContact)
+    ) {
+        let directory = StoreDirectory()
+        let writer = try ContactStore(ledgerAt: directory.ledger, client: .fullAccess("writer"))
+        defer { writer.close() }
+        return (directory, try seedSampleContacts(writer))
+    }
+
+    @Test("A search that matches nothing by construction neither scans nor builds")
+    func emptyQueryKeepsTheScan() throws {
+        let (directory, sample) = try sampleLedger()
+        let reader = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess("reader"))
+        let nothing: [ContactPredicate] = [
+            .matchingName(""), .matchingName(" - "), .matchingEmailAddress("  "),
+            .matching(PhoneNumber(stringValue: "12")),
+        ]
+        for predicate in nothing {
+            #expect(try search(reader, predicate).isEmpty)
+            #expect(hasDeferredIndexes(reader))
+        }
+        #expect(try search(reader, .matchingName("grace")) == [sample.grace.identifier])
+        #expect(hasDeferredIndexes(reader))
+        // After the scan, a query that matches nothing still builds nothing; the next real one does.
+        #expect(try search(reader, .matchingName("")).isEmpty)
+        #expect(hasDeferredIndexes(reader))
+        #expect(try search(reader, .matchingEmailAddress("grace@navy.example")) == [sample.grace.identifier])
+        #expect(!hasDeferredIndexes(reader))
+    }
+
+    @Test("A first search that throws leaves the scan to the next search")
+    func throwingSearchKeepsTheScan() async throws {
+        let directory = StoreDirectory()
+        let owner = try ContactStore(ledgerAt: directory.ledger, client: .owner("owner"))
+        let sample = try seedSampleContacts(owner)
+        let reader = try ContactStore(
+            readingLedgerAt: directory.ledger, client: ClientContext(identifier: "app", authorization: .notDetermined))
+        #expect(throws: ContactStoreError.self) { try search(reader, .matchingName("grace")) }
+        #expect(hasDeferredIndexes(reader))
+        try await owner.setAuthorization(.authorized, forClient: "app")
+        #expect(try reader.refresh() == 1)
+        #expect(try search(reader, .matchingName("grace")) == [sample.grace.identifier])
+        #expect(hasDeferredIndexes(reader))
+        #expect(try search(reader, .matchingName("ada")) == [sample.ada.identifier])
+        #expect(!hasDeferredIndexes(reader))
+    }
+
+    @Test("Two first searches at once both answer, one by a scan and one by the build")
+    func concurrentFirstSearches() throws {
+        let (directory, sample) = try sampleLedger()
+        let predicates: [(ContactPredicate, String)] = [
+            (.matchingName("grace"), sample.grace.identifier),
+            (.matchingEmailAddress("ADA@example.org"), sample.ada.identifier),
+        ]
+        for _ in 0..<20 {
+            let reader = try ContactStore(readingLedgerAt: directory.ledger, client: .fullAccess("reader"))
+            try #require(hasDeferredIndexes(reader))
+            let found = FoundBox(count: predicates.count)
+            DispatchQueue.concurrentPerform(iterations: predicates.count) { index in
+                found.set(index, try? search(reader, predicates[index].0))
+            }
+            #expect(found.values == predicates.map { [$0.1] })
+            // One of the two took the scan, so the other (or a later one) built the indexes.
+            #expect(!hasDeferredIndexes(reader))
+        }
+    }
+}
+
+/// What each of several threads found.
+private final class FoundBox: @unchecked Sendable {
+    // Thread-safety: every access holds `lock`.
+    private let lock = NSLock()
+    private var found: [[String]?]
+
+    init(count: Int) { found = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: [String]?) { lock.withLock { found[index] = value } }
+
+    var values: [[String]?] { lock.withLock { found } }
 }
