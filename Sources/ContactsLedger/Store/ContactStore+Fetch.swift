@@ -234,6 +234,12 @@ extension ContactStore {
             slots = projection.slots(matchingName: query, from: indexes)
         case .emailAddress(let address):
             slots = projection.slots(matchingEmailAddress: address, from: indexes)
+        case .phoneNumber(let number) where !projection.hasDeferredIndexes:
+            // Asked of the indexes here rather than through the projection's method, which cost
+            // a phone search about 0.8 µs of its 2 (measured; the cause is not known).
+            slots = indexes.slots(matchingPhoneNumber: number.stringValue) { slot in
+                projection.state(at: slot, keys: [.phoneNumbers])?.values.phoneNumbers.map(\.value.stringValue) ?? []
+            }
         case .phoneNumber(let number):
             slots = projection.slots(matchingPhoneNumber: number.stringValue, from: indexes)
         case .identifiers(let identifiers):
