@@ -52,6 +52,16 @@ def wait_for_port(port, process, seconds=60):
     fail(f"nothing listened on port {port} within {seconds} s")
 
 
+def stop_server(process, log):
+    """Ends a server started by this module: terminated, killed if it lingers, its log closed."""
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    log.close()
+
+
 class LedgerServer:
     """contacts-ledger serve on a fresh ledger, with one account acting as a fully authorized client."""
 
@@ -122,12 +132,7 @@ class LedgerServer:
         return self.base + self.book
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
+        stop_server(self.process, self.log)
 
 
 class RadicaleServer:
@@ -169,12 +174,7 @@ class RadicaleServer:
         return f"http://127.0.0.1:{self.port}{self.book}"
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
+        stop_server(self.process, self.log)
 
 
 class Vdirsyncer:
