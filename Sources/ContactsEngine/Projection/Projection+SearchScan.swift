@@ -24,12 +24,16 @@ extension Projection {
     /// deferred.
     package func slots(matchingPhoneNumber query: String, from indexes: borrowing SearchIndexes) -> [ContactSlot] {
         guard indexesDeferred else {
-            return indexes.slots(matchingPhoneNumber: query) { slot in
-                state(at: slot, keys: [.phoneNumbers])?.values.phoneNumbers.map(\.value.stringValue) ?? []
-            }
+            return indexes.slots(matchingPhoneNumber: query, numbersOf: phoneNumberTexts(at:))
         }
         let scan = SearchScan(phoneNumber: query, defaultCountryCode: self.indexes.defaultCountryCode)
         return Self.scannedSlots(scan, in: contacts)
+    }
+
+    /// The text of the phone numbers of the contact in a slot (none for a free slot): what the
+    /// candidates of a partial number are checked against.
+    package func phoneNumberTexts(at slot: ContactSlot) -> [String] {
+        state(at: slot, keys: [.phoneNumbers])?.values.phoneNumbers.map(\.value.stringValue) ?? []
     }
 
     /// The fewest slots a scan splits between two threads: below it, starting a thread costs
