@@ -82,8 +82,8 @@ package struct SortRanking<Item> {
         precondition(names.numbers.count == items.count * 3, "sort names are not three a contact")
         let numbered = names.texts.map { number($0, fold: true) }
         for (index, item) in items.enumerated() {
-            let fields = names.numbers[index * 3..<index * 3 + 3].map { numbered[Int($0)] }
-            append(item, fields[0], fields[1], fields[2])
+            let field = { numbered[Int(names.numbers[index * 3 + $0])] }
+            append(item, field(0), field(1), field(2))
         }
     }
 
