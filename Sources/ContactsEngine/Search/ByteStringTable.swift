@@ -171,7 +171,9 @@ struct ByteStringTable: Sendable {
     mutating func reserveCapacity(strings: Int, bytes: Int) {
         guard strings > 0 else { return }
         self.bytes.reserveCapacity(self.bytes.count + bytes)
+        self.bytes.adviseHugePages()
         ends.reserveCapacity(ends.count + strings)
+        ends.adviseHugePages()
         var capacity = max(16, buckets.count)
         while (ends.count + strings) * 4 > capacity * 3 { capacity *= 2 }
         if capacity > buckets.count { grow(to: capacity) }
@@ -179,7 +181,7 @@ struct ByteStringTable: Sendable {
 
     /// Rehashes the buckets into `capacity` of them, a power of two.
     private mutating func grow(to capacity: Int) {
-        var grown = [UInt64](repeating: 0, count: capacity)
+        var grown = [UInt64](hugePagesRepeating: 0, count: capacity)
         let mask = capacity - 1
         for bucket in buckets where bucket != 0 {
             var index = Int(UInt32(truncatingIfNeeded: bucket >> 32)) & mask

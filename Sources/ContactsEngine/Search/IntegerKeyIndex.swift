@@ -119,8 +119,8 @@ struct IntegerKeyIndex: Sendable {
 
     /// Rehashes every key into `capacity` buckets, a power of two.
     private mutating func grow(to capacity: Int) {
-        var grownKeys = [UInt64](repeating: 0, count: capacity)
-        var grownHeads = [UInt32](repeating: SlotSets.emptyHead, count: capacity)
+        var grownKeys = [UInt64](hugePagesRepeating: 0, count: capacity)
+        var grownHeads = [UInt32](hugePagesRepeating: SlotSets.emptyHead, count: capacity)
         let mask = capacity - 1
         for (index, key) in keys.enumerated() where key != 0 {
             var target = Self.home(key) & mask
