@@ -33,6 +33,10 @@ public struct ContactKeySet: OptionSet, Sendable, Hashable {
     }
 
     /// Creates the union of the keys named by the given descriptors.
+    ///
+    /// Inlinable so that a fetch's array of descriptors is read as an array, not through the
+    /// sequence's witnesses: every fetch makes one.
+    @inlinable
     public init(descriptors: some Sequence<any KeyDescriptor>) {
         var set = ContactKeySet()
         for descriptor in descriptors {
