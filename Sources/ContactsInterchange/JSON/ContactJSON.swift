@@ -29,7 +29,9 @@ public enum ContactJSON {
     /// Whether a key is written for a contact: every available key, but the vCard extensions
     /// only when there are some.
     static func writes(_ key: ContactKey, of contact: Contact) -> Bool {
-        contact.isKeyAvailable(key) && (key != .vCardExtensions || !contact.values.vCardExtensions.isEmpty)
+        // The extensions are read through their key: a member read of the values copies them all.
+        contact.isKeyAvailable(key)
+            && (key != .vCardExtensions || !contact.values[labeledStrings: .vCardExtensions].isEmpty)
     }
 
     /// A contact as a JSON object with every available key.
@@ -60,6 +62,13 @@ public enum ContactJSON {
         }
         if separator == UInt8(ascii: "{") { output.append(separator) }
         output.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends ``value(of:in:)-(ContactKey,Contact)``'s compact form to `output` without building
+    /// the value: for the old and new values of a log's property changes.
+    package static func write(_ key: ContactKey, of contact: Contact, to output: inout [UInt8]) {
+        guard contact.isKeyAvailable(key) else { return output.append(literal: "null") }
+        write(key, of: contact.values, identifier: contact.identifier, to: &output)
     }
 
     /// Writes a key's `"name":`. The name is the key's raw value, letters only, which needs no
