@@ -107,7 +107,7 @@ extension JSONValue {
             for scalar in string.unicodeScalars { writeASCIIOnly(scalar, to: &output) }
         } else if string.utf8.withContiguousStorageIfAvailable({ writeUTF8($0, to: &output) }) == nil {
             // A string whose bytes are not stored contiguously (a bridged one): made contiguous
-            // in a copy. Every other string is read in place, without counting a reference.
+            // in a copy. Every other string is read where it is stored, without a copy.
             var string = string
             string.withUTF8 { writeUTF8($0, to: &output) }
         }
