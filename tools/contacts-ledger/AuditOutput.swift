@@ -54,7 +54,9 @@ final class AuditOutput {
     func writeJSON(_ record: AuditRecord) throws {
         count += 1
         try recordLines.add(record, to: &buffer)
-        if buffer.count >= Self.flushSize { try flushRecords() }
+        // The batches still in formatting are left to it: a batch's text is written as it comes,
+        // never gathered behind the others into one buffer copied as it grows.
+        if buffer.count >= Self.flushSize { flush() }
     }
 
     /// Writes what is gathered now, the records included; throws as ``writeJSON(_:)``.

@@ -29,7 +29,9 @@ public enum ContactJSON {
     /// Whether a key is written for a contact: every available key, but the vCard extensions
     /// only when there are some.
     static func writes(_ key: ContactKey, of contact: Contact) -> Bool {
-        contact.isKeyAvailable(key) && (key != .vCardExtensions || !contact.values.vCardExtensions.isEmpty)
+        // The extensions are read through their key: a member read of the values copies them all.
+        contact.isKeyAvailable(key)
+            && (key != .vCardExtensions || !contact.values[labeledStrings: .vCardExtensions].isEmpty)
     }
 
     /// A contact as a JSON object with every available key.
@@ -60,6 +62,13 @@ public enum ContactJSON {
         }
         if separator == UInt8(ascii: "{") { output.append(separator) }
         output.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends ``value(of:in:)-(ContactKey,Contact)``'s compact form to `output` without building
+    /// the value: for the old and new values of a log's property changes.
+    package static func write(_ key: ContactKey, of contact: Contact, to output: inout [UInt8]) {
+        guard contact.isKeyAvailable(key) else { return output.append(literal: "null") }
+        write(key, of: contact.values, identifier: contact.identifier, to: &output)
     }
 
     /// Writes a key's `"name":`. The name is the key's raw value, letters only, which needs no
@@ -127,19 +136,21 @@ public enum ContactJSON {
         case .contactType:
             values[contactType: key] == .organization
                 ? output.append(literal: #""organization""#) : output.append(literal: #""person""#)
+        case .labeledPostalAddresses: writeLabeled(values[postalAddresses: key], to: &output, writePostalAddress)
+        case .labeledDates: writeLabeled(values[labeledDates: key], to: &output, writeDate)
+        case .date, .nonGregorianDate:
+            guard let date = values[date: key] else { return output.append(literal: "null") }
+            writeDate(date, to: &output)
         default:
             if isAbsent(key, of: values) { return writeAbsent(key, to: &output) }
             value(of: key, in: values, identifier: identifier).write(to: &output)
         }
     }
 
-    /// Whether a key of the kinds written through their value has none: no date, no image, or
-    /// an empty list, which most contacts have for most such keys.
+    /// Whether a key of the kinds written through their value has none: no image, or an empty
+    /// list, which most contacts have for most such keys.
     private static func isAbsent(_ key: ContactKey, of values: ContactValues) -> Bool {
         switch ContactKeyTable.kind(of: key) {
-        case .date, .nonGregorianDate: values[date: key] == nil
-        case .labeledDates: values[labeledDates: key].isEmpty
-        case .labeledPostalAddresses: values[postalAddresses: key].isEmpty
         case .labeledRelations: values[contactRelations: key].isEmpty
         case .labeledSocialProfiles: values[socialProfiles: key].isEmpty
         case .labeledInstantMessageAddresses: values[instantMessageAddresses: key].isEmpty
@@ -153,8 +164,7 @@ public enum ContactJSON {
     /// list, `null` for the others.
     private static func writeAbsent(_ key: ContactKey, to output: inout [UInt8]) {
         switch ContactKeyTable.kind(of: key) {
-        case .labeledDates, .labeledPostalAddresses, .labeledRelations, .labeledSocialProfiles,
-            .labeledInstantMessageAddresses:
+        case .labeledRelations, .labeledSocialProfiles, .labeledInstantMessageAddresses:
             output.append(literal: "[]")
         default: output.append(literal: "null")
         }
@@ -180,6 +190,53 @@ public enum ContactJSON {
             output.append(UInt8(ascii: "}"))
         }
         output.append(UInt8(ascii: "]"))
+    }
+
+    /// Writes a postal address as ``postalAddress(_:)`` makes it: every field, in the keys' order.
+    private static func writePostalAddress(_ address: PostalAddress, to output: inout [UInt8]) {
+        var separator = UInt8(ascii: "{")
+        for field in PostalAddress.Key.allCases {
+            output.append(separator)
+            separator = UInt8(ascii: ",")
+            output.append(literal: quotedName(of: field))
+            JSONValue.writeString(address[field], to: &output, asciiOnly: false)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// A postal address field's JSON name in quotes and its colon, as literal bytes: the names
+    /// of ``postalAddress(_:)``, which are not all the keys' raw values (`isoCountryCode`).
+    private static func quotedName(of field: PostalAddress.Key) -> StaticString {
+        switch field {
+        case .street: "\"street\":"
+        case .subLocality: "\"subLocality\":"
+        case .city: "\"city\":"
+        case .subAdministrativeArea: "\"subAdministrativeArea\":"
+        case .state: "\"state\":"
+        case .postalCode: "\"postalCode\":"
+        case .country: "\"country\":"
+        case .isoCountryCode: "\"isoCountryCode\":"
+        }
+    }
+
+    /// Writes a date as ``date(_:)`` makes it.
+    private static func writeDate(_ components: DateComponents, to output: inout [UInt8]) {
+        var separator = UInt8(ascii: "{")
+        func writeName(_ quotedName: StaticString) {
+            output.append(separator)
+            separator = UInt8(ascii: ",")
+            output.append(literal: quotedName)
+        }
+        if let month = components.month { writeName(#""month":"#); output += String(month).utf8 }
+        if let day = components.day { writeName(#""day":"#); output += String(day).utf8 }
+        if let year = components.year { writeName(#""year":"#); output += String(year).utf8 }
+        if let calendar = components.calendar, calendar.identifier != .gregorian {
+            writeName(#""calendar":"#)
+            JSONValue.writeString(CalendarNames.storedName(of: calendar.identifier), to: &output, asciiOnly: false)
+        }
+        if components.isLeapMonth == true { writeName(#""isLeapMonth":true"#) }
+        if separator == UInt8(ascii: "{") { output.append(separator) }
+        output.append(UInt8(ascii: "}"))
     }
 
     /// A mutable contact as a JSON object, with the values it holds now.

@@ -105,7 +105,9 @@ extension JSONValue {
         output.append(UInt8(ascii: "\""))
         if asciiOnly {
             for scalar in string.unicodeScalars { writeASCIIOnly(scalar, to: &output) }
-        } else {
+        } else if string.utf8.withContiguousStorageIfAvailable({ writeUTF8($0, to: &output) }) == nil {
+            // A string whose bytes are not stored contiguously (a bridged one): made contiguous
+            // in a copy. Every other string is read where it is stored, without a copy.
             var string = string
             string.withUTF8 { writeUTF8($0, to: &output) }
         }

@@ -95,6 +95,10 @@ extension LedgerEvent {
         var result: [String] = []
         // A set beside the list: a record can touch thousands of contacts.
         var seen: Set<String> = []
+        // Room for an identifier an operation, the common case, so that the set is not rehashed
+        // as it grows.
+        seen.reserveCapacity(operations.count)
+        result.reserveCapacity(operations.count)
         func add(_ identifier: String) { if seen.insert(identifier).inserted { result.append(identifier) } }
         for operation in operations {
             switch operation {

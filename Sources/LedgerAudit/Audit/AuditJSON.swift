@@ -44,8 +44,9 @@ public enum AuditJSON {
     }
 
     /// Appends ``value(for:)-(AuditEntry)``'s compact form to `output` without building the value:
-    /// the added and deleted contacts, most of a log's bytes, go straight through
-    /// ``ContactJSON/write(_:to:)``, and every other operation through its value.
+    /// the added, updated and deleted contacts, nearly all of a log's bytes, go straight through
+    /// ``ContactJSON/write(_:to:)`` and its writer of one key, and every other operation through
+    /// its value.
     public static func write(_ entry: AuditEntry, to output: inout [UInt8]) {
         output += #"{"sequence":"#.utf8
         output += String(entry.sequence).utf8
@@ -77,18 +78,23 @@ public enum AuditJSON {
         output.append(UInt8(ascii: "}"))
     }
 
-    /// Appends one operation's compact form: a contact's add or delete without building its value.
+    /// Appends one operation's compact form: a contact's add, update or delete without building
+    /// its value.
     private static func write(_ change: AuditChange, to output: inout [UInt8]) {
-        let type: String
-        let contact: Contact
-        var container: String?
         switch change {
-        case .addContact(let added, let addedTo): (type, contact, container) = ("addContact", added, addedTo)
-        case .deleteContact(let deleted): (type, contact) = ("deleteContact", deleted)
-        default: return value(for: change).write(to: &output)
+        case .addContact(let added, let container): write("addContact", of: added, in: container, to: &output)
+        case .deleteContact(let deleted): write("deleteContact", of: deleted, in: nil, to: &output)
+        case .updateContact(let identifier, let changes): write(changes, of: identifier, to: &output)
+        default: value(for: change).write(to: &output)
         }
+    }
+
+    /// Appends an added or deleted contact's operation: `{type, identifier, container?, contact}`.
+    private static func write(
+        _ type: StaticString, of contact: Contact, in container: String?, to output: inout [UInt8]
+    ) {
         output += #"{"type":""#.utf8
-        output += type.utf8
+        type.withUTF8Buffer { output.append(contentsOf: $0) }
         output += #"","identifier":"#.utf8
         JSONValue.writeString(contact.identifier, to: &output, asciiOnly: false)
         if let container {
@@ -98,6 +104,23 @@ public enum AuditJSON {
         output += #","contact":"#.utf8
         ContactJSON.write(contact, to: &output)
         output.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends an update's operation: `{type, identifier, changes}`, each change `{key, old, new}`.
+    private static func write(_ changes: [PropertyChange], of identifier: String, to output: inout [UInt8]) {
+        output += #"{"type":"updateContact","identifier":"#.utf8
+        JSONValue.writeString(identifier, to: &output, asciiOnly: false)
+        output += #","changes":["#.utf8
+        for (index, change) in changes.enumerated() {
+            output += (index == 0 ? #"{"key":"# : #",{"key":"#).utf8
+            JSONValue.writeString(change.key.rawValue, to: &output, asciiOnly: false)
+            output += #","old":"#.utf8
+            ContactJSON.write(change.key, of: change.oldValue, to: &output)
+            output += #","new":"#.utf8
+            ContactJSON.write(change.key, of: change.newValue, to: &output)
+            output.append(UInt8(ascii: "}"))
+        }
+        output += "]}".utf8
     }
 
     /// What an undo undid: `{kind, sequence}`.

@@ -184,4 +184,22 @@ struct AuditJSONTests {
             #expect(bytes == AuditJSON.value(for: entry).serializedBytes(), "operation \(index)")
         }
     }
+
+    @Test("AuditJSON.write gives an update's exact bytes for every key, and null for a side without the key")
+    func writeMatchesValueForEveryKey() throws {
+        let full = VCardContactGenerator.everything().copy()
+        var changes = LedgerAuditor.propertyChanges("C", .all, ContactValues(), full.values)
+        changes += LedgerAuditor.propertyChanges("C", .all, full.values, ContactValues())
+        changes.append(PropertyChange(key: .note, oldValue: Contact(identifier: "C"), newValue: Self.contact("Ada")))
+        #expect(changes.count > 2 * 25)
+        let entry = AuditEntry(
+            sequence: 1, commitDate: Date(timeIntervalSince1970: 1_714_555_800), author: "", requestIdentifier: UUID(),
+            hash: .zero,
+            changes: [.updateContact(identifier: "C", changes: changes), .updateContact(identifier: "C", changes: [])],
+            affectedIdentifiers: ["C"])
+        var bytes: [UInt8] = []
+        AuditJSON.write(entry, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == AuditJSON.value(for: entry).serialized())
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#"{"key":"note","old":null,"new":"#))
+    }
 }

@@ -17,7 +17,11 @@ struct ContactJSONWriteTests {
         let limited = Contact(
             identifier: contacts[0].identifier, values: partial,
             availableKeys: ContactKeySet([.givenName, .phoneNumbers, .note]))
-        for contact in contacts + [limited] {
+        var undated = MutableContact()
+        undated.birthday = DateComponents()
+        undated.dates = [LabeledValue(label: nil, value: DateComponents(day: 1))]
+        undated.postalAddresses = [LabeledValue(label: "custom \"home\"", value: PostalAddress(city: "Zürich\t"))]
+        for contact in contacts + [limited, undated.copy()] {
             var bytes: [UInt8] = []
             ContactJSON.write(contact, to: &bytes)
             #expect(bytes == Array(ContactJSON.value(for: contact).serialized().utf8))
