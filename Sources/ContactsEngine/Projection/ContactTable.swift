@@ -480,7 +480,6 @@ package struct ContactTable: Sendable {
         let slots = try reader.count(atMost: min(Int(SearchIndexes.slotLimit), reader.remaining))
         var records: [StoredContact] = []
         records.reserveCapacity(slots + SnapshotReader.growthRoom(slots))
-        records.adviseHugePages()
         var offset = 0
         var live = 0
         for slot in 0..<slots {
@@ -571,7 +570,7 @@ package struct ContactTable: Sendable {
             }
             keyed.append((slot, key.hash))
         }
-        var buckets = [UInt64](hugePagesRepeating: 0, count: capacity)
+        var buckets = [UInt64](repeating: 0, count: capacity)
         let duplicate: Int? = buckets.withUnsafeMutableBufferPointer { buckets in
             let mask = capacity - 1
             let ahead = 8
@@ -686,7 +685,7 @@ package struct ContactTable: Sendable {
     }
 
     private mutating func rehash(_ capacity: Int) {
-        var grown = [UInt64](hugePagesRepeating: 0, count: capacity)
+        var grown = [UInt64](repeating: 0, count: capacity)
         let mask = capacity - 1
         for bucket in buckets where bucket != 0 {
             var index = Int(bucket >> 32) & mask

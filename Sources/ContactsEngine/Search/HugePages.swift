@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-/// Asks the system to back the projection's large tables with huge pages (2 MiB on x86-64 and
+/// Asks the system to back the search indexes' large tables with huge pages (2 MiB on x86-64 and
 /// most ARM64 kernels, where a transparent huge page is one translation instead of 512;
 /// decision 0040).
 ///
