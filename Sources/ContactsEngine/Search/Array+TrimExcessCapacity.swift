@@ -9,7 +9,7 @@ extension Array {
         let wanted = count + count / 8
         guard (capacity - wanted) * MemoryLayout<Element>.stride > unusedBytesMin else { return }
         self = [Element](unsafeUninitializedCapacity: wanted) { buffer, initialized in
-            HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
+            HugePages.advise(buffer)
             initialized = withUnsafeBufferPointer { source in
                 _ = buffer.initialize(fromContentsOf: source)
                 return source.count
