@@ -261,14 +261,18 @@ package final class CommitPipeline: @unchecked Sendable {
         scanning scans: (borrowing Projection) -> Bool,
         _ body: (borrowing Projection, borrowing SearchIndexes) throws -> R
     ) rethrows -> R {
-        let scanned: R? = try projectionLock.read {
-            // Another search may have built them meanwhile: then this one reads them.
-            guard cell.hasDeferredIndexes else { return nil }
+        let answered: R? = try projectionLock.read {
+            // Built indexes are read under this hold of the lock, as ``readState(usingIndexes:_:)``
+            // would read them after taking it again: one search takes each lock once.
+            guard cell.hasDeferredIndexes else {
+                catchUpIndexes()
+                return try indexLock.read { try cell.read(body) }
+            }
             return try cell.readProjection(with: Self.unusedIndexes) { projection, indexes in
                 try scanUnlessScanned(projection, indexes, scans: scans, body)
             }
         }
-        if let scanned { return scanned }
+        if let answered { return answered }
         return try readState(body)
     }
 

@@ -14,7 +14,7 @@ import LedgerStorage
 /// A custom Foundation `Predicate<Contact>` is evaluated on each contact with every key the
 /// client may read (so it may read any key except the note without the notes entitlement).
 public struct ContactPredicate: Sendable {
-    package enum Kind: Sendable {
+    package indirect enum Kind: Sendable {
         case name(String)
         case emailAddress(String)
         case phoneNumber(PhoneNumber)

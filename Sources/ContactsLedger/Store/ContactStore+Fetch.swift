@@ -96,7 +96,7 @@ extension ContactStore {
     /// stops early never has decoded. Unified contacts of linked ones are decoded all at once,
     /// since each is combined from several slots.
     private func prepareEnumeration(_ request: ContactFetchRequest) throws -> PreparedEnumeration {
-        try readStateAndAccess(searching: [request.predicate]) {
+        try readStateAndAccess(searching: CollectionOfOne(request.predicate)) {
             projection, indexes, access throws in
             let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
             var prepared = PreparedEnumeration(keys: keys)
@@ -119,7 +119,7 @@ extension ContactStore {
     /// of the read locks: a record applied between selection and decoding could give a selected
     /// slot to a contact that the predicate, or the client's access, does not select.
     private func contacts(for request: ContactFetchRequest) throws -> [Contact] {
-        try readStateAndAccess(searching: [request.predicate]) {
+        try readStateAndAccess(searching: CollectionOfOne(request.predicate)) {
             projection, indexes, access throws in
             let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
             if unify { return unifiedContacts(at: ordered, in: projection, keys: keys, access) }

@@ -60,7 +60,7 @@ extension ContactStore {
     /// The contacts `request` selects, in its order, as ``unifiedContacts(matching:keysToFetch:)``
     /// and ``enumerateContacts(with:usingBlock:)`` give them, left to decode by the caller.
     package func selection(for request: ContactFetchRequest) throws -> ContactSelection {
-        try readStateAndAccess(searching: [request.predicate]) {
+        try readStateAndAccess(searching: CollectionOfOne(request.predicate)) {
             projection, indexes, access throws in
             let (keys, ordered, unify) = try orderedSlots(for: request, projection, indexes, access)
             if unify {

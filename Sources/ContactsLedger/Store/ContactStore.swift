@@ -183,7 +183,7 @@ public final class ContactStore: Sendable {
     /// first that can match a contact, in a store whose indexes are deferred, scans the contacts,
     /// decision 0037), and without the indexes otherwise.
     func readStateAndAccess<R>(
-        searching predicates: [ContactPredicate?],
+        searching predicates: some Collection<ContactPredicate?>,
         _ body: (borrowing Projection, borrowing SearchIndexes, ClientAccess) throws -> R
     ) rethrows -> R {
         let searching = predicates.contains { $0?.usesSearchIndexes ?? false }
