@@ -27,6 +27,13 @@ struct ByteStringTable: Sendable {
 
     /// The id of a string, if it has one.
     func find(_ key: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        find(key, candidate: { _ in })
+    }
+
+    /// ``find(_:)``, calling `candidate` with each id whose hash matches the key's before its
+    /// bytes are compared: a caller that goes on to read something of the id found can have it
+    /// fetched while the bytes are.
+    func find(_ key: UnsafeBufferPointer<UInt8>, candidate: (UInt32) -> Void) -> UInt32? {
         guard !buckets.isEmpty else { return nil }
         let hash = Self.hash32(key)
         return bytes.withUnsafeBufferPointer { stored in
@@ -38,6 +45,7 @@ struct ByteStringTable: Sendable {
                     if bucket == 0 { return nil }
                     if UInt32(truncatingIfNeeded: bucket >> 32) == hash {
                         let id = UInt32(truncatingIfNeeded: bucket) - 1
+                        candidate(id)
                         if equals(id, key, in: stored) { return id }
                     }
                     index = (index + 1) & mask

@@ -47,7 +47,8 @@ struct ExactKeyIndex: Sendable {
 
     /// The sorted slots of a key (empty when nobody has it).
     func slots(of key: [UInt8]) -> [ContactSlot] {
-        guard let id = key.withUnsafeBufferPointer({ keys.find($0) }) else { return [] }
+        // The key's set is fetched while its bytes are compared: two waits for memory at once.
+        guard let id = key.withUnsafeBufferPointer({ keys.find($0) { slots.prefetchSet(of: $0) } }) else { return [] }
         return slots.slots(of: id)
     }
 

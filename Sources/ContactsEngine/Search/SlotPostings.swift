@@ -1,3 +1,4 @@
+import CLedgerPrefetch
 import ContactsModel
 import LedgerStorage
 
@@ -86,6 +87,15 @@ struct SlotPostings: Sendable {
     /// Calls `body` with the blocks of a key's set: sorted, disjoint, in ascending order.
     func forEachBlock(of key: UInt32, _ body: (UnsafeBufferPointer<ContactSlot>) -> Void) {
         sets.forEachBlock(of: heads[Int(key)], body)
+    }
+
+    /// Asks the processor to fetch where a key's set starts (its head, which is the slot itself
+    /// for a key of one slot), without waiting for it.
+    func prefetchSet(of key: UInt32) {
+        heads.withUnsafeBufferPointer { heads in
+            guard Int(key) < heads.count else { return }
+            ledger_prefetch(heads.baseAddress! + Int(key))
+        }
     }
 
     /// A key's slots, sorted ascending.
