@@ -32,6 +32,8 @@ enum VCardBytes {
             ?? containsAny(of: mask, in: Array(text.utf8))
     }
 
+    /// Whether `bytes` hold any byte of an ASCII mask; the writer asks this once of a value's
+    /// bytes before it copies them whole or escapes them.
     static func containsAny(of mask: (low: UInt64, high: UInt64), in bytes: some Collection<UInt8>) -> Bool {
         for byte in bytes {
             let bit = UInt64(1) &<< UInt64(byte & 63)

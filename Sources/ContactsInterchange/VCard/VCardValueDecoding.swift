@@ -304,7 +304,7 @@ enum VCardEscaping {
         }
     }
 
-    private static func appendEscaping(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    private static func appendEscaping(_ utf8: some Collection<UInt8>, to bytes: inout [UInt8]) {
         var previousWasCR = false
         for byte in utf8 {
             defer { previousWasCR = byte == VCardBytes.cr }

@@ -191,10 +191,10 @@ package struct VCardWriter {
     /// The tokens are the package's ASCII constants, written without looking for escapes.
     private mutating func appendTypeParameters(leading: String?, _ tokens: [String], preferred: Bool) {
         if isV4 {
-            if leading != nil || !tokens.isEmpty {
-                output.append(literal: ";TYPE=")
-                if let leading { appendLowercased(leading, comma: false) }
-                for (index, token) in tokens.enumerated() { appendLowercased(token, comma: index > 0 || leading != nil) }
+            if leading != nil || !tokens.isEmpty { output.append(literal: ";TYPE=") }
+            if let leading { appendLowercased(leading, comma: false) }
+            for (index, token) in tokens.enumerated() {
+                appendLowercased(token, comma: index > 0 || leading != nil)
             }
             if preferred { output.append(literal: ";PREF=1") }
             return

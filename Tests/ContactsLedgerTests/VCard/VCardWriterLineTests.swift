@@ -132,7 +132,8 @@ struct VCardWriterLineTests {
             v3: ["item1.EMAIL;type=INTERNET;type=pref:m", "item1.X-ABLabel:_$!<Anniversary>!$_"],
             v4: ["item1.EMAIL;PREF=1:m", "item1.X-ABLabel:_$!<Anniversary>!$_"]),
         LabelCase(
-            label: "Ferienhaus, Süd", v3: ["item1.EMAIL;type=INTERNET;type=pref:m", #"item1.X-ABLabel:Ferienhaus\, Süd"#],
+            label: "Ferienhaus, Süd",
+            v3: ["item1.EMAIL;type=INTERNET;type=pref:m", #"item1.X-ABLabel:Ferienhaus\, Süd"#],
             v4: ["item1.EMAIL;PREF=1:m", #"item1.X-ABLabel:Ferienhaus\, Süd"#]),
     ]
 
