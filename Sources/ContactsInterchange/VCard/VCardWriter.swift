@@ -247,7 +247,8 @@ package struct VCardWriter {
 
     // MARK: Contacts
 
-    /// The first lines of every card of a version, which no contact changes.
+    /// The first lines of every card of a version, which no contact changes; the product
+    /// identifier holds nothing to escape.
     private static func header(_ version: VCardVersion) -> [UInt8] {
         Array("BEGIN:VCARD\r\nVERSION:\(version.rawValue)\r\nPRODID:\(productIdentifier)\r\n".utf8)
     }
