@@ -8,6 +8,7 @@ enum VCardBytes {
     static let lf = UInt8(ascii: "\n")
     static let colon = UInt8(ascii: ":")
     static let semicolon = UInt8(ascii: ";")
+    static let comma = UInt8(ascii: ",")
     static let equals = UInt8(ascii: "=")
     static let backslash = UInt8(ascii: "\\")
     static let quote = UInt8(ascii: "\"")
@@ -31,7 +32,9 @@ enum VCardBytes {
             ?? containsAny(of: mask, in: Array(text.utf8))
     }
 
-    private static func containsAny(of mask: (low: UInt64, high: UInt64), in bytes: some Collection<UInt8>) -> Bool {
+    /// Whether `bytes` hold any byte of an ASCII mask; the writer asks this once of a value's
+    /// bytes before it copies them whole or escapes them.
+    static func containsAny(of mask: (low: UInt64, high: UInt64), in bytes: some Collection<UInt8>) -> Bool {
         for byte in bytes {
             let bit = UInt64(1) &<< UInt64(byte & 63)
             if (byte < 64 ? mask.low : byte < 128 ? mask.high : 0) & bit != 0 { return true }

@@ -284,23 +284,42 @@ enum VCardEscaping {
     static func escape(_ text: String) -> String {
         // Most values hold nothing to escape: returned as they are, without a copy.
         guard VCardBytes.containsAny(of: VCardBytes.valueSpecials, in: text) else { return text }
-        var result = String.UnicodeScalarView()
-        var previousWasCR = false
-        for scalar in text.unicodeScalars {
-            defer { previousWasCR = scalar == "\r" }
-            switch scalar {
-            case "\\": result.append(contentsOf: "\\\\".unicodeScalars)
-            case ",": result.append(contentsOf: "\\,".unicodeScalars)
-            case ";": result.append(contentsOf: "\\;".unicodeScalars)
-            case "\r": result.append(contentsOf: "\\n".unicodeScalars)
-            case "\n":
-                if !previousWasCR {
-                    result.append(contentsOf: "\\n".unicodeScalars)
-                }
-            default: result.append(scalar)
+        var bytes: [UInt8] = []
+        append(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends text escaped as ``escape(_:)`` escapes it, straight into `bytes`, without a
+    /// string in between: the text's bytes are looked through once, and text with nothing to
+    /// escape (most values) is copied whole. Every byte escaped is ASCII, so escaping bytes
+    /// escapes the characters.
+    static func append(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { utf8 in
+            if VCardBytes.containsAny(of: VCardBytes.valueSpecials, in: utf8) {
+                appendEscaping(utf8, to: &bytes)
+            } else {
+                bytes.append(contentsOf: utf8)
             }
         }
-        return String(result)
+    }
+
+    private static func appendEscaping(_ utf8: some Collection<UInt8>, to bytes: inout [UInt8]) {
+        var previousWasCR = false
+        for byte in utf8 {
+            defer { previousWasCR = byte == VCardBytes.cr }
+            switch byte {
+            case VCardBytes.backslash, VCardBytes.comma, VCardBytes.semicolon:
+                bytes.append(VCardBytes.backslash)
+                bytes.append(byte)
+            case VCardBytes.cr:
+                bytes.append(literal: "\\n")
+            case VCardBytes.lf:
+                if !previousWasCR { bytes.append(literal: "\\n") }
+            default:
+                bytes.append(byte)
+            }
+        }
     }
 
     /// Line breaks as line feeds: CR LF and a lone CR become LF.

@@ -20,7 +20,7 @@ package struct VCardWriter {
     /// for an export, whose `UID` is the identifier that an import finds the contact by.
     package var writesClientIdentity = false
     private var output: [UInt8] = []
-    /// The line being put together, kept so that its capacity serves every line.
+    /// A long line's bytes while it is folded, kept so that its capacity serves every such line.
     private var lineBytes: [UInt8] = []
     private var groupCounter = 0
 
@@ -78,11 +78,6 @@ package struct VCardWriter {
                 bytes.appendUTF8(token)
             }
         }
-
-        /// Adds the parameters of `other` after these.
-        mutating func add(_ other: Parameters) {
-            bytes += other.bytes
-        }
     }
 
     private mutating func nextGroup() -> String {
@@ -90,12 +85,45 @@ package struct VCardWriter {
         return "item\(groupCounter)"
     }
 
-    /// Writes one content line; the value must already be escaped. The line is put together as
-    /// bytes in a buffer the writer keeps, then folded into the output.
+    /// Starts a content line in the output with its group and name, and returns where it
+    /// starts, for ``endLine(from:)``: a line is written where it stands, not copied there.
+    private mutating func startLine(_ name: String, group: String? = nil) -> Int {
+        let start = output.count
+        if let group {
+            output.appendUTF8(group)
+            output.append(UInt8(ascii: "."))
+        }
+        output.appendUTF8(name)
+        return start
+    }
+
+    /// Ends the content line that starts at `start` with CR LF. The few lines longer than 75
+    /// octets are taken out and folded back in; the others stay as they were written.
+    private mutating func endLine(from start: Int) {
+        guard output.count - start > Self.lineBytesMax else {
+            output.append(VCardBytes.cr)
+            output.append(VCardBytes.lf)
+            return
+        }
+        lineBytes.removeAll(keepingCapacity: true)
+        lineBytes += output[start...]
+        output.removeSubrange(start...)
+        Self.fold(lineBytes, into: &output)
+    }
+
+    /// Writes one content line whose value is written as it is: a token or a date, with no
+    /// character that needs an escape.
     private mutating func line(
         _ name: String, _ value: String, group: String? = nil, parameters: Parameters = Parameters()
     ) {
         line(name, group: group, parameters: parameters) { $0.appendUTF8(value) }
+    }
+
+    /// Writes one content line whose value is text, escaped as it is written.
+    private mutating func line(
+        _ name: String, text: String, group: String? = nil, parameters: Parameters = Parameters()
+    ) {
+        line(name, group: group, parameters: parameters) { VCardEscaping.append(text, to: &$0) }
     }
 
     /// Writes one content line whose value `writeValue` appends, already escaped.
@@ -103,16 +131,11 @@ package struct VCardWriter {
         _ name: String, group: String? = nil, parameters: Parameters = Parameters(),
         writeValue: (inout [UInt8]) -> Void
     ) {
-        lineBytes.removeAll(keepingCapacity: true)
-        if let group {
-            lineBytes.appendUTF8(group)
-            lineBytes.append(UInt8(ascii: "."))
-        }
-        lineBytes.appendUTF8(name)
-        lineBytes += parameters.bytes
-        lineBytes.append(UInt8(ascii: ":"))
-        writeValue(&lineBytes)
-        Self.fold(lineBytes, into: &output)
+        let start = startLine(name, group: group)
+        output += parameters.bytes
+        output.append(VCardBytes.colon)
+        writeValue(&output)
+        endLine(from: start)
     }
 
     /// A parameter value: RFC 6868 caret escapes for `^`, `"` and line breaks, and double
@@ -142,8 +165,6 @@ package struct VCardWriter {
         return text
     }
 
-    /// The bytes that make a parameter value need escapes or quotes.
-
     /// Appends a line's bytes folded at 75 octets, never inside a UTF-8 character, ending in CR LF.
     static func fold(_ bytes: [UInt8], into output: inout [UInt8]) {
         var start = 0
@@ -165,67 +186,88 @@ package struct VCardWriter {
         output.append(VCardBytes.lf)
     }
 
-    /// The type parameters: in 3.0 one `type=` per token, as Apple writes them, with `pref`
-    /// last; in 4.0 one `TYPE=` list in lower case, and `PREF=1` for the preferred value.
-    private func typeParameters(_ tokens: [String], preferred: Bool) -> Parameters {
-        var parameters = Parameters()
+    /// Appends the type parameters: in 3.0 one `type=` per token, as Apple writes them, with
+    /// `pref` last; in 4.0 one `TYPE=` list in lower case, and `PREF=1` for the preferred value.
+    /// The tokens are the package's ASCII constants, written without looking for escapes.
+    private mutating func appendTypeParameters(leading: String?, _ tokens: [String], preferred: Bool) {
         if isV4 {
-            if !tokens.isEmpty {
-                parameters.add("TYPE", tokens: tokens.lazy.map { $0.lowercased() })
+            if leading != nil || !tokens.isEmpty { output.append(literal: ";TYPE=") }
+            if let leading { appendLowercased(leading, comma: false) }
+            for (index, token) in tokens.enumerated() {
+                appendLowercased(token, comma: index > 0 || leading != nil)
             }
-            if preferred {
-                parameters.add("PREF", tokens: CollectionOfOne("1"))
-            }
-            return parameters
+            if preferred { output.append(literal: ";PREF=1") }
+            return
         }
-        for token in tokens { parameters.add("type", tokens: CollectionOfOne(token)) }
-        if preferred { parameters.add("type", tokens: CollectionOfOne("pref")) }
-        return parameters
+        if let leading { appendTypeToken(leading) }
+        for token in tokens { appendTypeToken(token) }
+        if preferred { output.append(literal: ";type=pref") }
     }
 
-    /// Writes a labeled value: its label as `TYPE` parameters when the label has a `TYPE` form
-    /// for this kind of property, else as an `X-ABLabel` in the same `itemN.` group.
-    private mutating func labeled(
-        _ name: String, value: String, label: String?, kind: VCardLabels.Kind?, leadingTypes: [String] = [],
-        preferred: Bool = false, leadingParameters: Parameters = Parameters(), parameters: Parameters = Parameters(),
-        alwaysGrouped: Bool = false,
-        companions: [(name: String, value: String)] = []
-    ) {
-        var tokens = leadingTypes
-        var abLabel: String?
-        if let kind, let mapped = VCardLabels.typeTokens(for: label, kind: kind) {
-            tokens += mapped
-        } else {
-            abLabel = label
+    /// Appends one 3.0 `type=` parameter.
+    private mutating func appendTypeToken(_ token: String) {
+        output.append(literal: ";type=")
+        output.appendUTF8(token)
+    }
+
+    /// Appends an ASCII token in lower case, after a comma when it is not the first of its list.
+    private mutating func appendLowercased(_ token: String, comma: Bool) {
+        if comma { output.append(UInt8(ascii: ",")) }
+        for byte in token.utf8 {
+            output.append((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
         }
+    }
+
+    /// Writes a labeled value, which `writeValue` appends escaped: its label as `TYPE`
+    /// parameters when the label has a `TYPE` form for this kind of property, else as an
+    /// `X-ABLabel` in the same `itemN.` group.
+    private mutating func labeled(
+        _ name: String, label: String?, kind: VCardLabels.Kind?, leadingType: String? = nil,
+        preferred: Bool = false, leadingParameters: Parameters = Parameters(), parameters: Parameters = Parameters(),
+        alwaysGrouped: Bool = false, companions: [(name: String, value: String)] = [],
+        writeValue: (inout [UInt8]) -> Void
+    ) {
+        let tokens = kind.flatMap { VCardLabels.typeTokens(for: label, kind: $0) }
+        let abLabel = tokens == nil ? label : nil
         let group = alwaysGrouped || abLabel != nil || !companions.isEmpty ? nextGroup() : nil
-        var all = leadingParameters
-        all.add(typeParameters(tokens, preferred: preferred))
-        all.add(parameters)
-        line(name, value, group: group, parameters: all)
+        let start = startLine(name, group: group)
+        output += leadingParameters.bytes
+        appendTypeParameters(leading: leadingType, tokens ?? [], preferred: preferred)
+        output += parameters.bytes
+        output.append(VCardBytes.colon)
+        writeValue(&output)
+        endLine(from: start)
         for companion in companions {
-            line(companion.name, VCardEscaping.escape(companion.value), group: group)
+            line(companion.name, text: companion.value, group: group)
         }
         if let abLabel {
-            line("X-ABLabel", VCardEscaping.escape(abLabel), group: group)
+            line("X-ABLabel", text: abLabel, group: group)
         }
     }
 
     // MARK: Contacts
 
+    /// The first lines of every card of a version, which no contact changes; the product
+    /// identifier holds nothing to escape.
+    private static func header(_ version: VCardVersion) -> [UInt8] {
+        Array("BEGIN:VCARD\r\nVERSION:\(version.rawValue)\r\nPRODID:\(productIdentifier)\r\n".utf8)
+    }
+
+    private static let header30 = header(.v3_0)
+    private static let header40 = header(.v4_0)
+
     /// Writes one contact as one card: the keys' properties in the order of
     /// ``ContactKeyTable/vCardOrder``, between the header and the identifier.
     package mutating func write(_ contact: Contact) {
         groupCounter = 0
-        line("BEGIN", "VCARD")
-        line("VERSION", version.rawValue)
-        line("PRODID", VCardEscaping.escape(Self.productIdentifier))
-        let isOrganization = contact.isKeyAvailable(.contactType) && contact.contactType == .organization
+        output += isV4 ? Self.header40 : Self.header30
+        let isOrganization =
+            contact.isKeyAvailable(.contactType) && contact.values[contactType: .contactType] == .organization
         if isV4, isOrganization {
             line("KIND", "org")
         }
-        for (key, kind, mapping) in Self.plan {
-            write(key, kind, mapping, of: contact)
+        for step in Self.plan {
+            write(step, of: contact)
         }
         if !isV4, isOrganization {
             line("X-ABShowAs", "COMPANY")
@@ -233,7 +275,7 @@ package struct VCardWriter {
         if !writeExtensions(of: contact) {
             writeUID(of: contact)
         }
-        line("END", "VCARD")
+        output.append(literal: "END:VCARD\r\n")
     }
 
     /// The identifier as the card's `UID`.
@@ -242,10 +284,10 @@ package struct VCardWriter {
             if UUID(uuidString: contact.identifier) != nil {
                 line("UID", "urn:uuid:" + contact.identifier.lowercased())
             } else {
-                line("UID", VCardEscaping.escape(contact.identifier), parameters: Parameters("VALUE", "text"))
+                line("UID", text: contact.identifier, parameters: Parameters("VALUE", "text"))
             }
         } else {
-            line("UID", VCardEscaping.escape(contact.identifier))
+            line("UID", text: contact.identifier)
         }
     }
 
@@ -263,7 +305,7 @@ package struct VCardWriter {
         guard contact.isKeyAvailable(.vCardExtensions) else { return false }
         var hasUID = false
         var groups: [String: String] = [:]
-        for item in contact.values.vCardExtensions {
+        for item in contact.values[labeledStrings: .vCardExtensions] {
             let text = item.value
             guard let colon = text.firstIndex(of: ":"),
                 !text.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" })
@@ -302,28 +344,43 @@ package struct VCardWriter {
         return name == "UID" || name.hasPrefix(bookkeepingPrefix)
     }
 
-    /// The keys in ``ContactKeyTable/vCardOrder`` with what a card needs of their rows: copying
-    /// a whole row for every key of every card copies and counts references to all its text.
-    private static let plan: [(key: ContactKey, kind: ContactValueKind, mapping: ContactVCardMapping)] =
-        ContactKeyTable.vCardOrder.map { key in (key, ContactKeyTable[key].kind, ContactKeyTable[key].vCard) }
+    /// One key of ``ContactKeyTable/vCardOrder`` with what a card needs of its row, and the
+    /// kind of label its property has: copying a whole row, or finding a property's kind of
+    /// label by its name, for every key of every card costs more than writing most lines.
+    private struct Step {
+        let key: ContactKey
+        let kind: ContactValueKind
+        let mapping: ContactVCardMapping
+        /// The property written for a key of a kind with vCard code of its own (`TEL`, `ADR`).
+        let propertyName: String?
+        let labelKind: VCardLabels.Kind?
+
+        init(_ key: ContactKey) {
+            self.key = key
+            kind = ContactKeyTable[key].kind
+            mapping = ContactKeyTable[key].vCard
+            if case .byKind(let names) = mapping { propertyName = names.first } else { propertyName = nil }
+            labelKind = propertyName.flatMap(VCardLabels.Kind.init(property:))
+        }
+    }
+
+    /// The keys in ``ContactKeyTable/vCardOrder`` as the writer goes through them.
+    private static let plan = ContactKeyTable.vCardOrder.map(Step.init)
 
     /// Writes the properties of one key, as its row maps it.
-    private mutating func write(
-        _ key: ContactKey, _ kind: ContactValueKind, _ mapping: ContactVCardMapping, of contact: Contact
-    ) {
-        switch mapping {
-        case .none:
-            break
+    private mutating func write(_ step: Step, of contact: Contact) {
+        let key = step.key
+        switch step.mapping {
+        case .none, .byKind:
+            if let name = step.propertyName, contact.isKeyAvailable(key) {
+                write(step, as: name, of: contact)
+            }
         case .text(let name), .repeatedText(let name):
             if contact.isKeyAvailable(key), case let text = contact.values[string: key], !text.isEmpty {
-                line(name, VCardEscaping.escape(text))
+                line(name, text: text)
             }
         case .component(let name, _, _):
             writeStructured(name, of: contact)
-        case .byKind(let names):
-            if contact.isKeyAvailable(key), let name = names.first {
-                write(key, kind, as: name, of: contact)
-            }
         }
     }
 
@@ -331,24 +388,30 @@ package struct VCardWriter {
     /// available counting as empty. `N` is written even when empty, since vCard 3.0 requires it,
     /// and the formatted name follows it; any other is written only when it has text.
     private mutating func writeStructured(_ name: String, of contact: Contact) {
-        let parts = Self.components(of: name).map { key in
+        let parts = Self.components(of: name).lazy.map { key in
             contact.isKeyAvailable(key) ? contact.values[string: key] : ""
         }
         if name == "N" {
             line(name) { Self.appendComponents(parts, to: &$0) }
-            let formatted = Self.formattedName(of: contact)
-            let kept = writesClientIdentity ? Self.keptFormattedName(of: contact, formatted: formatted) : nil
-            line("FN", VCardEscaping.escape(kept ?? formatted))
+            writeFormattedName(of: contact)
         } else if parts.contains(where: { !$0.isEmpty }) {
             line(name) { Self.appendComponents(parts, to: &$0) }
         }
     }
 
+    /// Writes the `FN` that follows `N`: the formatted name, or the card's own when the writer
+    /// writes the client's identity and the card kept one.
+    private mutating func writeFormattedName(of contact: Contact) {
+        let formatted = Self.formattedName(of: contact)
+        let kept = writesClientIdentity ? Self.keptFormattedName(of: contact, formatted: formatted) : nil
+        line("FN", text: kept ?? formatted)
+    }
+
     /// Appends a structured value: the parts escaped, separated by semicolons.
-    private static func appendComponents(_ parts: [String], to bytes: inout [UInt8]) {
+    private static func appendComponents(_ parts: some Sequence<String>, to bytes: inout [UInt8]) {
         for (index, part) in parts.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ";")) }
-            bytes += VCardEscaping.escape(part).utf8
+            if index > 0 { bytes.append(VCardBytes.semicolon) }
+            VCardEscaping.append(part, to: &bytes)
         }
     }
 
@@ -377,10 +440,9 @@ package struct VCardWriter {
     }()
 
     /// Writes the property of a key whose kind has vCard code of its own.
-    private mutating func write(_ key: ContactKey, _ kind: ContactValueKind, as name: String, of contact: Contact) {
-        let values = contact.values
-        let escape = VCardEscaping.escape
-        switch kind {
+    private mutating func write(_ step: Step, as name: String, of contact: Contact) {
+        let (key, values) = (step.key, contact.values)
+        switch step.kind {
         case .identifier, .contactType, .string, .thumbnailImageData, .imageDataAvailable:
             break
         case .date:
@@ -391,40 +453,39 @@ package struct VCardWriter {
             for date in values[labeledDates: key] { writeLabeledDate(name, date) }
         case .labeledStrings:
             // 3.0 marks an email address as such, as Apple writes it.
-            let leadingTypes = name == "EMAIL" && !isV4 ? ["INTERNET"] : []
+            let leadingType = name == "EMAIL" && !isV4 ? "INTERNET" : nil
             for (index, item) in values[labeledStrings: key].enumerated() {
                 labeled(
-                    name, value: escape(item.value), label: item.label, kind: VCardLabels.Kind(property: name),
-                    leadingTypes: leadingTypes, preferred: index == 0)
+                    name, label: item.label, kind: step.labelKind, leadingType: leadingType, preferred: index == 0
+                ) { VCardEscaping.append(item.value, to: &$0) }
             }
         case .labeledPhoneNumbers:
             for (index, phone) in values[phoneNumbers: key].enumerated() {
-                labeled(
-                    name, value: escape(phone.value.stringValue), label: phone.label,
-                    kind: VCardLabels.Kind(property: name), preferred: index == 0)
+                labeled(name, label: phone.label, kind: step.labelKind, preferred: index == 0) {
+                    VCardEscaping.append(phone.value.stringValue, to: &$0)
+                }
             }
         case .labeledPostalAddresses:
             for (index, address) in values[postalAddresses: key].enumerated() {
-                writePostalAddress(name, address, preferred: index == 0)
+                writePostalAddress(name, address, kind: step.labelKind, preferred: index == 0)
             }
         case .labeledRelations:
             for (index, relation) in values[contactRelations: key].enumerated() {
-                labeled(
-                    name, value: escape(relation.value.name), label: relation.label, kind: nil, preferred: index == 0)
+                labeled(name, label: relation.label, kind: nil, preferred: index == 0) {
+                    VCardEscaping.append(relation.value.name, to: &$0)
+                }
             }
         case .labeledSocialProfiles:
             for profile in values[socialProfiles: key] { writeSocialProfile(name, profile) }
         case .labeledInstantMessageAddresses:
             for (index, address) in values[instantMessageAddresses: key].enumerated() {
-                writeInstantMessageAddress(name, address, preferred: index == 0)
+                writeInstantMessageAddress(name, address, kind: step.labelKind, preferred: index == 0)
             }
         case .imageData:
             if let image = values[data: key], !image.isEmpty { writePhoto(name, [UInt8](image)) }
         }
     }
 
-    /// The full name, as ``ContactFormatter`` makes it; for a partial contact, the keys it
-    /// lacks count as empty.
     /// The extension that keeps a card's own `FN` when it differs from the name the formatter
     /// gives its names: `X-CONTACTS-LEDGER-FN;X-FOR=HEX:TEXT`, HEX the formatted name it was
     /// kept beside, as UTF-8 in hexadecimal.
@@ -440,21 +501,21 @@ package struct VCardWriter {
     static func keptFormattedName(of contact: Contact, formatted: String) -> String? {
         guard contact.isKeyAvailable(.vCardExtensions) else { return nil }
         let expected = keptNameLine("", formatted: formatted)
-        for item in contact.values.vCardExtensions where item.value.hasPrefix(expected) {
+        for item in contact.values[labeledStrings: .vCardExtensions] where item.value.hasPrefix(expected) {
             return String(item.value.dropFirst(expected.count))
         }
         return nil
     }
 
+    /// The full name, as ``ContactFormatter`` makes it; for a partial contact, the keys it
+    /// lacks count as empty, as their values are.
     static func formattedName(of contact: Contact) -> String {
-        let required = ContactFormatter.descriptorForRequiredKeys(for: .fullName)
-        let complete =
-            contact.availableKeys.isSuperset(of: required)
-            ? contact : Contact(identifier: contact.identifier, values: contact.values, availableKeys: .all)
-        return ContactFormatter(style: .fullName, userDefaults: .shared).string(from: complete) ?? ""
+        ContactFormatter(style: .fullName, userDefaults: .shared).fullName(of: contact.values) ?? ""
     }
 
-    private mutating func writePostalAddress(_ name: String, _ address: LabeledValue<PostalAddress>, preferred: Bool) {
+    private mutating func writePostalAddress(
+        _ name: String, _ address: LabeledValue<PostalAddress>, kind: VCardLabels.Kind?, preferred: Bool
+    ) {
         let value = address.value
         let components = ["", "", value.street, value.city, value.state, value.postalCode, value.country]
         var companions: [(name: String, value: String)] = []
@@ -468,19 +529,19 @@ package struct VCardWriter {
             companions.append(("X-APPLE-SUBADMINISTRATIVEAREA", value.subAdministrativeArea))
         }
         labeled(
-            name, value: components.map(VCardEscaping.escape).joined(separator: ";"), label: address.label,
-            kind: VCardLabels.Kind(property: name), preferred: preferred, alwaysGrouped: true, companions: companions)
+            name, label: address.label, kind: kind, preferred: preferred, alwaysGrouped: true, companions: companions
+        ) { Self.appendComponents(components, to: &$0) }
     }
 
     private mutating func writeInstantMessageAddress(
-        _ name: String, _ address: LabeledValue<InstantMessageAddress>, preferred: Bool
+        _ name: String, _ address: LabeledValue<InstantMessageAddress>, kind: VCardLabels.Kind?, preferred: Bool
     ) {
         let service = address.value.service
         let scheme = VCardServices.scheme(forInstantMessageService: service)
         labeled(
-            name, value: VCardEscaping.escape(scheme + ":" + address.value.username), label: address.label,
-            kind: VCardLabels.Kind(property: name), preferred: preferred,
-            leadingParameters: service.isEmpty ? Parameters() : Parameters("X-SERVICE-TYPE", service))
+            name, label: address.label, kind: kind, preferred: preferred,
+            leadingParameters: service.isEmpty ? Parameters() : Parameters("X-SERVICE-TYPE", service)
+        ) { VCardEscaping.append(scheme + ":" + address.value.username, to: &$0) }
     }
 
     private mutating func writeSocialProfile(_ name: String, _ profile: LabeledValue<SocialProfile>) {
@@ -499,7 +560,7 @@ package struct VCardWriter {
         if text.isEmpty {
             text = "x-apple:" + (value.username.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "")
         }
-        labeled(name, value: VCardEscaping.escape(text), label: profile.label, kind: nil, parameters: parameters)
+        labeled(name, label: profile.label, kind: nil, parameters: parameters) { VCardEscaping.append(text, to: &$0) }
     }
 
     private mutating func writeDate(_ name: String, _ date: DateComponents) {
@@ -524,12 +585,13 @@ package struct VCardWriter {
 
     private mutating func writeLabeledDate(_ name: String, _ date: LabeledValue<DateComponents>) {
         if isV4 {
-            labeled(name, value: VCardDates.format40(date.value), label: date.label, kind: nil)
+            labeled(name, label: date.label, kind: nil) { $0.appendUTF8(VCardDates.format40(date.value)) }
         } else {
             let (value, omitsYear) = VCardDates.format30(date.value)
             labeled(
-                name, value: value, label: date.label, kind: nil,
-                parameters: omitsYear ? Parameters("X-APPLE-OMIT-YEAR", "1604") : Parameters())
+                name, label: date.label, kind: nil,
+                parameters: omitsYear ? Parameters("X-APPLE-OMIT-YEAR", "1604") : Parameters()
+            ) { $0.appendUTF8(value) }
         }
     }
 

@@ -151,19 +151,27 @@ public struct ContactFormatter: Sendable, Hashable {
     // MARK: Rules
 
     private func fullName(of contact: Contact) -> String? {
-        let organization = Self.trimmed(contact.organizationName)
-        if contact.contactType == .organization, !organization.isEmpty {
+        fullName(of: contact.values)
+    }
+
+    /// The full name of a contact's values, or nil when there is nothing to show; the values
+    /// of keys a contact was not fetched with are empty, and count as such. A writer of many
+    /// contacts (a vCard export) calls this without checking each contact's keys, and each
+    /// value is read once, in place.
+    package func fullName(of values: ContactValues) -> String? {
+        let organization = Self.trimmed(values[string: .organizationName])
+        if values[contactType: .contactType] == .organization, !organization.isEmpty {
             return organization
         }
-        let given = Self.trimmed(contact.givenName)
-        let middle = Self.trimmed(contact.middleName)
-        let family = Self.trimmed(contact.familyName)
-        let script = NameScript(of: [given, middle, family])
+        let given = Self.trimmed(values[string: .givenName])
+        let middle = Self.trimmed(values[string: .middleName])
+        let family = Self.trimmed(values[string: .familyName])
+        let script = NameScript(given, middle, family)
         let order = nameOrder(for: script)
         let delimiter = script == .chineseJapanese ? "" : " "
         let name = Self.join(
-            prefix: Self.trimmed(contact.namePrefix), given: given, middle: middle,
-            family: family, suffix: Self.trimmed(contact.nameSuffix), order: order,
+            prefix: Self.trimmed(values[string: .namePrefix]), given: given, middle: middle,
+            family: family, suffix: Self.trimmed(values[string: .nameSuffix]), order: order,
             delimiter: delimiter)
         return name ?? (organization.isEmpty ? nil : organization)
     }
@@ -208,11 +216,26 @@ public struct ContactFormatter: Sendable, Hashable {
         order: DisplayNameOrder, delimiter: String
     ) -> String? {
         guard !(given.isEmpty && middle.isEmpty && family.isEmpty) else { return nil }
-        let parts =
-            order == .familyNameFirst
-            ? [prefix, family, given, middle, suffix]
-            : [prefix, given, middle, family, suffix]
-        return parts.filter { !$0.isEmpty }.joined(separator: delimiter)
+        // Appended one by one rather than joined from an array: a short name then stays in the
+        // string itself, and a formatter of many names allocates nothing for most of them.
+        var name = ""
+        func add(_ part: String) {
+            guard !part.isEmpty else { return }
+            if !name.isEmpty { name += delimiter }
+            name += part
+        }
+        add(prefix)
+        if order == .familyNameFirst {
+            add(family)
+            add(given)
+            add(middle)
+        } else {
+            add(given)
+            add(middle)
+            add(family)
+        }
+        add(suffix)
+        return name
     }
 
     private static func nameParts(of contact: Contact) -> [String] {

@@ -16,21 +16,27 @@ enum NameScript: Sendable, Hashable {
     /// The script of a name made of the given parts; Hangul wins over Han, because Korean
     /// names may mix Hangul with Hanja.
     init(of parts: [String]) {
-        var script = NameScript.other
-        for part in parts {
-            // ASCII holds neither Hangul nor Han, kana or Bopomofo: checked as bytes, not decoded.
-            if part.utf8.allSatisfy({ $0 < 0x80 }) { continue }
-            for scalar in part.unicodeScalars {
-                if Self.isHangul(scalar) {
-                    self = .korean
-                    return
-                }
-                if Self.isChineseJapanese(scalar) {
-                    script = .chineseJapanese
-                }
-            }
+        self = parts.reduce(.other) { $0.adding($1) }
+    }
+
+    /// The script of a name of three parts (given, middle and family), without an array of them.
+    init(_ given: String, _ middle: String, _ family: String) {
+        self = NameScript.other.adding(given).adding(middle).adding(family)
+    }
+
+    /// The script of a name of the parts so far and one more: Hangul wins over everything, and
+    /// Han or kana over other scripts.
+    private func adding(_ part: String) -> NameScript {
+        // Every Hangul, Han, kana and Bopomofo scalar is U+1100 or above, whose UTF-8 starts
+        // with a byte of 0xE1 or more: a part without one (Latin, Cyrillic, Greek, Arabic,
+        // Hebrew) is checked as bytes, not decoded.
+        guard self != .korean, part.utf8.contains(where: { $0 >= 0xE1 }) else { return self }
+        var script = self
+        for scalar in part.unicodeScalars {
+            if Self.isHangul(scalar) { return .korean }
+            if Self.isChineseJapanese(scalar) { script = .chineseJapanese }
         }
-        self = script
+        return script
     }
 
     /// Whether names in this script are written family name first.
