@@ -221,6 +221,16 @@ package struct ContactTable: Sendable {
         prefetchLines(of: records[Int(slots[index + bytesAhead])], arena)
     }
 
+    /// Asks the processor for the record of the contact in a slot and, once the record is
+    /// read, for its first lines (``prefetchLines(of:_:)``); only a hint, for any slot.
+    func prefetchContact(at slot: ContactSlot) {
+        records.withUnsafeBufferPointer { records in
+            guard Int(slot) < records.count else { return }
+            let record = records[Int(slot)]
+            arena.withUnsafeBufferPointer { Self.prefetchLines(of: record, $0) }
+        }
+    }
+
     /// Asks the processor for the cache lines of a contact's bytes, up to ``linesAhead``.
     @inline(__always)
     private static func prefetchLines(of record: StoredContact, _ arena: UnsafeBufferPointer<UInt8>) {

@@ -13,9 +13,12 @@ extension Projection {
     }
 
     /// The slots of the contacts with the email address `query`, sorted ascending: from
-    /// `indexes`, or by a scan while the indexes are deferred.
+    /// `indexes`, or by a scan while the indexes are deferred. The contact an address names is
+    /// asked of memory while the index confirms the address, since a search goes on to read it.
     package func slots(matchingEmailAddress query: String, from indexes: borrowing SearchIndexes) -> [ContactSlot] {
-        guard indexesDeferred else { return indexes.slots(matchingEmailAddress: query) }
+        guard indexesDeferred else {
+            return indexes.slots(matchingEmailAddress: query) { contacts.prefetchContact(at: $0) }
+        }
         return Self.scannedSlots(SearchScan(emailAddress: query), in: contacts)
     }
 

@@ -45,10 +45,14 @@ struct ExactKeyIndex: Sendable {
         }
     }
 
-    /// The sorted slots of a key (empty when nobody has it).
-    func slots(of key: [UInt8]) -> [ContactSlot] {
-        // The key's set is fetched while its bytes are compared: two waits for memory at once.
-        guard let id = key.withUnsafeBufferPointer({ keys.find($0) { slots.prefetchSet(of: $0) } }) else { return [] }
+    /// The sorted slots of a key (empty when nobody has it). `candidate` is given the slot of a
+    /// key of one slot whose hash matches, before its bytes are compared: a caller that goes on
+    /// to read that contact asks for its memory there, and waits for both at once.
+    func slots(of key: [UInt8], candidate: (ContactSlot) -> Void = { _ in }) -> [ContactSlot] {
+        let found = key.withUnsafeBufferPointer {
+            keys.find($0) { id in slots.singleSlot(of: id).map(candidate) }
+        }
+        guard let id = found else { return [] }
         return slots.slots(of: id)
     }
 

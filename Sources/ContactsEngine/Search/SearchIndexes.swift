@@ -527,10 +527,13 @@ package struct SearchIndexes: Sendable {
     }
 
     /// The slots of the contacts with the email address (see the type's documentation),
-    /// sorted ascending, without duplicates.
-    package func slots(matchingEmailAddress query: String) -> [ContactSlot] {
+    /// sorted ascending, without duplicates; `candidate` is given the slot of the one contact
+    /// of an address the index is about to confirm (``ExactKeyIndex/slots(of:candidate:)``).
+    package func slots(
+        matchingEmailAddress query: String, candidate: (ContactSlot) -> Void = { _ in }
+    ) -> [ContactSlot] {
         guard let key = SearchFolding.foldedEmail(query) else { return [] }
-        return emails.slots(of: key)
+        return emails.slots(of: key, candidate: candidate)
     }
 
     /// The slots of the contacts with a phone number matching the query (see the type's

@@ -1,4 +1,3 @@
-import CLedgerPrefetch
 import ContactsModel
 import LedgerStorage
 
@@ -89,13 +88,12 @@ struct SlotPostings: Sendable {
         sets.forEachBlock(of: heads[Int(key)], body)
     }
 
-    /// Asks the processor to fetch where a key's set starts (its head, which is the slot itself
-    /// for a key of one slot), without waiting for it.
-    func prefetchSet(of key: UInt32) {
-        heads.withUnsafeBufferPointer { heads in
-            guard Int(key) < heads.count else { return }
-            ledger_prefetch(heads.baseAddress! + Int(key))
-        }
+    /// The slot of a key whose set is that one slot; nil for an empty set, a set of two or
+    /// more, or an id out of range. A lookup reads it before the key's bytes are confirmed, to
+    /// have the contact fetched meanwhile.
+    func singleSlot(of key: UInt32) -> ContactSlot? {
+        guard Int(key) < heads.count else { return nil }
+        return SlotSets.singleSlot(heads[Int(key)])
     }
 
     /// A key's slots, sorted ascending.

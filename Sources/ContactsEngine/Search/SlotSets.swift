@@ -94,6 +94,11 @@ struct SlotSets: Sendable {
         lists[Int(head & ~Self.listFlag)].forEachBlock(body)
     }
 
+    /// The slot a head holds inline: nil for no slot or for a list.
+    static func singleSlot(_ head: UInt32) -> ContactSlot? {
+        head == emptyHead || head & listFlag != 0 ? nil : head
+    }
+
     /// A head's slots, sorted ascending.
     func slots(of head: UInt32) -> [ContactSlot] {
         if head == Self.emptyHead { return [] }

@@ -29,6 +29,19 @@ struct EmailSearchTests {
     }
 
     @Test(
+        "The candidate named before an address is confirmed is its one contact, and none for a shared or unknown one",
+        arguments: [
+            ("john@example.com", [0]), ("J.APPLESEED@WORK.EXAMPLE", [0]), ("team@example.com", []),
+            ("josé@exämple.com", [3]), ("nobody@example.com", []), ("", []),
+        ] as [(String, [ContactSlot])])
+    func candidate(query: String, expected: [ContactSlot]) {
+        var candidates: [ContactSlot] = []
+        let found = Self.indexes.slots(matchingEmailAddress: query) { candidates.append($0) }
+        #expect(candidates == expected)
+        #expect(found == Self.indexes.slots(matchingEmailAddress: query))
+    }
+
+    @Test(
         "Parts, prefixes, other diacritics and empty queries match nothing",
         arguments: [
             "john", "john@", "john@example", "ohn@example.com", "john@example.co", "example.com",
