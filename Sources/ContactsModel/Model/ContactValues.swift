@@ -36,8 +36,17 @@ package struct ContactValues: Sendable, Hashable {
         package var departmentName = ""
         package var jobTitle = ""
         package var note = ""
-        package var birthday: DateComponents?
-        package var nonGregorianBirthday: DateComponents?
+        package var birthday: DateComponents? {
+            get { birthdayBox?.value }
+            set { birthdayBox = newValue.map(DateBox.init) }
+        }
+        package var nonGregorianBirthday: DateComponents? {
+            get { nonGregorianBirthdayBox?.value }
+            set { nonGregorianBirthdayBox = newValue.map(DateBox.init) }
+        }
+        /// The two dates, each behind a reference (``DateBox``).
+        @usableFromInline var birthdayBox: DateBox?
+        @usableFromInline var nonGregorianBirthdayBox: DateBox?
         package var dates: [LabeledValue<DateComponents>] = []
         package var phoneNumbers: [LabeledValue<PhoneNumber>] = []
         package var emailAddresses: [LabeledValue<String>] = []
@@ -48,6 +57,19 @@ package struct ContactValues: Sendable, Hashable {
         package var instantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
         package var imageData: Data?
         package var vCardExtensions: [LabeledValue<String>] = []
+    }
+
+    /// A date kept behind a reference. `DateComponents` takes 283 bytes, so two dates inline made
+    /// every set of values, most of which have neither, about three times the size: each
+    /// contact a fetch decodes allocates and fills a set, and frees it when the caller is done.
+    @usableFromInline final class DateBox: Sendable, Hashable {
+        @usableFromInline let value: DateComponents
+
+        @usableFromInline init(_ value: DateComponents) { self.value = value }
+
+        @usableFromInline static func == (lhs: DateBox, rhs: DateBox) -> Bool { lhs.value == rhs.value }
+
+        @usableFromInline func hash(into hasher: inout Hasher) { hasher.combine(value) }
     }
 
     /// The box `ContactValues` shares until one of its copies changes (copy-on-write).

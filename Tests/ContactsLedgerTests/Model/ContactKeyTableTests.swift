@@ -150,7 +150,12 @@ struct ContactKeyTableTests {
         // The stored properties by name, as the values keep them.
         let box = try #require(Mirror(reflecting: full).children.first { $0.label == "box" }?.value)
         let stored = try #require(Mirror(reflecting: box).children.first { $0.label == "stored" }?.value)
-        let property = Mirror(reflecting: stored).children.first { $0.label == key.rawValue }?.value
+        let children = Mirror(reflecting: stored).children
+        var property = children.first { $0.label == key.rawValue }?.value
+        // A date is kept behind a reference, under its key's name and "Box".
+        if let date = children.first(where: { $0.label == key.rawValue + "Box" })?.value {
+            property = (date as? ContactValues.DateBox)?.value
+        }
         func same<Value: Equatable>(_ value: Value) -> Bool { (property as? Value) == value }
         let reached =
             switch ContactKeyTable[key].kind {
