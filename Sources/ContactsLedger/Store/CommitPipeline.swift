@@ -263,7 +263,7 @@ package final class CommitPipeline: @unchecked Sendable {
     ) rethrows -> R {
         let answered: R? = try projectionLock.read {
             // Built indexes are read under this hold of the lock, as ``readState(usingIndexes:_:)``
-            // would read them after taking it again: one search takes each lock once.
+            // would read them after taking it twice more.
             guard cell.hasDeferredIndexes else {
                 catchUpIndexes()
                 return try indexLock.read { try cell.read(body) }
