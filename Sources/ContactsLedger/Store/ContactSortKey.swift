@@ -116,6 +116,11 @@ package struct SortRanking<Item> {
     /// text does (``Projection/identifierUUID(at:)``).
     package func sorted(identifier: (Item) -> String, uuid: (Item) -> UInt128? = { _ in nil }) -> [Item] {
         let ranked = ranked()
+        if let keys = uuidKeys(ranked, uuid) {
+            let halves = ParallelHalves.map(keys) { $0.sorted() }
+            let sorted = halves.count == 2 ? ParallelHalves.merged(halves[0], halves[1]) : halves[0]
+            return sorted.map { items[$0.position] }
+        }
         var order = items.indices.sorted { ranked[$0] < ranked[$1] }
         var start = 0
         while start < order.count {
@@ -141,19 +146,17 @@ package struct SortRanking<Item> {
         }
     }
 
-    /// An item's ranks: ordered as the first value, then the second.
-    private struct RankedFields: Comparable {
-        var high: UInt64
-        var low: UInt64
-
-        init(_ high: UInt64, _ low: UInt64) {
-            self.high = high
-            self.low = low
+    /// Each item's ranks with its identifier's UUID bytes, when every item's identifier is kept
+    /// so: every tie is then broken by the bytes, and the items are put in order by one sort,
+    /// on both processors, without looking for ties. Nil at the first item without them.
+    private func uuidKeys(_ ranked: [RankedFields], _ uuid: (Item) -> UInt128?) -> [UUIDKey]? {
+        var keys: [UUIDKey] = []
+        keys.reserveCapacity(items.count)
+        for (position, item) in items.enumerated() {
+            guard let bytes = uuid(item) else { return nil }
+            keys.append(UUIDKey(ranks: ranked[position], uuid: bytes, position: position))
         }
-
-        static func < (left: Self, right: Self) -> Bool {
-            left.high != right.high ? left.high < right.high : left.low < right.low
-        }
+        return keys
     }
 
     /// Orders the positions of items whose names tie by the items' identifiers.
@@ -202,5 +205,35 @@ package struct SortFolding {
         let result = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         folded[text] = result
         return result
+    }
+}
+
+/// An item's ranks, then its identifier's UUID bytes, and where it was added.
+private struct UUIDKey: Comparable, Sendable {
+    var ranks: RankedFields
+    var uuid: UInt128
+    var position: Int
+
+    static func < (left: Self, right: Self) -> Bool {
+        left.ranks != right.ranks ? left.ranks < right.ranks : left.uuid < right.uuid
+    }
+
+    static func == (left: Self, right: Self) -> Bool {
+        left.ranks == right.ranks && left.uuid == right.uuid
+    }
+}
+
+/// An item's ranks: ordered as the first value, then the second.
+private struct RankedFields: Comparable, Sendable {
+    var high: UInt64
+    var low: UInt64
+
+    init(_ high: UInt64, _ low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    static func < (left: Self, right: Self) -> Bool {
+        left.high != right.high ? left.high < right.high : left.low < right.low
     }
 }
