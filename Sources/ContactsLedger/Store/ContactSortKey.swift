@@ -81,9 +81,20 @@ package struct SortRanking<Item> {
     package mutating func add(_ items: [Item], names: SortNames) {
         precondition(names.numbers.count == items.count * 3, "sort names are not three a contact")
         let numbered = names.texts.map { number($0, fold: true) }
-        for (index, item) in items.enumerated() {
-            let field = { numbered[Int(names.numbers[index * 3 + $0])] }
-            append(item, field(0), field(1), field(2))
+        // Whether each text folds to nothing, found once a text rather than once a contact.
+        let foldsEmpty = numbered.map { folded[Int($0)].isEmpty }
+        let empty = number("", fold: false)
+        self.items += items
+        fields.reserveCapacity(fields.count + items.count * 3)
+        for index in items.indices {
+            let (first, second) = (Int(names.numbers[index * 3]), Int(names.numbers[index * 3 + 1]))
+            let organization = numbered[Int(names.numbers[index * 3 + 2])]
+            // Made as ``ContactSortKey/init(identifier:values:order:folding:)`` makes a key.
+            if foldsEmpty[first] && foldsEmpty[second] {
+                fields += [organization, empty, empty]
+            } else {
+                fields += [numbered[first], numbered[second], organization]
+            }
         }
     }
 
@@ -91,16 +102,6 @@ package struct SortRanking<Item> {
     package mutating func add(_ item: Item, folded first: String, _ second: String, _ third: String) {
         items.append(item)
         fields += [number(first, fold: false), number(second, fold: false), number(third, fold: false)]
-    }
-
-    /// Appends an item whose key is made as ``ContactSortKey/init(identifier:values:order:folding:)`` makes it.
-    private mutating func append(_ item: Item, _ first: Int32, _ second: Int32, _ organization: Int32) {
-        items.append(item)
-        if folded[Int(first)].isEmpty && folded[Int(second)].isEmpty {
-            fields += [organization, number("", fold: false), number("", fold: false)]
-        } else {
-            fields += [first, second, organization]
-        }
     }
 
     private mutating func number(_ text: String, fold: Bool) -> Int32 {
