@@ -20,23 +20,4 @@ package enum ParallelHalves {
         let first = body(elements[..<middle])
         return [first, second.wait()]
     }
-
-    /// Two ascending arrays as one; of equal elements, the left's come first.
-    @inlinable package static func merged<Element: Comparable>(_ left: [Element], _ right: [Element]) -> [Element] {
-        var merged: [Element] = []
-        merged.reserveCapacity(left.count + right.count)
-        var (leftIndex, rightIndex) = (0, 0)
-        while leftIndex < left.count && rightIndex < right.count {
-            if right[rightIndex] < left[leftIndex] {
-                merged.append(right[rightIndex])
-                rightIndex += 1
-            } else {
-                merged.append(left[leftIndex])
-                leftIndex += 1
-            }
-        }
-        merged += left[leftIndex...]
-        merged += right[rightIndex...]
-        return merged
-    }
 }

@@ -119,7 +119,7 @@ package struct SortRanking<Item> {
         let ranked = ranked()
         if let keys = uuidKeys(ranked, uuid) {
             let halves = ParallelHalves.map(keys) { $0.sorted() }
-            let sorted = halves.count == 2 ? ParallelHalves.merged(halves[0], halves[1]) : halves[0]
+            let sorted = halves.count == 2 ? UUIDKey.merged(halves[0], halves[1]) : halves[0]
             return sorted.map { items[$0.position] }
         }
         var order = items.indices.sorted { ranked[$0] < ranked[$1] }
@@ -221,6 +221,27 @@ private struct UUIDKey: Comparable, Sendable {
 
     static func == (left: Self, right: Self) -> Bool {
         left.ranks == right.ranks && left.uuid == right.uuid
+    }
+
+    /// Two ascending arrays of keys as one; of equal keys, the left's come first. Written for
+    /// these keys rather than for any `Comparable`: a generic merge in another module is not
+    /// specialized, and compared every pair through witnesses.
+    static func merged(_ left: [UUIDKey], _ right: [UUIDKey]) -> [UUIDKey] {
+        var merged: [UUIDKey] = []
+        merged.reserveCapacity(left.count + right.count)
+        var (leftIndex, rightIndex) = (0, 0)
+        while leftIndex < left.count && rightIndex < right.count {
+            if right[rightIndex] < left[leftIndex] {
+                merged.append(right[rightIndex])
+                rightIndex += 1
+            } else {
+                merged.append(left[leftIndex])
+                leftIndex += 1
+            }
+        }
+        merged += left[leftIndex...]
+        merged += right[rightIndex...]
+        return merged
     }
 }
 
