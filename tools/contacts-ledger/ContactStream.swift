@@ -70,7 +70,20 @@ struct ContactStream {
 
     /// A stream to standard output.
     static func standardOutput(_ format: Format) -> ContactStream {
-        ContactStream(format) { try StreamOutput.writeAll($0, to: STDOUT_FILENO) }
+        widenPipe(STDOUT_FILENO)
+        return ContactStream(format) { try StreamOutput.writeAll($0, to: STDOUT_FILENO) }
+    }
+
+    /// Asks for a pipe of 1 MiB when `descriptor` is a pipe: at the default 64 KiB, a long
+    /// listing fills the pipe at every write, and the writer and its reader wake each other for
+    /// each one, on processors the formatting needs. Only a hint: anything but a pipe, or a pipe
+    /// the system will not widen, is left as it is.
+    private static func widenPipe(_ descriptor: Int32) {
+        #if os(Linux)
+            // F_SETPIPE_SZ, which the C library declares only for GNU sources.
+            let setPipeSize: Int32 = 1031
+            _ = fcntl(descriptor, setPipeSize, Int32(1 << 20))
+        #endif
     }
 
     /// Writes one contact.
