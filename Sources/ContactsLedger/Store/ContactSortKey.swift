@@ -114,7 +114,9 @@ package struct SortRanking<Item> {
 
     /// The items in order; `identifier` is asked only for items whose names all tie, and not
     /// when `uuid` gives every tied item's identifier as the bytes of a UUID, which order as the
-    /// text does (``Projection/identifierUUID(at:)``).
+    /// text does (``Projection/identifierUUID(at:)``). When `uuid` gives every item's, the items
+    /// are sorted by ranks and bytes at once, in halves on two processors when there are many
+    /// (``ParallelHalves``).
     package func sorted(identifier: (Item) -> String, uuid: (Item) -> UInt128? = { _ in nil }) -> [Item] {
         let ranked = ranked()
         if let keys = uuidKeys(ranked, uuid) {
