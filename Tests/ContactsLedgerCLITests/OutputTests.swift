@@ -76,6 +76,16 @@ struct OutputTests {
         var order: [String] = []
         try store.enumerateContacts(with: sorted) { contact, _ in order.append(contact.identifier) }
         #expect(listed.map { $0["identifier"]?.stringValue ?? "" } == order)
+        // Decoded in runs of contacts on the formatting threads, the sorted list is still the
+        // library's JSON of each contact in the store's order, byte for byte.
+        let listKeys = ContactKeySet.all.subtracting([.imageData, .thumbnailImageData])
+        var listedContacts: [Contact] = []
+        try store.enumerateContacts(with: ContactFetchRequest(keysToFetch: [listKeys], sortOrder: .userDefault)) {
+            contact, _ in listedContacts.append(contact)
+        }
+        #expect(
+            Array(try work.succeed(["list", "--json"]).stdout.utf8)
+                == JSONValue.array(listedContacts.map(ContactJSON.value(for:))).serializedBytes() + [0x0A])
 
         let lines = try work.succeed(["log", "--json"]).stdout.split(separator: "\n").map(String.init)
         let entries = try LedgerAuditor(ledgerAt: work.ledger).entries()

@@ -36,35 +36,54 @@ struct ContactStream {
         self.flush = flush
         self.format = format
         bytes.reserveCapacity(Self.flushSize * 2)
-        text = Self.text(format) { $0 }
+        text = Self.text(format, weight: { _ in 1 }) { contact, body in body(contact) }
         if case .json = format {
             bytes.append(UInt8(ascii: "["))
             firstContactOffset = bytes.count
         }
     }
 
-    /// Formats the contacts that `contact` gives for the items, in the stream's format.
+    /// Formats the contacts that `contacts` gives for each item, in the stream's format; an item
+    /// weighs as many contacts as it holds (``ParallelText``).
     private static func text<Item>(
-        _ format: Format, _ contact: @escaping @Sendable (Item) -> Contact?
+        _ format: Format, weight: @escaping (Item) -> Int,
+        _ contacts: @escaping @Sendable (Item, (Contact) -> Void) -> Void
     ) -> ParallelText<Item, Never> {
         switch format {
         case .json:
-            ParallelText { item, _, output in
-                guard let contact = contact(item) else { return }
-                output.append(UInt8(ascii: ","))
-                ContactJSON.write(contact, to: &output)
+            ParallelText(weight: weight) { item, _, output in
+                contacts(item) { contact in
+                    output.append(UInt8(ascii: ","))
+                    ContactJSON.write(contact, to: &output)
+                }
             }
         case .vCard(let version):
-            ParallelText { item, _, output in
-                guard let contact = contact(item) else { return }
-                VCardWriter.append(contact, version: version, to: &output)
+            ParallelText(weight: weight) { item, _, output in
+                contacts(item) { VCardWriter.append($0, version: version, to: &output) }
             }
         }
     }
 
+    /// How many contacts of a selection are decoded in one run: enough that each is asked of the
+    /// processor's memory a few contacts ahead (``ContactSelection/forEachContact(in:_:)``).
+    private static let runLength = 64
+
     /// A stream to standard output.
     static func standardOutput(_ format: Format) -> ContactStream {
-        ContactStream(format) { try StreamOutput.writeAll($0, to: STDOUT_FILENO) }
+        widenPipe(STDOUT_FILENO)
+        return ContactStream(format) { try StreamOutput.writeAll($0, to: STDOUT_FILENO) }
+    }
+
+    /// Asks for a pipe of 1 MiB when `descriptor` is a pipe: at the default 64 KiB, a long
+    /// listing fills the pipe at every write, and the writer and its reader wake each other for
+    /// each one, on processors the formatting needs. Only a hint: anything but a pipe, or a pipe
+    /// the system will not widen, is left as it is.
+    private static func widenPipe(_ descriptor: Int32) {
+        #if os(Linux)
+            // F_SETPIPE_SZ, which the C library declares only for GNU sources.
+            let setPipeSize: Int32 = 1031
+            _ = fcntl(descriptor, setPipeSize, Int32(1 << 20))
+        #endif
     }
 
     /// Writes one contact.
@@ -73,15 +92,15 @@ struct ContactStream {
         try written()
     }
 
-    /// Writes every contact of a selection, decoding and formatting them on every processor.
+    /// Writes every contact of a selection, decoding and formatting runs of them on every processor.
     mutating func write(_ selection: ContactSelection) throws {
         text.drain(to: &bytes)
-        var indices = Self.text(format) { selection.contact(at: $0) }
-        for index in 0..<selection.count {
-            indices.add(index, to: &bytes)
+        var runs = Self.text(format, weight: \.count) { selection.forEachContact(in: $0, $1) }
+        for start in stride(from: 0, to: selection.count, by: Self.runLength) {
+            runs.add(start..<min(start + Self.runLength, selection.count), to: &bytes)
             try written()
         }
-        indices.drain(to: &bytes)
+        runs.drain(to: &bytes)
         try written()
     }
 

@@ -6,7 +6,7 @@ import LedgerStorage
 /// A value computed on a thread of its own while the caller goes on; ``wait()`` returns it.
 /// The snapshot restore reads the index section this way, the bulk index build the names, and a
 /// replay applies its records.
-final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
+@usableFromInline final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     // Thread-safety: `value` is written by the thread before it signals `done`, and read only
     // after `wait()` has seen the signal.
     private var value: Value?
@@ -15,7 +15,7 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     /// Starts `work` on a new thread with the given name, which Linux shows (in `top`, `perf`
     /// and debuggers) cut to 15 bytes. The thread names itself (``ThreadName/setCurrent(_:)``):
     /// on Linux a name set before a thread starts never reaches the system.
-    init(named name: String, _ work: @escaping @Sendable () -> Value) {
+    @usableFromInline init(named name: String, _ work: @escaping @Sendable () -> Value) {
         let thread = Thread { [self] in
             ThreadName.setCurrent(name)
             value = work()
@@ -25,7 +25,7 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Waits for the work to finish and returns its value; call once.
-    func wait() -> Value {
+    @usableFromInline func wait() -> Value {
         done.wait()
         guard let value else { preconditionFailure("the work signalled without a value") }
         return value

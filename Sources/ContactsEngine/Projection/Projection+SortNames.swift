@@ -50,7 +50,11 @@ extension Projection {
     package func identifierUUID(at slot: ContactSlot) -> UInt128? {
         guard let record = contacts.record(at: slot), record.identifierIsUUID else { return nil }
         return contacts.withIdentifier(record) { bytes in
-            bytes.reduce(UInt128(0)) { $0 << 8 | UInt128($1) }
+            guard bytes.count == 16 else { return nil }
+            let raw = UnsafeRawBufferPointer(bytes)
+            let high = UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self))
+            let low = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            return UInt128(high) << 64 | UInt128(low)
         }
     }
 

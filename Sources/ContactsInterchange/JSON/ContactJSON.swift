@@ -30,7 +30,8 @@ public enum ContactJSON {
     /// only when there are some.
     static func writes(_ key: ContactKey, of contact: Contact) -> Bool {
         // The extensions are read through their key: a member read of the values copies them all.
-        contact.isKeyAvailable(key)
+        // The key set is read in place, where a call for each key of each contact was not.
+        contact.availableKeys.contains(key)
             && (key != .vCardExtensions || !contact.values[labeledStrings: .vCardExtensions].isEmpty)
     }
 
@@ -175,18 +176,20 @@ public enum ContactJSON {
         _ values: [LabeledValue<Value>], to output: inout [UInt8], _ writeValue: (Value, inout [UInt8]) -> Void
     ) {
         output.append(UInt8(ascii: "["))
-        for (index, labeled) in values.enumerated() {
+        // Each field is read where the array keeps it: taking each labeled value out first
+        // retained and released every string it holds.
+        for index in values.indices {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             output.append(literal: #"{"identifier":"#)
-            JSONValue.writeString(labeled.identifier, to: &output, asciiOnly: false)
+            JSONValue.writeString(values[index].identifier, to: &output, asciiOnly: false)
             output.append(literal: #","label":"#)
-            if let label = labeled.label {
+            if let label = values[index].label {
                 JSONValue.writeString(label, to: &output, asciiOnly: false)
             } else {
                 output.append(literal: "null")
             }
             output.append(literal: #","value":"#)
-            writeValue(labeled.value, &output)
+            writeValue(values[index].value, &output)
             output.append(UInt8(ascii: "}"))
         }
         output.append(UInt8(ascii: "]"))

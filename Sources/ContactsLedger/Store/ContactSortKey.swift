@@ -81,9 +81,20 @@ package struct SortRanking<Item> {
     package mutating func add(_ items: [Item], names: SortNames) {
         precondition(names.numbers.count == items.count * 3, "sort names are not three a contact")
         let numbered = names.texts.map { number($0, fold: true) }
-        for (index, item) in items.enumerated() {
-            let field = { numbered[Int(names.numbers[index * 3 + $0])] }
-            append(item, field(0), field(1), field(2))
+        // Whether each text folds to nothing, found once a text rather than once a contact.
+        let foldsEmpty = numbered.map { folded[Int($0)].isEmpty }
+        let empty = number("", fold: false)
+        self.items += items
+        fields.reserveCapacity(fields.count + items.count * 3)
+        for index in items.indices {
+            let (first, second) = (Int(names.numbers[index * 3]), Int(names.numbers[index * 3 + 1]))
+            let organization = numbered[Int(names.numbers[index * 3 + 2])]
+            // Made as ``ContactSortKey/init(identifier:values:order:folding:)`` makes a key.
+            if foldsEmpty[first] && foldsEmpty[second] {
+                fields += [organization, empty, empty]
+            } else {
+                fields += [numbered[first], numbered[second], organization]
+            }
         }
     }
 
@@ -91,16 +102,6 @@ package struct SortRanking<Item> {
     package mutating func add(_ item: Item, folded first: String, _ second: String, _ third: String) {
         items.append(item)
         fields += [number(first, fold: false), number(second, fold: false), number(third, fold: false)]
-    }
-
-    /// Appends an item whose key is made as ``ContactSortKey/init(identifier:values:order:folding:)`` makes it.
-    private mutating func append(_ item: Item, _ first: Int32, _ second: Int32, _ organization: Int32) {
-        items.append(item)
-        if folded[Int(first)].isEmpty && folded[Int(second)].isEmpty {
-            fields += [organization, number("", fold: false), number("", fold: false)]
-        } else {
-            fields += [first, second, organization]
-        }
     }
 
     private mutating func number(_ text: String, fold: Bool) -> Int32 {
@@ -113,9 +114,16 @@ package struct SortRanking<Item> {
 
     /// The items in order; `identifier` is asked only for items whose names all tie, and not
     /// when `uuid` gives every tied item's identifier as the bytes of a UUID, which order as the
-    /// text does (``Projection/identifierUUID(at:)``).
+    /// text does (``Projection/identifierUUID(at:)``). When `uuid` gives every item's, the items
+    /// are sorted by ranks and bytes at once, in halves on two processors when there are many
+    /// (``ParallelHalves``).
     package func sorted(identifier: (Item) -> String, uuid: (Item) -> UInt128? = { _ in nil }) -> [Item] {
         let ranked = ranked()
+        if let keys = uuidKeys(ranked, uuid) {
+            let halves = ParallelHalves.map(keys) { $0.sorted() }
+            let sorted = halves.count == 2 ? UUIDKey.merged(halves[0], halves[1]) : halves[0]
+            return sorted.map { items[$0.position] }
+        }
         var order = items.indices.sorted { ranked[$0] < ranked[$1] }
         var start = 0
         while start < order.count {
@@ -141,19 +149,17 @@ package struct SortRanking<Item> {
         }
     }
 
-    /// An item's ranks: ordered as the first value, then the second.
-    private struct RankedFields: Comparable {
-        var high: UInt64
-        var low: UInt64
-
-        init(_ high: UInt64, _ low: UInt64) {
-            self.high = high
-            self.low = low
+    /// Each item's ranks with its identifier's UUID bytes, when every item's identifier is kept
+    /// so: every tie is then broken by the bytes, and the items are put in order by one sort,
+    /// on both processors, without looking for ties. Nil at the first item without them.
+    private func uuidKeys(_ ranked: [RankedFields], _ uuid: (Item) -> UInt128?) -> [UUIDKey]? {
+        var keys: [UUIDKey] = []
+        keys.reserveCapacity(items.count)
+        for (position, item) in items.enumerated() {
+            guard let bytes = uuid(item) else { return nil }
+            keys.append(UUIDKey(ranks: ranked[position], uuid: bytes, position: position))
         }
-
-        static func < (left: Self, right: Self) -> Bool {
-            left.high != right.high ? left.high < right.high : left.low < right.low
-        }
+        return keys
     }
 
     /// Orders the positions of items whose names tie by the items' identifiers.
@@ -202,5 +208,56 @@ package struct SortFolding {
         let result = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         folded[text] = result
         return result
+    }
+}
+
+/// An item's ranks, then its identifier's UUID bytes, and where it was added.
+private struct UUIDKey: Comparable, Sendable {
+    var ranks: RankedFields
+    var uuid: UInt128
+    var position: Int
+
+    static func < (left: Self, right: Self) -> Bool {
+        left.ranks != right.ranks ? left.ranks < right.ranks : left.uuid < right.uuid
+    }
+
+    static func == (left: Self, right: Self) -> Bool {
+        left.ranks == right.ranks && left.uuid == right.uuid
+    }
+
+    /// Two ascending arrays of keys as one; of equal keys, the left's come first. Written for
+    /// these keys rather than for any `Comparable`: a generic merge in another module is not
+    /// specialized, and compared every pair through witnesses.
+    static func merged(_ left: [UUIDKey], _ right: [UUIDKey]) -> [UUIDKey] {
+        var merged: [UUIDKey] = []
+        merged.reserveCapacity(left.count + right.count)
+        var (leftIndex, rightIndex) = (0, 0)
+        while leftIndex < left.count && rightIndex < right.count {
+            if right[rightIndex] < left[leftIndex] {
+                merged.append(right[rightIndex])
+                rightIndex += 1
+            } else {
+                merged.append(left[leftIndex])
+                leftIndex += 1
+            }
+        }
+        merged += left[leftIndex...]
+        merged += right[rightIndex...]
+        return merged
+    }
+}
+
+/// An item's ranks: ordered as the first value, then the second.
+private struct RankedFields: Comparable, Sendable {
+    var high: UInt64
+    var low: UInt64
+
+    init(_ high: UInt64, _ low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    static func < (left: Self, right: Self) -> Bool {
+        left.high != right.high ? left.high < right.high : left.low < right.low
     }
 }

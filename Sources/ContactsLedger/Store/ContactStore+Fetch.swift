@@ -286,9 +286,12 @@ extension ContactStore {
     /// Orders slots by a sort order (``ContactSortKey``).
     func sort(_ slots: [ContactSlot], in projection: Projection, by order: ContactSortOrder) -> [ContactSlot] {
         guard let resolved = ContactSortKey.resolved(order) else { return slots }
-        let names = projection.sortNames(of: slots, keys: ContactSortKey.fields(resolved))
+        let fields = ContactSortKey.fields(resolved)
         var ranking = SortRanking<ContactSlot>()
-        ranking.add(names.slots, names: names)
+        // Every contact's names are read before the first contact is written: on both processors.
+        for names in ParallelHalves.map(slots, { projection.sortNames(of: Array($0), keys: fields) }) {
+            ranking.add(names.slots, names: names)
+        }
         return ranking.sorted(
             identifier: { projection.identifier(at: $0) ?? "" }, uuid: { projection.identifierUUID(at: $0) })
     }

@@ -35,21 +35,22 @@ package struct ContactSelection: Sendable {
         }
     }
 
-    /// The contact at `index` with the requested keys; nil if its values cannot be read.
-    /// Safe to call from several threads at once.
-    package func contact(at index: Int) -> Contact? {
+    /// Calls `body` with each contact at `indices`, in order, with the requested keys, passing
+    /// over any whose values cannot be read. Safe to call from several threads at once. The
+    /// contacts a few places ahead are asked of the processor while one is decoded: in a sorted
+    /// order they lie scattered over the projection's memory, and decoding them one call at a
+    /// time waited for each one's memory in turn.
+    package func forEachContact(in indices: Range<Int>, _ body: (Contact) -> Void) {
         switch source {
         case .slots(let projection, let slots, let keys):
             // Decoded as a fetch decodes its matches: the identifier, the revision and the keys'
             // values, without the container and creator a contact's state also names.
-            var contact: Contact?
-            ContactStore.visit(slots[index...index], keys: keys, in: projection) {
-                contact = $0
-                return false
+            ContactStore.visit(slots[indices], keys: keys, in: projection) {
+                body($0)
+                return true
             }
-            return contact
         case .contacts(let contacts):
-            return contacts[index]
+            for contact in contacts[indices] { body(contact) }
         }
     }
 

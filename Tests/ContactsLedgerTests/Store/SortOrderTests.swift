@@ -66,18 +66,33 @@ struct SortOrderTests {
 
     @Test("Sorting a projection's slots gives the keys' order, whatever the identifiers' form", arguments: [4, 5])
     func projectionSortEqualsKeyOrder(seed: UInt64) {
+        expectSortEqualsKeyOrder(count: 2_000, seed: seed, uuidsOnly: false)
+    }
+
+    /// Enough contacts to be read and sorted in two halves at once (``ParallelHalves``): with
+    /// identifiers that are all UUIDs, ties are broken by one sort of ranks and UUID bytes; with
+    /// mixed forms, by the identifiers' text after the halves' names are ranked together.
+    @Test("Sorting many slots on both processors gives the keys' order", arguments: [true, false])
+    func parallelSortEqualsKeyOrder(uuidsOnly: Bool) {
+        expectSortEqualsKeyOrder(count: ParallelHalves.minimumCount + 1_001, seed: 6, uuidsOnly: uuidsOnly)
+    }
+
+    /// Sorts `count` contacts with names from ``names`` in both orders and compares the order
+    /// with the sort keys' own.
+    private func expectSortEqualsKeyOrder(count: Int, seed: UInt64, uuidsOnly: Bool) {
         var random = SplitMix64(seed: seed)
         var projection = Projection(ledgerID: UUID())
         var expected: [ContactSortOrder: [ContactSortKey]] = [:]
         var folds = SortFolding()
-        for index in 0..<2_000 {
+        for index in 0..<count {
             var values = ContactValues()
             values[string: .givenName] = Self.names.randomElement(using: &random)!
             values[string: .familyName] = Self.names.randomElement(using: &random)!
             values[string: .organizationName] = Self.names.randomElement(using: &random)!
             // Kept as a UUID's bytes, as text in lower case, or as other text; ties mix them.
             let uuid = UUID()
-            let identifier = [uuid.uuidString, uuid.uuidString.lowercased(), "contact-\(index)"][index % 3]
+            let forms = [uuid.uuidString, uuid.uuidString.lowercased(), "contact-\(index)"]
+            let identifier = uuidsOnly ? uuid.uuidString : forms[index % 3]
             projection.putContact(
                 identifier,
                 ContactState(
@@ -89,11 +104,22 @@ struct SortOrderTests {
             }
         }
         let store = ContactStore.inMemory(client: .fullAccess("test"))
-        var slots = (0..<2_000).compactMap { projection.slot(of: expected[.givenName]![$0].identifier) }
+        var slots = (0..<count).compactMap { projection.slot(of: expected[.givenName]![$0].identifier) }
         slots.shuffle(using: &random)
         for order in [ContactSortOrder.givenName, .familyName] {
             let sorted = store.sort(slots, in: projection, by: order).map { projection.identifier(at: $0) }
             #expect(sorted == expected[order]!.sorted().map(\.identifier))
+        }
+    }
+
+    @Test("Work in halves covers every element once, in order, on two threads only when there are many")
+    func halvesCoverTheElementsInOrder() {
+        let minimum = ParallelHalves.minimumCount
+        for count in [0, 1, minimum - 1, minimum, 3 * minimum + 1] {
+            let elements = Array(0..<count)
+            let halves = ParallelHalves.map(elements) { Array($0) }
+            #expect(halves.count == (count < minimum ? 1 : 2))
+            #expect(halves.flatMap { $0 } == elements)
         }
     }
 }
