@@ -7,18 +7,25 @@ import LedgerStorage
 /// The snapshot restore reads the index section this way, the bulk index build the names, and a
 /// replay applies its records.
 @usableFromInline final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
-    // Thread-safety: `value` is written by the thread before it signals `done`, and read only
-    // after `wait()` has seen the signal.
+    // Thread-safety: `value` is written and `work` cleared by the thread before it signals
+    // `done`, and neither is touched by anyone else before `wait()` has seen the signal.
     private var value: Value?
+    private var work: (@Sendable () -> Value)?
     private let done = DispatchSemaphore(value: 0)
 
     /// Starts `work` on a new thread with the given name, which Linux shows (in `top`, `perf`
     /// and debuggers) cut to 15 bytes. The thread names itself (``ThreadName/setCurrent(_:)``):
     /// on Linux a name set before a thread starts never reaches the system.
+    ///
+    /// What `work` captures is released before ``wait()`` returns, not when the thread ends:
+    /// work on a copy of the projection would otherwise still share its arrays for a moment
+    /// after the caller released the read lock, and a save in that moment would copy them whole.
     @usableFromInline init(named name: String, _ work: @escaping @Sendable () -> Value) {
+        self.work = work
         let thread = Thread { [self] in
             ThreadName.setCurrent(name)
-            value = work()
+            value = self.work?()
+            self.work = nil
             done.signal()
         }
         thread.start()

@@ -378,6 +378,28 @@ struct BulkReplayTests {
         #endif
     }
 
+    /// An object that work on a thread of its own captures, and a weak view of it.
+    private final class Captured: Sendable { let number = 7 }
+    private final class WeakView { weak var object: Captured? }
+
+    /// Starts work that captures an object no one else holds once this returns.
+    private func workCapturingAnObject() -> (BackgroundWork<Int>, WeakView) {
+        let object = Captured()
+        let view = WeakView()
+        view.object = object
+        return (BackgroundWork(named: "captures") { object.number }, view)
+    }
+
+    @Test("What work on a thread of its own captures is released before its value is returned")
+    func backgroundWorkReleasesCaptures() {
+        // A thread ends after it signals; repeated, so that releasing only then would show.
+        for _ in 0..<20 {
+            let (work, view) = workCapturingAnObject()
+            #expect(work.wait() == 7)
+            #expect(view.object == nil)
+        }
+    }
+
     @Test("A reservation hint far beyond the machine's memory is bounded, not allocated")
     func hugeReservationBounded() throws {
         let replay = ProjectionReplay(Projection(ledgerID: UUID()), journalBytes: Int.max / 2)
