@@ -182,8 +182,11 @@ struct ContactStoreCommitPathTests {
         #expect(posted.values == [1], "a change was posted for a save that failed")
         store.close()
 
+        // Waits for the lock: in two full runs of the suites in parallel, a reopen right after
+        // the close of a store whose writer failed was refused as locked, although the close
+        // unlocks explicitly; what kept the lock that moment is not known.
         let reopened = try ContactStore(
-            ledgerAt: directory.ledger, client: .fullAccess())
+            ledgerAt: directory.ledger, client: .fullAccess(), lockWaitSeconds: 5)
         defer { reopened.close() }
         #expect(reopened.headDigest.sequence == 1)
         #expect(try reopened.unifiedContacts(matching: .matchingName("lost"), keysToFetch: listKeys).isEmpty)
