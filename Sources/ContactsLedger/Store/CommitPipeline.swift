@@ -243,9 +243,17 @@ package final class CommitPipeline: @unchecked Sendable {
         if usingIndexes { buildDeferredIndexes() }
         return try projectionLock.read {
             guard usingIndexes else { return try cell.readProjection(with: Self.unusedIndexes, body) }
-            catchUpIndexes()
-            return try indexLock.read { try cell.read(body) }
+            return try readWithIndexes(body)
         }
+    }
+
+    /// Reads the state and its indexes, brought up to it, under the index lock; call holding
+    /// `projectionLock` for reading, with the indexes built.
+    private func readWithIndexes<R>(
+        _ body: (borrowing Projection, borrowing SearchIndexes) throws -> R
+    ) rethrows -> R {
+        catchUpIndexes()
+        return try indexLock.read { try cell.read(body) }
     }
 
     /// Reads the state for a search by name, email address or phone number (decision 0037): as
@@ -264,10 +272,7 @@ package final class CommitPipeline: @unchecked Sendable {
         let answered: R? = try projectionLock.read {
             // Built indexes are read under this hold of the lock, as ``readState(usingIndexes:_:)``
             // would read them after taking it twice more.
-            guard cell.hasDeferredIndexes else {
-                catchUpIndexes()
-                return try indexLock.read { try cell.read(body) }
-            }
+            guard cell.hasDeferredIndexes else { return try readWithIndexes(body) }
             return try cell.readProjection(with: Self.unusedIndexes) { projection, indexes in
                 try scanUnlessScanned(projection, indexes, scans: scans, body)
             }
