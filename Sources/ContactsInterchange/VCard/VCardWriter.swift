@@ -86,7 +86,8 @@ package struct VCardWriter {
     }
 
     /// Starts a content line in the output with its group and name, and returns where it
-    /// starts, for ``endLine(from:)``: a line is written where it stands, not copied there.
+    /// starts, for ``finishLine(from:parameters:writeValue:)``: a line is written where it
+    /// stands, not copied there.
     private mutating func startLine(_ name: String, group: String? = nil) -> Int {
         let start = output.count
         if let group {
@@ -97,9 +98,15 @@ package struct VCardWriter {
         return start
     }
 
-    /// Ends the content line that starts at `start` with CR LF. The few lines longer than 75
+    /// Finishes the content line that starts at `start`: `parameters`, the colon, the value
+    /// that `writeValue` appends (already escaped) and CR LF. The few lines longer than 75
     /// octets are taken out and folded back in; the others stay as they were written.
-    private mutating func endLine(from start: Int) {
+    private mutating func finishLine(
+        from start: Int, parameters: Parameters, writeValue: (inout [UInt8]) -> Void
+    ) {
+        output += parameters.bytes
+        output.append(VCardBytes.colon)
+        writeValue(&output)
         guard output.count - start > Self.lineBytesMax else {
             output.append(VCardBytes.cr)
             output.append(VCardBytes.lf)
@@ -131,11 +138,7 @@ package struct VCardWriter {
         _ name: String, group: String? = nil, parameters: Parameters = Parameters(),
         writeValue: (inout [UInt8]) -> Void
     ) {
-        let start = startLine(name, group: group)
-        output += parameters.bytes
-        output.append(VCardBytes.colon)
-        writeValue(&output)
-        endLine(from: start)
+        finishLine(from: startLine(name, group: group), parameters: parameters, writeValue: writeValue)
     }
 
     /// A parameter value: RFC 6868 caret escapes for `^`, `"` and line breaks, and double
@@ -233,10 +236,7 @@ package struct VCardWriter {
         let start = startLine(name, group: group)
         output += leadingParameters.bytes
         appendTypeParameters(leading: leadingType, tokens ?? [], preferred: preferred)
-        output += parameters.bytes
-        output.append(VCardBytes.colon)
-        writeValue(&output)
-        endLine(from: start)
+        finishLine(from: start, parameters: parameters, writeValue: writeValue)
         for companion in companions {
             line(companion.name, text: companion.value, group: group)
         }
